@@ -1,0 +1,161 @@
+"""torch-neuronx model support: does this Hub model run unmodified on AWS Trainium, and how?
+
+`python app.py [--dataset SOURCE] [--rankings SOURCE] [--host H] [--port P]`
+
+This file lays out the page and wires its events; the data side lives in `components/`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+import gradio as gr
+
+from components.api import Api
+from components.dataset import DatasetError
+from components.page import PAGE_SIZE, Page
+from components.rankings import TASKS, RankingsStore, resolve_rankings
+from components.render import TABLE_HEADERS, TABLE_TYPES
+from components.store import DatasetStore
+from components.views import VIEW_LABELS, VIEWS
+
+ROOT = Path(__file__).resolve().parent
+ASSETS = ROOT / "assets"
+TITLE = "torch-neuronx model support"
+
+URL_JS = """(q) => {
+  const u = new URL(window.location.href);
+  u.search = q || "";
+  try { window.history.replaceState(null, "", u); } catch (e) {}
+  return u.toString();
+}"""
+COPY_JS = """(link) => { navigator.clipboard && navigator.clipboard.writeText(link || window.location.href); }"""
+
+
+def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
+    """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
+    page = Page(datasets, rankings)
+    api = Api(datasets, rankings)
+    with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
+        gr.HTML(
+            f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
+            "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
+            "And how do I run it myself?</p></div>"
+        )
+        header = gr.HTML(elem_id="header")
+        with gr.Tabs():
+            with gr.Tab("Models", id="models"):
+                with gr.Row(equal_height=True):
+                    view = gr.Radio(
+                        [(VIEW_LABELS[v], v) for v in VIEWS], value=VIEWS[0], label="View", elem_id="view",
+                        scale=2, min_width=260,
+                    )  # fmt: skip
+                    task = gr.Dropdown(
+                        [("All tasks", "")] + [(t, t) for t in TASKS], value="", label="Task", elem_id="task",
+                        scale=1, min_width=180,
+                    )  # fmt: skip
+                with gr.Row(equal_height=True):
+                    search = gr.Textbox(
+                        label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
+                        scale=3, min_width=240, max_lines=1, autofocus=True,
+                    )  # fmt: skip
+                    cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=180)
+                    tf = gr.Dropdown(label="Transformers", elem_id="stack-tf", scale=1, min_width=140)
+                summary = gr.HTML(elem_id="summary")
+                with gr.Row():
+                    with gr.Column(scale=3, min_width=360):
+                        results = gr.Dataframe(
+                            headers=TABLE_HEADERS, datatype=TABLE_TYPES, interactive=False, elem_id="results",
+                            wrap=True, max_height=640, column_widths=["56px", "34%", "110px", "64px", "110px", "150px", "140px"],
+                        )  # fmt: skip
+                        more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
+                        gr.Markdown(
+                            "Click a row to see how to run the model. *Wall time* includes compilation; "
+                            "*peak memory* is device (HBM) memory against the capacity of the cores used.",
+                            elem_classes=["hint"],
+                        )
+                    with gr.Column(scale=2, min_width=340, elem_id="details"):
+                        details = gr.HTML(elem_id="details-summary")
+                        install = gr.Textbox(label="Install (pinned to this stack)", elem_id="install", buttons=["copy"], interactive=False, max_lines=4)
+                        cache_sync = gr.Textbox(label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"], interactive=False)
+                        run_py = gr.Code(label="run.py", language="python", elem_id="run-py", buttons=["copy", "download"], interactive=False, max_lines=30)
+                        gr.Textbox(value="python3 run.py", label="Then run it (no torchrun needed: a sharded script starts its own ranks)", elem_id="run-command", buttons=["copy"], interactive=False)
+                        history = gr.HTML(elem_id="history")
+                with gr.Row(equal_height=True):
+                    link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4)
+                    copy_link = gr.Button("Copy link", elem_id="copy-link", scale=1, size="sm")
+            with gr.Tab("About", id="about"):
+                gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))
+
+        shown = gr.State([])
+        limit = gr.State(PAGE_SIZE)
+        model = gr.State("")
+        filters = [search, view, task, cc, tf]
+        detail_outputs = [details, history, install, cache_sync, run_py, model]
+        table_outputs = [results, summary, shown, more]
+
+        def update_link(event):
+            event.then(page.link, [*filters, model], link, queue=False).then(None, link, link, js=URL_JS)
+
+        demo.load(
+            page.on_load,
+            None,
+            [header, search, view, task, cc, tf, *table_outputs, limit, *detail_outputs],
+            api_visibility="private",
+        ).then(page.link, [*filters, model], link, queue=False).then(None, link, link, js=URL_JS)
+
+        for component in (search, view, task, tf):
+            update_link(component.change(page.table, filters, table_outputs, trigger_mode="always_last", api_visibility="private"))
+        search.submit(page.table, filters, table_outputs, api_visibility="private")
+        cc.input(page.on_compiler, [cc, tf], tf, api_visibility="private")
+        tf.input(page.on_stack_details, [model, cc, tf], detail_outputs, api_visibility="private")
+        update_link(results.select(page.on_select, [shown, cc, tf], detail_outputs, api_visibility="private"))
+        more.click(page.more, [*filters, limit], [*table_outputs, limit], api_visibility="private")
+        copy_link.click(None, link, None, js=COPY_JS)
+
+        gr.api(api.stacks, api_name="stacks")
+        gr.api(api.search, api_name="search")
+        gr.api(api.lookup, api_name="lookup")
+    return demo
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", default=os.environ.get("SUPPORT_DATASET") or None,
+                        help="Parquet folder, file or hf://datasets/... path (env SUPPORT_DATASET); default: the Hub dataset, falling back to the bundled sample")  # fmt: skip
+    parser.add_argument("--rankings", default=os.environ.get("SUPPORT_RANKINGS") or None,
+                        help="a rankings snapshot file, or 'hub' (env SUPPORT_RANKINGS); default: live, falling back to the bundled snapshot")  # fmt: skip
+    parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parse_args(argv)
+    try:
+        rankings = resolve_rankings(args.rankings)
+        datasets = DatasetStore(args.dataset)
+        datasets.start()
+    except (DatasetError, ValueError) as exc:
+        sys.exit(f"error: {exc}")
+    rankings.start()
+    demo = build(datasets, rankings)
+    demo.queue(default_concurrency_limit=16)
+    demo.launch(
+        server_name=args.host,
+        server_port=args.port,
+        theme=gr.themes.Soft(),
+        css_paths=[ASSETS / "style.css"],
+        show_error=False,
+        footer_links=["api"],
+        mcp_server=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

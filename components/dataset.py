@@ -1,0 +1,258 @@
+"""Reading the support dataset: any mix of Parquet files, whatever schema each file has.
+
+`load(source)` reads a folder (recursively), one file, or an `hf://datasets/...` path and
+returns one `Snapshot`: the union of all files' columns with the documented types, one row
+per model and stack (the newest `tested_at` wins), and a report of everything it skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from components.columns import BY_NAME, COLUMNS, HEAVY, ROW_KEY, STACK_KEY
+from components.snapshot import Provenance, Skipped, Snapshot
+
+log = logging.getLogger(__name__)
+
+HUB_REPO = "aws-neuron/torch-neuronx-model-support"
+HUB_DATASET = f"hf://datasets/{HUB_REPO}/data"
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_DIR = ROOT / "data" / "sample"
+UNKNOWN = "unknown"
+
+# Columns that repeat a few values over many rows: stored as categories to keep memory flat.
+_CATEGORICAL = set(HEAVY) | set(STACK_KEY) | {
+    "runner", "result", "exclusion", "cpu_match", "english", "transformers", "accelerate",
+    "torch_neuronx", "torch", "nki", "python", "neuron_driver",
+}  # fmt: skip
+
+
+class DatasetError(Exception):
+    """The source itself cannot be read (not one of its files: those are skipped and reported)."""
+
+
+def load(source: str | os.PathLike, *, kind: str | None = None, label: str | None = None) -> Snapshot:
+    """Read every Parquet file under `source` (a folder, a file, or an `hf://datasets/...` path).
+
+    Returns a Snapshot, possibly empty; files that cannot be read are listed in `skipped`.
+    Raises DatasetError when the source itself does not exist or cannot be listed.
+    """
+    text = str(source)
+    if text.startswith("hf://"):
+        files, opener = _list_hub(text)
+        kind = kind or "hub"
+        label = label or _hub_label(text)
+    else:
+        files, opener = _list_local(Path(text))
+        kind = kind or "local"
+        label = label or Path(text).name or text
+    return read_files(files, opener, source=label, kind=kind)
+
+
+def read_files(
+    files: Iterable[str], opener: Callable[[str], BinaryIO], *, source: str, kind: str
+) -> Snapshot:
+    """Read the named files with `opener` and build a snapshot; one bad file never stops the rest."""
+    tables: list[pa.Table] = []
+    skipped: list[Skipped] = []
+    rows_read = 0
+    files_read = 0
+    for name in files:
+        try:
+            with opener(name) as handle:
+                table = pq.read_table(handle)
+        except Exception as exc:  # noqa: BLE001 — any unreadable file is reported, not fatal
+            skipped.append(Skipped(name, f"unreadable Parquet file ({_reason(exc)})"))
+            continue
+        files_read += 1
+        rows_read += table.num_rows
+        table, notes = normalise_table(table)
+        skipped.extend(Skipped(name, note) for note in notes)
+        if table.num_rows:
+            tables.append(table)
+    rows = _combine(tables)
+    newest = rows["tested_at"].max() if len(rows) else None
+    provenance = Provenance(
+        source=source,
+        kind=kind,
+        files_read=files_read,
+        rows_read=rows_read,
+        newest_tested_at=None if newest is None or pd.isna(newest) else newest.to_pydatetime(),
+        loaded_at=datetime.now(timezone.utc),
+    )
+    return Snapshot(rows, provenance, tuple(skipped))
+
+
+def normalise_table(table: pa.Table) -> tuple[pa.Table, list[str]]:
+    """Give one file's table every documented column with its documented type.
+
+    Values that do not convert become null and are counted; extra columns are kept as text;
+    rows without a model_id are dropped. Returns the table and notes on what was lost.
+    """
+    notes: list[str] = []
+    columns: dict[str, pa.ChunkedArray] = {}
+    n = table.num_rows
+    for column in COLUMNS:
+        if column.name not in table.column_names:
+            columns[column.name] = pa.chunked_array([pa.nulls(n, column.type)])
+            continue
+        converted, lost = coerce(table.column(column.name), column.type)
+        if lost:
+            notes.append(f"{lost} value(s) of '{column.name}' were not {_type_word(column.type)} and are shown as blank")
+        columns[column.name] = converted
+    for name in table.column_names:
+        if name in BY_NAME or name in columns:
+            continue
+        columns[name] = _as_text(table.column(name))
+    result = pa.table(columns)
+    model_id = pc.utf8_trim_whitespace(result.column("model_id"))
+    keep = pc.fill_null(pc.greater(pc.utf8_length(model_id), 0), False)
+    dropped = n - pc.sum(keep).as_py() if n else 0
+    if dropped:
+        notes.append(f"{dropped} row(s) without a model_id were skipped")
+        result = result.filter(keep)
+        model_id = model_id.filter(keep)
+    result = result.set_column(result.column_names.index("model_id"), "model_id", model_id)
+    return result, notes
+
+
+def coerce(values: pa.ChunkedArray, target: pa.DataType) -> tuple[pa.ChunkedArray, int]:
+    """Convert to `target`; returns the converted array and how many non-null values were lost."""
+    if values.type == target:
+        return values, 0
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
+        if values.type == target:
+            return values, 0
+    if pa.types.is_string(target):
+        return _as_text(values), 0
+    try:
+        return values.cast(target, safe=True), 0
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+        pass
+    series = values.to_pandas()
+    if pa.types.is_timestamp(target):
+        if pd.api.types.is_numeric_dtype(series):
+            parsed = pd.to_datetime(series, unit="ms", utc=True, errors="coerce")
+        else:
+            parsed = pd.to_datetime(series.astype("object"), utc=True, errors="coerce", format="mixed")
+        parsed = parsed.dt.floor("ms")
+    else:
+        text = series.astype("object").map(lambda v: v.strip() if isinstance(v, str) else v)
+        parsed = pd.to_numeric(text, errors="coerce")
+        if pa.types.is_integer(target):
+            limit = 2**31 - 1
+            parsed = parsed.where(parsed.abs() <= limit).round()
+    lost = int(series.notna().sum() - parsed.notna().sum())
+    array = pa.array(parsed, type=target, from_pandas=True)
+    return pa.chunked_array([array]), lost
+
+
+def _as_text(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
+    try:
+        return values.cast(pa.string())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+        return pa.chunked_array([pa.array([None if v is None else str(v) for v in values.to_pylist()], pa.string())])
+
+
+def _combine(tables: list[pa.Table]) -> pd.DataFrame:
+    """Concatenate, keep the newest run of each model on each stack, and convert to pandas."""
+    if not tables:
+        empty = pa.table({c.name: pa.array([], c.type) for c in COLUMNS})
+        return empty.to_pandas()
+    table = pa.concat_tables(tables, promote_options="permissive")
+    for name in STACK_KEY:
+        index = table.column_names.index(name)
+        table = table.set_column(index, name, pc.fill_null(table.column(name), UNKNOWN))
+    order = pc.sort_indices(table, sort_keys=[("tested_at", "descending", "at_end")])
+    table = table.take(order)
+    key = pa.table({k: table.column(k) for k in ROW_KEY})
+    first = (
+        key.append_column("_pos", pa.array(range(table.num_rows), pa.int64()))
+        .group_by(list(ROW_KEY), use_threads=False)
+        .aggregate([("_pos", "min")])
+        .column("_pos_min")
+    )
+    table = table.take(pc.sort_indices(first))
+    for name in table.column_names:
+        if name in _CATEGORICAL:
+            table = table.set_column(
+                table.column_names.index(name), name, pc.dictionary_encode(table.column(name).combine_chunks())
+            )
+    return table.to_pandas(types_mapper={pa.int32(): pd.Int32Dtype()}.get)
+
+
+def _list_local(path: Path) -> tuple[list[str], Callable[[str], BinaryIO]]:
+    if path.is_file():
+        return [str(path)], _local_opener(path.parent)
+    if not path.is_dir():
+        raise DatasetError(f"dataset not found: '{path.name or path}' is neither a Parquet file nor a folder")
+    base = path
+    files = sorted(str(p.relative_to(base)) for p in base.rglob("*.parquet") if p.is_file())
+    return files, _local_opener(base)
+
+
+def _local_opener(base: Path) -> Callable[[str], BinaryIO]:
+    def opener(name: str) -> BinaryIO:
+        return open(base / name, "rb")
+
+    return opener
+
+
+def _list_hub(url: str) -> tuple[list[str], Callable[[str], BinaryIO]]:
+    from huggingface_hub import HfFileSystem
+
+    fs = HfFileSystem()
+    path = url[len("hf://") :].rstrip("/")
+    try:
+        if path.endswith(".parquet"):
+            files = [path]
+        else:
+            files = sorted(fs.glob(f"{path}/**/*.parquet"))
+    except Exception as exc:  # noqa: BLE001 — network, auth and not-found errors all mean "unreachable"
+        raise DatasetError(f"cannot list {_hub_label(url)} on the Hub ({_reason(exc)})") from exc
+    if not files:
+        raise DatasetError(f"no Parquet files in {_hub_label(url)}")
+    prefix = path if not path.endswith(".parquet") else str(PurePosixPath(path).parent)
+
+    def opener(name: str) -> BinaryIO:
+        return fs.open(f"{prefix}/{name}", "rb")
+
+    return [f[len(prefix) + 1 :] for f in files], opener
+
+
+def _hub_label(url: str) -> str:
+    parts = url[len("hf://") :].split("/")
+    return "/".join(parts[1:3]) if len(parts) >= 3 else url
+
+
+def _type_word(t: pa.DataType) -> str:
+    if pa.types.is_integer(t):
+        return "whole numbers"
+    if pa.types.is_floating(t):
+        return "numbers"
+    if pa.types.is_timestamp(t):
+        return "timestamps"
+    return "text"
+
+
+def _reason(exc: BaseException) -> str:
+    """A one-line reason safe to show: the exception type and its first line, without local paths."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    text = text.replace(str(ROOT), "…")
+    home = os.path.expanduser("~")
+    if home and home != "/":
+        text = text.replace(home, "~")
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__

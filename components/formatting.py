@@ -1,0 +1,54 @@
+"""How figures read on the page: durations, memory, counts."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def _missing(value: object) -> bool:
+    try:
+        return value is None or bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def duration(seconds: object) -> str:
+    """`725` → `12 min 5 s`; `3725` → `1 h 2 min`; missing → `—`."""
+    if _missing(seconds):
+        return "—"
+    total = int(round(float(seconds)))  # type: ignore[arg-type]
+    if total < 60:
+        return f"{total} s"
+    minutes, secs = divmod(total, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+def memory(peak_gb: object, capacity_gb: object) -> str:
+    """`12.3 / 24 GB (51%)`; either figure missing reads as `—`."""
+    if _missing(peak_gb):
+        return "—"
+    peak = float(peak_gb)  # type: ignore[arg-type]
+    if _missing(capacity_gb) or not float(capacity_gb):  # type: ignore[arg-type]
+        return f"{peak:.1f} GB"
+    capacity = float(capacity_gb)  # type: ignore[arg-type]
+    return f"{peak:.1f} / {capacity:g} GB ({peak / capacity:.0%})"
+
+
+def cores(tp: object) -> str:
+    if _missing(tp):
+        return "—"
+    return str(int(tp))  # type: ignore[call-overload]
+
+
+def plain(value: object):
+    """A value as plain JSON: NaN/NA → None, numpy scalars → Python, timestamps → ISO 8601."""
+    if _missing(value):
+        return None
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if hasattr(value, "item"):
+        return value.item()
+    return value
