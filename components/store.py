@@ -52,7 +52,8 @@ class DatasetStore:
         self.refresh_seconds = refresh_seconds
         self._loader = loader
         self._snapshot: Snapshot | None = None
-        self._lock = threading.Lock()  # one refresh at a time; readers never take it
+        self._refresh_lock = threading.Lock()  # one load at a time
+        self._swap_lock = threading.Lock()  # decides between the first load and the sample; readers never take it
         self.last_error: str | None = None
         self._stop = threading.Event()
 
@@ -87,7 +88,7 @@ class DatasetStore:
 
         threading.Thread(target=first_load, name="dataset-refresh", daemon=True).start()
         if not done.wait(self.startup_wait) or self._snapshot is None:
-            with self._lock:
+            with self._swap_lock:
                 if self._snapshot is None:
                     reason = self.last_error or f"the Hub dataset did not answer within {self.startup_wait:g} s"
                     self._swap(load_sample(reason))
@@ -96,24 +97,27 @@ class DatasetStore:
     def refresh(self) -> bool:
         """Reload the source and swap it in; on failure keep what is served. Returns success."""
         source = self.source or HUB_DATASET
-        with self._lock:
+        with self._refresh_lock:
             try:
                 snapshot = self._loader(source)
             except (DatasetError, OSError, ValueError) as exc:
                 self.last_error = str(exc) if isinstance(exc, DatasetError) else _reason(exc)
                 log.warning("dataset refresh failed: %s", self.last_error)
-                if self._snapshot is None and self.live:
-                    self._swap(load_sample(f"the Hub dataset could not be read: {self.last_error}"))
+                with self._swap_lock:
+                    if self._snapshot is None and self.live:
+                        self._swap(load_sample(f"the Hub dataset could not be read: {self.last_error}"))
                 return False
-            if not len(snapshot) and self._snapshot is not None and len(self._snapshot):
-                self.last_error = "the refreshed dataset had no rows; keeping the previous data"
-                return False
-            self.last_error = None
-            self._swap(snapshot)
-            return True
+            with self._swap_lock:
+                if not len(snapshot) and self._snapshot is not None and len(self._snapshot):
+                    self.last_error = "the refreshed dataset had no rows; keeping the previous data"
+                    return False
+                self.last_error = None
+                self._swap(snapshot)
+                return True
 
     def _refresh_forever(self) -> None:
-        while not self._stop.wait(self.refresh_seconds):
+        # after a failure, try again sooner: a passing Hub outage should not pin the sample for an hour
+        while not self._stop.wait(self.refresh_seconds if self.last_error is None else min(300.0, self.refresh_seconds)):
             self.refresh()
 
     def stop(self) -> None:
