@@ -64,3 +64,49 @@ def make_row():
 @pytest.fixture
 def write_parquet():
     return write
+
+
+NEW_CC, OLD_CC = "2.28.7631.0+82129205", "2.9.1.0+aaaaaaaa"
+
+
+@pytest.fixture
+def world(tmp_path):
+    """A small dataset on three stacks and rankings for both tasks: (snapshot, rankings)."""
+    from datetime import datetime, timezone
+
+    from components.dataset import load
+    from components.rankings import RankedModel, Rankings
+
+    write(tmp_path / "new-4.parquet", [
+        row("Qwen/Qwen3-0.6B", cc=NEW_CC, lib_version="4.57.1"),
+        row("meta-llama/Llama-3.1-8B-Instruct", cc=NEW_CC, lib_version="4.57.1", tp=2, hbm_capacity_gb=48.0,
+            result="FAIL", error="Traceback (most recent call last):\n  File run.py\nNCC_EOOM001: out of memory",
+            english=None, cpu_match=None),
+        row("google/gemma-3-4b-it", cc=NEW_CC, lib_version="4.57.1", result="EXCLUDED", exclusion="not prioritized",
+            tp=None, wall_s=None, hbm_peak_gb=None, hbm_capacity_gb=None),
+        row("evil/<img src=x onerror=alert(1)>", cc=NEW_CC, lib_version="4.57.1", result="MAYBE",
+            notes="<script>alert(2)</script>", run_py="print('<script>')"),
+    ])  # fmt: skip
+    write(tmp_path / "new-5.parquet", [row("Qwen/Qwen3-0.6B", cc=NEW_CC, lib_version="5.0.0", wall_s=500)])
+    write(tmp_path / "old.parquet", [
+        row("Qwen/Qwen3-0.6B", cc=OLD_CC, lib_version="4.50.0", result="FAIL", error="boom"),
+        row("meta-llama/Llama-3.1-8B-Instruct", cc=OLD_CC, lib_version="4.50.0", tp=2),
+    ], drop=("exclusion",))  # fmt: skip
+    snapshot = load(tmp_path)
+
+    downloads = {"Qwen/Qwen3-0.6B": 9000, "meta-llama/Llama-3.1-8B-Instruct": 8000, "google/gemma-3-4b-it": 500}
+
+    def ranked(task, ids):
+        return tuple(
+            RankedModel(m, i + 1, task, downloads=downloads.get(m, 10), likes=10, trending_score=50.0 - i)
+            for i, m in enumerate(ids)
+        )
+
+    lists = {
+        ("text-generation", "trending"): ranked("text-generation", ["meta-llama/Llama-3.1-8B-Instruct", "new/untested-7B", "Qwen/Qwen3-0.6B"]),
+        ("text-generation", "downloads"): ranked("text-generation", ["Qwen/Qwen3-0.6B", "meta-llama/Llama-3.1-8B-Instruct"]),
+        ("image-text-to-text", "trending"): ranked("image-text-to-text", ["google/gemma-3-4b-it", "vlm/untested"]),
+        ("image-text-to-text", "downloads"): ranked("image-text-to-text", ["google/gemma-3-4b-it"]),
+    }  # fmt: skip
+    rankings = Rankings(lists=lists, fetched_at=datetime(2026, 11, 30, tzinfo=timezone.utc), origin="snapshot", source="test.json")
+    return snapshot, rankings
