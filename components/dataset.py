@@ -72,7 +72,7 @@ def read_files(
             with opener(name) as handle:
                 table = pq.read_table(handle)
         except Exception as exc:  # noqa: BLE001 — any unreadable file is reported, not fatal
-            skipped.append(Skipped(name, f"unreadable Parquet file ({_reason(exc)})"))
+            skipped.append(Skipped(name, f"unreadable Parquet file ({describe_error(exc)})"))
             continue
         files_read += 1
         rows_read += table.num_rows
@@ -222,7 +222,7 @@ def _list_hub(url: str) -> tuple[list[str], Callable[[str], BinaryIO]]:
         else:
             files = sorted(fs.glob(f"{path}/**/*.parquet"))
     except Exception as exc:  # noqa: BLE001 — network, auth and not-found errors all mean "unreachable"
-        raise DatasetError(f"cannot list {_hub_label(url)} on the Hub ({_reason(exc)})") from exc
+        raise DatasetError(f"cannot list {_hub_label(url)} on the Hub ({describe_error(exc)})") from exc
     if not files:
         raise DatasetError(f"no Parquet files in {_hub_label(url)}")
     prefix = path if not path.endswith(".parquet") else str(PurePosixPath(path).parent)
@@ -248,7 +248,7 @@ def _type_word(t: pa.DataType) -> str:
     return "text"
 
 
-def _reason(exc: BaseException) -> str:
+def describe_error(exc: BaseException) -> str:
     """A one-line reason safe to show: the exception type and its first line, without local paths."""
     text = str(exc).splitlines()[0] if str(exc) else ""
     text = text.replace(str(ROOT), "…")

@@ -10,11 +10,12 @@ import dataclasses
 import logging
 import os
 import threading
+from pathlib import Path
 from collections.abc import Callable
 
 from huggingface_hub import constants as hf_constants
 
-from components.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, _reason, load
+from components.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, describe_error, load
 from components.snapshot import Provenance, Snapshot
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,10 @@ class DatasetStore:
         """Load the first snapshot. A local source must exist (DatasetError otherwise); the Hub
         gets `startup_wait` seconds before the sample is served in its place."""
         if not self.live:
-            self._swap(self._loader(self.source))
+            if Path(self.source).resolve() == SAMPLE_DIR.resolve():
+                self._swap(load_sample("it was chosen with --dataset"))
+            else:
+                self._swap(self._loader(self.source))
             return self.current()
         if hub_offline():
             self._swap(load_sample("HF_HUB_OFFLINE is set, so the Hub dataset was not read"))
@@ -101,7 +105,7 @@ class DatasetStore:
             try:
                 snapshot = self._loader(source)
             except (DatasetError, OSError, ValueError) as exc:
-                self.last_error = str(exc) if isinstance(exc, DatasetError) else _reason(exc)
+                self.last_error = str(exc) if isinstance(exc, DatasetError) else describe_error(exc)
                 log.warning("dataset refresh failed: %s", self.last_error)
                 with self._swap_lock:
                     if self._snapshot is None and self.live:

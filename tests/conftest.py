@@ -110,3 +110,84 @@ def world(tmp_path):
     }  # fmt: skip
     rankings = Rankings(lists=lists, fetched_at=datetime(2026, 11, 30, tzinfo=timezone.utc), origin="snapshot", source="test.json")
     return snapshot, rankings
+
+
+# ---- a launched app, for the API and browser tests ------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`python app.py` in a subprocess, as a person would start it."""
+
+    def __init__(self, *args: str, env: dict | None = None):
+        import subprocess
+        import sys
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        full_env = {**os.environ, "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", **(env or {})}
+        self.log = open(os.devnull, "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "app.py"), *args, "--port", str(self.port)],
+            cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+    def wait(self, timeout: float = 90) -> "Server":
+        import time
+        import urllib.request
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"app.py exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.2)
+        raise TimeoutError(f"app.py did not serve {self.url} within {timeout} s")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except Exception:  # noqa: BLE001
+            self.proc.kill()
+        self.log.close()
+
+
+SAMPLE_ARGS = ("--dataset", str(ROOT / "data" / "sample"), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"))
+
+
+@pytest.fixture(scope="session")
+def sample_app():
+    """The app serving the bundled sample and rankings snapshot (as with no network)."""
+    server = Server(*SAMPLE_ARGS).wait()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def client(sample_app):
+    from gradio_client import Client
+
+    return Client(sample_app.url, verbose=False)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
