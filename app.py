@@ -99,14 +99,18 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
         table_outputs = [results, summary, shown, more]
 
         def update_link(event):
-            event.then(page.link, [*filters, model], link, queue=False).then(None, link, link, js=URL_JS)
+            event.then(page.link, [*filters, model], link, queue=False, api_visibility="private").then(
+                None, link, link, js=URL_JS, api_visibility="private"
+            )
 
         demo.load(
             page.on_load,
             None,
             [header, search, view, task, cc, tf, *table_outputs, limit, *detail_outputs],
             api_visibility="private",
-        ).then(page.link, [*filters, model], link, queue=False).then(None, link, link, js=URL_JS)
+        ).then(page.link, [*filters, model], link, queue=False, api_visibility="private").then(
+            None, link, link, js=URL_JS, api_visibility="private"
+        )
 
         for component in (search, view, task, tf):
             update_link(component.change(page.table, filters, table_outputs, trigger_mode="always_last", api_visibility="private"))
@@ -115,7 +119,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
         tf.input(page.on_stack_details, [model, cc, tf], detail_outputs, api_visibility="private")
         update_link(results.select(page.on_select, [shown, cc, tf], detail_outputs, api_visibility="private"))
         more.click(page.more, [*filters, limit], [*table_outputs, limit], api_visibility="private")
-        copy_link.click(None, link, None, js=COPY_JS)
+        copy_link.click(None, link, None, js=COPY_JS, api_visibility="private")
 
         gr.api(api.stacks, api_name="stacks")
         gr.api(api.search, api_name="search")

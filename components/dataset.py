@@ -185,7 +185,7 @@ def _combine(tables: list[pa.Table]) -> pd.DataFrame:
         .aggregate([("_pos", "min")])
         .column("_pos_min")
     )
-    table = table.take(pc.sort_indices(first))
+    table = table.take(first.take(pc.sort_indices(first)))  # the newest row of each key, in load order
     for name in table.column_names:
         if name in _CATEGORICAL:
             table = table.set_column(

@@ -18,7 +18,9 @@ def test_stacks_newest_first(client):
 
 def test_search_finds_qwen3_with_words_in_any_order(client):
     rows = client.predict(query="0.6b qwen3", api_name="/search")
-    assert [r["model_id"] for r in rows] == ["Qwen/Qwen3-0.6B"]
+    ids = [r["model_id"] for r in rows]
+    assert "Qwen/Qwen3-0.6B" in ids and len(ids) <= 3
+    assert all("qwen3" in i.lower() and "0.6b" in i.lower() for i in ids)
     assert set(rows[0]) >= {"model_id", "result", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb", "exclusion"}
 
 

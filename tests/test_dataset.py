@@ -146,3 +146,16 @@ def test_dictionary_encoded_and_large_string_columns_read(tmp_path):
     pq.write_table(table, tmp_path / "d.parquet")
     snap = load(tmp_path)
     assert snap.rows.iloc[0]["result"] == "PASS" and snap.rows.iloc[0]["run_py"].startswith("# run")
+
+
+def test_duplicates_among_many_rows_leave_exactly_one_newest_row_each(tmp_path):
+    rows = [row(f"org/m{i}", tested_at=ts(1 + i % 5), result="FAIL") for i in range(30)]
+    rows += [row(f"org/m{i}", tested_at=ts(20), result="PASS") for i in range(0, 30, 3)]  # a newer rerun of every third
+    rows += [row(f"org/m{i}", cc=OLD, tested_at=ts(2)) for i in range(10)]
+    write(tmp_path / "a.parquet", rows[::-1])
+    snap = load(tmp_path)
+    newest = snap.rows[snap.rows.neuronx_cc == NEW]
+    assert len(newest) == 30 and newest["model_id"].is_unique
+    passed = set(newest[newest.result == "PASS"]["model_id"])
+    assert passed == {f"org/m{i}" for i in range(0, 30, 3)}
+    assert [(s.neuronx_cc, s.models, s.passed) for s in snap.stacks] == [(NEW, 30, 10), (OLD, 10, 10)]
