@@ -31,9 +31,9 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": args.width, "height": args.height})
         page.goto(url)
-        page.locator("#results [role=gridcell], #results td").first.wait_for(timeout=20000)
+        page.locator("#results [role=gridcell]").first.wait_for(timeout=20000)
         if args.click_first_row:
-            page.locator("#results [role=gridcell], #results td").nth(1).click()
+            page.locator("#results [role=gridcell]").nth(1).click()
             page.locator("#details-summary h3").wait_for(timeout=10000)
         page.wait_for_timeout(800)
         page.screenshot(path=args.out, full_page=args.full_page)

@@ -43,6 +43,16 @@ def cores(tp: object) -> str:
     return str(int(tp))  # type: ignore[call-overload]
 
 
+def timestamp(value: object) -> str:
+    """An ISO 8601 time as people read it: `2026-10-26 08:00 UTC`; anything else as given."""
+    if _missing(value):
+        return "—"
+    try:
+        return pd.Timestamp(value).tz_convert("UTC").strftime("%Y-%m-%d %H:%M UTC")
+    except (ValueError, TypeError):
+        return str(value)
+
+
 def plain(value: object):
     """A value as plain JSON: NaN/NA → None, numpy scalars → Python, timestamps → ISO 8601."""
     if _missing(value):

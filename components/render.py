@@ -12,12 +12,11 @@ from components import formatting
 from components.columns import BY_NAME, STACK_PACKAGES
 from components.results import EXCLUDED, FAIL, MEANING, NOT_TESTED, OTHER, PASS
 from components.snapshot import Provenance, Skipped, Stack
-from components.store import provenance_line
 from components.versions import short_version
 
 HUB = "https://huggingface.co"
-TABLE_HEADERS = ["Rank", "Model", "Result", "Cores", "Wall time", "Peak memory", "Task"]
-TABLE_TYPES = ["str", "html", "html", "str", "str", "str", "str"]
+TABLE_HEADERS = ["Rank", "Model", "Result", "Cores", "Wall time", "Peak memory"]
+TABLE_TYPES = ["str", "html", "html", "str", "str", "str"]
 ERROR_PREVIEW_LINES = 6
 
 
@@ -46,12 +45,11 @@ def table_frame(frame: pd.DataFrame) -> pd.DataFrame:
         [
             [
                 "" if r.get("rank") is None or pd.isna(r.get("rank")) else str(int(r["rank"])),
-                model_link(r["model_id"]),
+                model_link(r["model_id"]) + (f'<br><small class="task">{esc(r["task"])}</small>' if r.get("task") else ""),
                 badge(r.get("kind") or OTHER, r.get("result")),
                 formatting.cores(r.get("tp")),
                 formatting.duration(r.get("wall_s")),
                 formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
-                r.get("task") or "",
             ]
             for r in records
         ],
@@ -71,6 +69,20 @@ def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_
     rate = f" ({passed / total:.0%})" if total else ""
     more = f"showing the first {shown:,} of " if shown < total else ""
     return f'<p class="summary">{more}<b>{total:,}</b> models · <b>{passed:,}</b> pass{rate} · on {where}</p>'
+
+
+def provenance_line(p: Provenance) -> str:
+    """One sentence for the header: what is shown and how fresh it is."""
+    newest = p.newest_tested_at.strftime("%Y-%m-%d") if p.newest_tested_at else "unknown date"
+    what = {
+        "hub": f"Live dataset {p.source}",
+        "local": f"Local dataset '{p.source}'",
+        "sample": "Made-up data bundled with the app, not real results",
+    }.get(p.kind, p.source)
+    line = f"{what}: {p.rows_read:,} rows from {p.files_read} file(s), newest run {newest}."
+    if p.fallback_reason:
+        line += f" Shown because {p.fallback_reason}."
+    return line
 
 
 def header(provenance: Provenance, skipped: tuple[Skipped, ...], rankings_label: str) -> str:
@@ -157,7 +169,7 @@ def _error_block(error: str) -> str:
 def _stack_table(answer: dict) -> str:
     rows = [(BY_NAME[c].label, answer.get(c)) for c, _ in STACK_PACKAGES]
     rows += [("Python", answer.get("python")), ("Neuron driver", answer.get("neuron_driver"))]
-    rows.append(("Tested at", answer.get("tested_at")))
+    rows.append(("Tested at", formatting.timestamp(answer.get("tested_at"))))
     cells = "".join(f"<tr><th>{esc(k)}</th><td><code>{esc(v or '—')}</code></td></tr>" for k, v in rows)
     return f'<table class="stack-table"><caption>Stack</caption>{cells}</table>'
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from huggingface_hub import constants as hf_constants
 
 from components.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, describe_error, load
-from components.snapshot import Provenance, Snapshot
+from components.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -126,17 +126,3 @@ class DatasetStore:
 
     def stop(self) -> None:
         self._stop.set()
-
-
-def provenance_line(p: Provenance) -> str:
-    """One sentence for the header: what is shown and how fresh it is."""
-    newest = p.newest_tested_at.strftime("%Y-%m-%d") if p.newest_tested_at else "unknown date"
-    what = {
-        "hub": f"Live dataset {p.source}",
-        "local": f"Local dataset '{p.source}'",
-        "sample": "SAMPLE DATA bundled with the app — not real results",
-    }.get(p.kind, p.source)
-    line = f"{what}: {p.rows_read:,} rows from {p.files_read} file(s), newest run {newest}."
-    if p.fallback_reason:
-        line += f" Shown because {p.fallback_reason}."
-    return line

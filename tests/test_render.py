@@ -62,7 +62,7 @@ def test_header_labels_sample_data_and_lists_what_was_skipped(world):
     snap, _ = world
     sample = dataclasses.replace(snap.provenance, kind="sample", source="bundled sample data", fallback_reason="offline")
     html = render.header(sample, (Skipped("bad<1>.parquet", "unreadable"),), "Bundled snapshot as of 2026-11-30")
-    assert "Sample data" in html and "SAMPLE DATA" in html and "offline" in html
+    assert "Sample data" in html and "not real results" in html and "offline" in html
     assert "bad&lt;1&gt;.parquet" in html and "1 problem(s)" in html
 
 
