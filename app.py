@@ -15,6 +15,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from components import charts_tab, compare_tab, downloads
 from components.api import Api
 from components.dataset import DatasetError
 from components.page import PAGE_SIZE, Page
@@ -73,6 +74,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                             wrap=True, max_height=640, column_widths=["56px", "34%", "110px", "64px", "110px", "150px", "140px"],
                         )  # fmt: skip
                         more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
+                        downloads.build([search, view, task, cc, tf], datasets, rankings)
                         gr.Markdown(
                             "Click a row to see how to run the model. *Wall time* includes compilation; "
                             "*peak memory* is device (HBM) memory against the capacity of the cores used.",
@@ -88,6 +90,10 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                 with gr.Row(equal_height=True):
                     link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4)
                     copy_link = gr.Button("Copy link", elem_id="copy-link", scale=1, size="sm")
+            with gr.Tab("Compare stacks", id="compare") as compare:
+                compare_tab.build(compare, datasets)
+            with gr.Tab("Charts", id="charts") as charts:
+                charts_tab.build(charts, datasets)
             with gr.Tab("About", id="about"):
                 gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))
 
@@ -124,6 +130,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
         gr.api(api.stacks, api_name="stacks")
         gr.api(api.search, api_name="search")
         gr.api(api.lookup, api_name="lookup")
+        gr.api(api.compare, api_name="compare")
     return demo
 
 

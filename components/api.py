@@ -6,6 +6,7 @@ The docstrings are the endpoints' descriptions in the API page and the MCP schem
 
 from __future__ import annotations
 
+from components import compare as comparison
 from components import details, views
 from components.rankings import RankingsStore
 from components.store import DatasetStore
@@ -61,3 +62,21 @@ class Api:
             stack, newest first). An unknown model gives {"model_id": ..., "result": "not tested"}.
         """
         return details.lookup(self.datasets.current(), model_id, neuronx_cc, library_version)
+
+    def compare(
+        self, neuronx_cc_a: str = "", library_version_a: str = "", neuronx_cc_b: str = "", library_version_b: str = ""
+    ) -> dict:
+        """Compare two stacks: which models regressed, were fixed, were added or removed, or changed notably.
+
+        Args:
+            neuronx_cc_a: compiler version of stack A, the older one as a rule; "" (with library_version_a "") means the stack just before the newest.
+            library_version_a: Transformers version of stack A; "" means the newest one on that compiler.
+            neuronx_cc_b: compiler version of stack B; "" (with library_version_b "") means the newest stack.
+            library_version_b: Transformers version of stack B; "" means the newest one on that compiler.
+
+        Returns:
+            A dict with stack_a and stack_b (the stacks compared: neuronx_cc, library, library_version, models, passed), thresholds, and six lists of models: regressions (PASS on A, FAIL on B), fixes (FAIL on A, PASS on B), added (run on B only), removed (run on A only), changed (PASS on both with wall time moved by at least 25% and 60 s, peak memory by at least 20% and 1 GB, or a different number of cores; each entry adds reasons) and other_changes (any other change of result, such as PASS to EXCLUDED: an exclusion is a decision, not a regression). Each entry has model_id and, for each side, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb and exclusion with the suffix _a or _b; a side without a run has result "not tested". A stack compared with itself gives empty lists; an unknown compiler falls back to that side's default.
+        """
+        snapshot = self.datasets.current()
+        stack_a, stack_b = comparison.resolve_pair(snapshot, neuronx_cc_a, library_version_a, neuronx_cc_b, library_version_b)
+        return comparison.compare(snapshot, stack_a, stack_b)
