@@ -41,7 +41,8 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
     """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
     page = Page(datasets, rankings)
     api = Api(datasets, rankings)
-    with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
+    # exported files are copied into Gradio's cache: clear what is an hour old, every hour
+    with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.HTML(
             f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
             "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
@@ -71,7 +72,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                     with gr.Column(scale=3, min_width=360):
                         results = gr.Dataframe(
                             headers=TABLE_HEADERS, datatype=TABLE_TYPES, interactive=False, elem_id="results",
-                            wrap=True, max_height=640, column_widths=["56px", "34%", "110px", "64px", "110px", "150px", "140px"],
+                            wrap=True, max_height=640, column_widths=["56px", "38%", "96px", "64px", "110px", "150px"],
                         )  # fmt: skip
                         more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
                         downloads.build([search, view, task, cc, tf], datasets, rankings)
@@ -89,7 +90,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                         history = gr.HTML(elem_id="history")
                 with gr.Row(equal_height=True):
                     link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4)
-                    copy_link = gr.Button("Copy link", elem_id="copy-link", scale=1, size="sm")
+                    copy_link = gr.Button("Copy link", elem_id="copy-link", scale=0, min_width=120, size="sm")
             with gr.Tab("Compare stacks", id="compare") as compare:
                 compare_tab.build(compare, datasets)
             with gr.Tab("Charts", id="charts") as charts:
@@ -118,11 +119,16 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
             None, link, link, js=URL_JS, api_visibility="private"
         )
 
-        for component in (search, view, task, tf):
-            update_link(component.change(page.table, filters, table_outputs, trigger_mode="always_last", api_visibility="private"))
-        search.submit(page.table, filters, table_outputs, api_visibility="private")
-        cc.input(page.on_compiler, [cc, tf], tf, api_visibility="private")
-        tf.input(page.on_stack_details, [model, cc, tf], detail_outputs, api_visibility="private")
+        # `.input` fires on a person's change only, so a deep link's values set on load don't recompute
+        for event in (search.input, search.submit, view.input, task.input):
+            update_link(event(page.table, filters, table_outputs, trigger_mode="always_last", api_visibility="private"))
+        stack_outputs = [*table_outputs, *detail_outputs]
+        update_link(
+            cc.input(page.on_compiler, [cc, tf], tf, api_visibility="private").then(
+                page.on_stack, [*filters, model], stack_outputs, api_visibility="private"
+            )
+        )
+        update_link(tf.input(page.on_stack, [*filters, model], stack_outputs, api_visibility="private"))
         update_link(results.select(page.on_select, [shown, cc, tf], detail_outputs, api_visibility="private"))
         more.click(page.more, [*filters, limit], [*table_outputs, limit], api_visibility="private")
         copy_link.click(None, link, None, js=COPY_JS, api_visibility="private")

@@ -12,6 +12,8 @@ from components.rankings import RankingsStore
 from components.store import DatasetStore
 
 
+# Gradio reads each line of an Args or Returns entry as its own item, so every description below
+# stays on one line, however long: wrapped, it reaches the API page and MCP clients garbled.
 class Api:
     def __init__(self, datasets: DatasetStore, rankings: RankingsStore):
         self.datasets = datasets
@@ -21,9 +23,7 @@ class Api:
         """List the tested software stacks, newest first.
 
         Returns:
-            A list of {neuronx_cc, library, library_version, models, passed}: the neuronx-cc compiler
-            version, the library (e.g. transformers) and its version, how many models were run on
-            that stack and how many passed.
+            A list of {neuronx_cc, library, library_version, models, passed}: the neuronx-cc compiler version, the library (e.g. transformers) and its version, how many models were run on that stack and how many passed.
         """
         return [s.as_dict() for s in self.datasets.current().stacks]
 
@@ -40,10 +40,7 @@ class Api:
             library_version: Transformers version on that compiler; "" means the newest one.
 
         Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion,
-            neuronx_cc, library, library_version, task}; ranked views add rank, downloads, likes and
-            trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number
-            of Trainium cores, wall_s the wall time in seconds including compilation.
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task}; ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
         return views.select(self.datasets.current(), self.rankings.current(), q).records()
@@ -57,16 +54,14 @@ class Api:
             library_version: Transformers version on that compiler; "" means the newest one.
 
         Returns:
-            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at
-            in ISO 8601, run_py) plus install_command, cache_sync_command and history (the model on every
-            stack, newest first). An unknown model gives {"model_id": ..., "result": "not tested"}.
+            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). An unknown model gives {"model_id": ..., "result": "not tested"}.
         """
         return details.lookup(self.datasets.current(), model_id, neuronx_cc, library_version)
 
     def compare(
         self, neuronx_cc_a: str = "", library_version_a: str = "", neuronx_cc_b: str = "", library_version_b: str = ""
     ) -> dict:
-        """Compare two stacks: which models regressed, were fixed, were added or removed, or changed notably.
+        """Compare two stacks (for an SDK upgrade): which models regressed, were fixed, were added or removed, or changed notably.
 
         Args:
             neuronx_cc_a: compiler version of stack A, the older one as a rule; "" (with library_version_a "") means the stack just before the newest.

@@ -97,9 +97,10 @@ class Page:
         model_id = _model_from_event(evt, shown)
         return self.details(model_id, neuronx_cc, library_version).values()
 
-    def on_stack_details(self, model_id: str, neuronx_cc: str, library_version: str):
-        """The chosen stack changed: the open model is shown on the new stack."""
-        return self.details(model_id, neuronx_cc, library_version).values()
+    def on_stack(self, text, view, task, neuronx_cc, library_version, model_id):
+        """The chosen stack changed: the table, and the open model, are shown on the new stack."""
+        table = self.table(text, view, task, neuronx_cc, library_version)
+        return (*table, *self.details(model_id, neuronx_cc, library_version).values())
 
     # ---- page load ------------------------------------------------------------------------
 

@@ -83,8 +83,9 @@ def test_the_transformers_choices_follow_the_compiler(opened):
     options = page.locator("[role=option]")
     expect(options.first).to_be_visible(timeout=TIMEOUT)
     assert options.count() >= 4  # the sample has at least four compilers
+    oldest = options.last.inner_text().split(" ")[0]
     options.last.click()
-    page.wait_for_timeout(500)
+    expect(page.locator("#summary")).to_contain_text(f"neuronx-cc {oldest}", timeout=TIMEOUT)
     page.locator("#stack-tf input").click()
     expect(page.locator("[role=option]").first).to_be_visible(timeout=TIMEOUT)
     assert page.locator("[role=option]").count() == 1  # the oldest compiler has one Transformers version
