@@ -62,10 +62,13 @@ class Page:
     # ---- table ----------------------------------------------------------------------------
 
     def table(self, text, view, task, neuronx_cc, library_version, limit=PAGE_SIZE):
-        """The table, its summary, the model ids shown (in order) and the link to this state."""
-        snapshot = self.datasets.current()
+        """The table, its summary, the model ids shown (in order) and whether there are more."""
+        return self._table(self.datasets.current(), self.rankings.current(), text, view, task, neuronx_cc, library_version, limit)
+
+    @staticmethod
+    def _table(snapshot, rankings, text, view, task, neuronx_cc, library_version, limit=PAGE_SIZE):
         query = views.normalise(text, view, task, neuronx_cc, library_version)
-        result = views.select(snapshot, self.rankings.current(), query)
+        result = views.select(snapshot, rankings, query)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
         shown = result.frame.head(limit)
         summary = render.summary_line(
@@ -80,10 +83,11 @@ class Page:
 
     # ---- details --------------------------------------------------------------------------
 
-    def details(self, model_id: str, neuronx_cc: str, library_version: str) -> DetailsOutputs:
+    @staticmethod
+    def _details(snapshot: Snapshot, model_id: str, neuronx_cc: str, library_version: str) -> DetailsOutputs:
         if not model_id:
             return DetailsOutputs(render.details({}), "", "", "", "", "")
-        answer = details.lookup(self.datasets.current(), model_id, neuronx_cc, library_version)
+        answer = details.lookup(snapshot, model_id, neuronx_cc, library_version)
         return DetailsOutputs(
             html=render.details(answer),
             history=render.history_table(answer.get("history", [])),
@@ -95,18 +99,16 @@ class Page:
 
     def on_select(self, shown: list[str], neuronx_cc: str, library_version: str, evt: gr.SelectData):
         model_id = _model_from_event(evt, shown)
-        return self.details(model_id, neuronx_cc, library_version).values()
+        return self._details(self.datasets.current(), model_id, neuronx_cc, library_version).values()
 
     def on_stack(self, text, view, task, neuronx_cc, library_version, model_id):
         """The chosen stack changed: the table, and the open model, are shown on the new stack."""
-        table = self.table(text, view, task, neuronx_cc, library_version)
-        return (*table, *self.details(model_id, neuronx_cc, library_version).values())
+        snapshot = self.datasets.current()  # one snapshot for both halves of the answer
+        table = self._table(snapshot, self.rankings.current(), text, view, task, neuronx_cc, library_version)
+        return (*table, *self._details(snapshot, model_id, neuronx_cc, library_version).values())
 
     # ---- page load ------------------------------------------------------------------------
 
-    def header(self) -> str:
-        snapshot = self.datasets.current()
-        return render.header(snapshot.provenance, snapshot.skipped, self.rankings.current().label())
 
     def on_load(self, request: gr.Request | None):
         """Open the state a deep link asks for; unknown values fall back to the defaults."""
@@ -116,10 +118,11 @@ class Page:
         q = state.query
         cc_choices = self.compiler_choices(snapshot)
         tf_choices = self.library_choices(snapshot, q.neuronx_cc) if q.neuronx_cc else []
-        table, summary, shown, more = self.table(q.text, q.view, q.task, q.neuronx_cc, q.library_version)
-        panel = self.details(state.model, q.neuronx_cc, q.library_version)
+        rankings = self.rankings.current()
+        table, summary, shown, more = self._table(snapshot, rankings, q.text, q.view, q.task, q.neuronx_cc, q.library_version)
+        panel = self._details(snapshot, state.model, q.neuronx_cc, q.library_version)
         return (
-            self.header(),
+            render.header(snapshot.provenance, snapshot.skipped, rankings.label()),
             q.text,
             q.view,
             q.task,
