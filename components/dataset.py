@@ -35,6 +35,7 @@ _CATEGORICAL = set(HEAVY) | set(STACK_KEY) | {
     "runner", "result", "exclusion", "cpu_match", "english", "transformers", "accelerate",
     "torch_neuronx", "torch", "nki", "python", "neuron_driver",
 }  # fmt: skip
+_HEAVY_TYPE = pa.dictionary(pa.int32(), pa.string())
 
 
 class DatasetError(Exception):
@@ -70,7 +71,8 @@ def read_files(
     for name in files:
         try:
             with opener(name) as handle:
-                table = pq.read_table(handle)
+                # long free text repeats across rows and stacks: never materialise it densely
+                table = pq.read_table(handle, read_dictionary=list(HEAVY))
         except Exception as exc:  # noqa: BLE001 — any unreadable file is reported, not fatal
             skipped.append(Skipped(name, f"unreadable Parquet file ({describe_error(exc)})"))
             continue
@@ -81,6 +83,9 @@ def read_files(
         if table.num_rows:
             tables.append(table)
     rows = _combine(tables)
+    del tables
+    # the loader's transient Arrow buffers are freed; give their pages back to the system
+    pa.default_memory_pool().release_unused()
     newest = rows["tested_at"].max() if len(rows) else None
     provenance = Provenance(
         source=source,
@@ -104,7 +109,10 @@ def normalise_table(table: pa.Table) -> tuple[pa.Table, list[str]]:
     n = table.num_rows
     for column in COLUMNS:
         if column.name not in table.column_names:
-            columns[column.name] = pa.chunked_array([pa.nulls(n, column.type)])
+            columns[column.name] = pa.chunked_array([pa.nulls(n, _HEAVY_TYPE if column.heavy else column.type)])
+            continue
+        if column.heavy:
+            columns[column.name] = _as_heavy_text(table.column(column.name))
             continue
         converted, lost = coerce(table.column(column.name), column.type)
         if lost:
@@ -167,30 +175,44 @@ def _as_text(values: pa.ChunkedArray) -> pa.ChunkedArray:
         return pa.chunked_array([pa.array([None if v is None else str(v) for v in values.to_pylist()], pa.string())])
 
 
+def _as_heavy_text(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Long free text as dictionary-encoded strings: each distinct script or traceback stored once."""
+    if values.type == _HEAVY_TYPE:
+        return values
+    if pa.types.is_dictionary(values.type) and pa.types.is_string(values.type.value_type):
+        try:
+            return values.cast(_HEAVY_TYPE)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            pass
+    return pc.dictionary_encode(_as_text(values))
+
+
 def _combine(tables: list[pa.Table]) -> pd.DataFrame:
     """Concatenate, keep the newest run of each model on each stack, and convert to pandas."""
     if not tables:
         empty = pa.table({c.name: pa.array([], c.type) for c in COLUMNS})
         return empty.to_pandas()
-    table = pa.concat_tables(tables, promote_options="permissive")
+    table = pa.concat_tables(tables, promote_options="permissive").unify_dictionaries()
     for name in STACK_KEY:
         index = table.column_names.index(name)
         table = table.set_column(index, name, pc.fill_null(table.column(name), UNKNOWN))
-    order = pc.sort_indices(table, sort_keys=[("tested_at", "descending", "at_end")])
-    table = table.take(order)
-    key = pa.table({k: table.column(k) for k in ROW_KEY})
+    # Decide which rows to keep from the small key columns, then move every column once.
+    order = pc.sort_indices(table.select(["tested_at"]), sort_keys=[("tested_at", "descending", "at_end")])
+    key = table.select(list(ROW_KEY)).take(order)
     first = (
         key.append_column("_pos", pa.array(range(table.num_rows), pa.int64()))
         .group_by(list(ROW_KEY), use_threads=False)
         .aggregate([("_pos", "min")])
         .column("_pos_min")
     )
-    table = table.take(first.take(pc.sort_indices(first)))  # the newest row of each key, in load order
+    keep = order.take(first.take(pc.sort_indices(first)))
+    table = table.take(keep)  # the newest row of each key, newest first
     for name in table.column_names:
         if name in _CATEGORICAL:
-            table = table.set_column(
-                table.column_names.index(name), name, pc.dictionary_encode(table.column(name).combine_chunks())
-            )
+            column = table.column(name).combine_chunks()
+            if not pa.types.is_dictionary(column.type):
+                column = pc.dictionary_encode(column)
+            table = table.set_column(table.column_names.index(name), name, column)
     return table.to_pandas(types_mapper={pa.int32(): pd.Int32Dtype()}.get)
 
 

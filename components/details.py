@@ -75,8 +75,8 @@ def lookup(snapshot: Snapshot, model_id: str, neuronx_cc: str = "", library_vers
             answer.update(neuronx_cc=stack.neuronx_cc, library=stack.library, library_version=stack.library_version)
         answer["history"] = past
         return answer
-    row = snapshot.rows.iloc[position]
-    answer = {name: plain(row[name]) for name in snapshot.rows.columns if name in NAMES or not name.startswith("_")}
+    row = snapshot.record(position)
+    answer = {name: plain(value) for name, value in row.items() if name in NAMES or not name.startswith("_")}
     answer["kind"] = result_kind(answer.get("result"), answer.get("exclusion"))
     answer["install_command"] = install_command(answer)
     answer["cache_sync_command"] = cache_sync_command(answer["neuronx_cc"])

@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from components.columns import STACK_KEY
 from components.results import PASS, result_kind
@@ -78,6 +80,34 @@ def search_key(text: str) -> str:
     return _NON_ALNUM.sub("", str(text).casefold())
 
 
+def result_kinds(result: pd.Series, exclusion: pd.Series) -> np.ndarray:
+    """`result_kind` of every row, worked out once per distinct (result, has exclusion) pair."""
+    result_codes, results = pd.factorize(result)
+    exclusion_codes, exclusions = pd.factorize(exclusion)
+    # code -1 (a missing value) reads the extra last entry
+    excluded = np.array([isinstance(e, str) and bool(e.strip()) for e in exclusions] + [False])[exclusion_codes]
+    table = np.array([[result_kind(r, None), result_kind(r, "excluded")] for r in [*results, None]], dtype=object)
+    return table[result_codes, excluded.astype(np.int64)]
+
+
+def _factorize_rows(rows: pd.DataFrame, columns: tuple[str, ...]) -> tuple[np.ndarray, list[tuple]]:
+    """Number the distinct value combinations of `columns` in order of appearance: (codes, combinations)."""
+    per_column = [pd.factorize(rows[c]) for c in columns]
+    sizes = tuple(len(values) + 1 for _, values in per_column)  # +1: a missing value (code -1) counts too
+    combined = np.ravel_multi_index(tuple(np.asarray(codes) + 1 for codes, _ in per_column), sizes)
+    codes, firsts = pd.factorize(combined)
+    parts = np.unravel_index(firsts, sizes)
+    values = [[None, *values] for _, values in per_column]
+    return codes.astype(np.int64), [tuple(v[i] for v, i in zip(values, part)) for part in zip(*parts)]
+
+
+def _group_positions(codes: np.ndarray, groups: int) -> list[np.ndarray]:
+    """For each code 0..groups-1, the ascending positions where it occurs."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(groups + 1))
+    return [order[bounds[i] : bounds[i + 1]] for i in range(groups)]
+
+
 class Snapshot:
     """One loaded dataset: rows (one per model and stack), stacks newest first, provenance.
 
@@ -89,29 +119,32 @@ class Snapshot:
         self.rows = rows
         self.provenance = provenance
         self.skipped = tuple(skipped)
-        kinds = [result_kind(r, e) for r, e in zip(rows["result"], rows["exclusion"])]
-        self.kind = np.array(kinds, dtype=object)
+        self.kind = result_kinds(rows["result"], rows["exclusion"]) if len(rows) else np.empty(0, dtype=object)
+
+        # Models are numbered in name order, so sorting by code sorts by name.
+        codes, models = pd.factorize(rows["model_id"].astype(object), sort=True) if len(rows) else ([], [])
+        self.model_ids: tuple[str, ...] = tuple(models)
+        self.model_code: np.ndarray = np.asarray(codes, dtype=np.int64)
+        self._model_rows: dict[str, np.ndarray] = dict(zip(self.model_ids, _group_positions(self.model_code, len(models))))
+        self._model_keys = pa.array([search_key(m) for m in self.model_ids], pa.string())
+        self._model_by_fold: dict[str, str] = {m.casefold(): m for m in self.model_ids}
+
         self._stack_rows: dict[tuple[str, str, str], np.ndarray] = {}
+        self._stack_code: dict[tuple[str, str, str], int] = {}
+        self.stack_code: np.ndarray = np.zeros(len(rows), dtype=np.int64)
         stacks = []
         if len(rows):
-            groups = rows.groupby(list(STACK_KEY), sort=False, observed=True).indices
-            for key, positions in groups.items():
-                positions = np.sort(positions)
+            self.stack_code, uniques = _factorize_rows(rows, STACK_KEY)
+            passed = np.bincount(self.stack_code[self.kind == PASS], minlength=len(uniques))
+            for code, (key, positions) in enumerate(zip(uniques, _group_positions(self.stack_code, len(uniques)))):
                 self._stack_rows[key] = positions
-                passed = int((self.kind[positions] == PASS).sum())
-                stacks.append(Stack(*key, models=len(positions), passed=passed))
+                self._stack_code[key] = code
+                stacks.append(Stack(*key, models=len(positions), passed=int(passed[code])))
         cc_rank = {v: i for i, v in enumerate(newest_first(s.neuronx_cc for s in stacks))}
         lv_rank = {v: i for i, v in enumerate(newest_first(s.library_version for s in stacks))}
         self.stacks: tuple[Stack, ...] = tuple(
             sorted(stacks, key=lambda s: (cc_rank[s.neuronx_cc], s.library, lv_rank[s.library_version]))
         )
-        self._model_rows: dict[str, np.ndarray] = (
-            {k: np.sort(v) for k, v in rows.groupby("model_id", sort=False, observed=True).indices.items()}
-            if len(rows)
-            else {}
-        )
-        self.model_keys: dict[str, str] = {m: search_key(m) for m in self._model_rows}
-        self._model_by_fold: dict[str, str] = {m.casefold(): m for m in self._model_rows}
 
         self._memo: OrderedDict[Hashable, object] = OrderedDict()
         self._memo_lock = threading.Lock()
@@ -184,8 +217,23 @@ class Snapshot:
 
     def row_for(self, model_id: str, stack: Stack) -> int | None:
         """Position of the model's row on a stack, or None when it was not run there."""
-        common = np.intersect1d(self.model_positions(model_id), self.stack_positions(stack), assume_unique=True)
-        return int(common[0]) if len(common) else None
+        code = self._stack_code.get(stack.key)
+        positions = self.model_positions(model_id)
+        if code is None or not len(positions):
+            return None
+        on_stack = positions[self.stack_code[positions] == code]
+        return int(on_stack[0]) if len(on_stack) else None
+
+    def record(self, position: int) -> dict:
+        """One row as {column: value}, read column by column (a row Series would mix every dtype)."""
+        return {name: column.iat[position] for name, column in self.rows.items()}
+
+    def matching_models(self, words: tuple[str, ...]) -> np.ndarray:
+        """A mask over `model_ids`: the models whose search key contains every word."""
+        mask = np.ones(len(self.model_ids), dtype=bool)
+        for word in words:
+            mask &= pc.match_substring(self._model_keys, word).to_numpy(zero_copy_only=False)
+        return mask
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -44,6 +44,7 @@ class ViewResult:
     stack: Stack | None
     frame: pd.DataFrame  # one row per model shown, in display order
     query: Query
+    _records: list[dict] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def total(self) -> int:
@@ -54,10 +55,25 @@ class ViewResult:
         return int((self.frame["kind"] == "pass").sum()) if len(self.frame) else 0
 
     def records(self, limit: int | None = None) -> list[dict]:
-        """Rows as plain JSON dicts (NaN → None)."""
-        frame = self.frame if limit is None else self.frame.head(limit)
-        fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in frame.columns]
-        return [{k: plain(v) for k, v in zip(fields, row)} for row in frame[fields].itertuples(index=False)]
+        """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
+        records = self._records
+        if records is None:
+            fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in self.frame.columns]
+            columns = [_plain_values(self.frame[c]) for c in fields]
+            records = [dict(zip(fields, values)) for values in zip(*columns)]
+            object.__setattr__(self, "_records", records)  # the frame never changes: keep the answer
+        return [dict(r) for r in (records if limit is None else records[:limit])]
+
+
+def _plain_values(column: pd.Series) -> list:
+    """A column as plain JSON values, what `plain` gives for each value, worked out per column."""
+    if column.dtype == object or pd.api.types.is_datetime64_any_dtype(column.dtype):
+        return [plain(v) for v in column]
+    values = column.to_numpy(dtype=object)  # Python scalars; missing ones are NaN or NA
+    missing = pd.isna(values)
+    if missing.any():
+        values[missing] = None
+    return values.tolist()
 
 
 def normalise(
@@ -101,27 +117,45 @@ def _select(snapshot: Snapshot, rankings: Rankings, query: Query) -> ViewResult:
     return ViewResult(stack, frame, query)
 
 
-def _stack_frame(snapshot: Snapshot, stack: Stack | None) -> pd.DataFrame:
+def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray | None = None) -> pd.DataFrame:
+    """The rows of one stack (or just those at `positions`) with the columns a view shows."""
     if stack is None:
         return pd.DataFrame(columns=list(ROW_FIELDS))
-    positions = snapshot.stack_positions(stack)
+    if positions is None:
+        positions = snapshot.stack_positions(stack)
     frame = snapshot.rows.iloc[positions][[c for c in ROW_FIELDS if c in snapshot.rows.columns]]
     frame = frame.assign(kind=snapshot.kind[positions])
     return frame
 
 
+def _ranking_columns(snapshot: Snapshot, rankings: Rankings) -> tuple[np.ndarray, np.ndarray]:
+    """Per model of the snapshot: its ranked task (None if unranked) and Hub downloads (-1 if unknown)."""
+
+    def compute():
+        tasks = np.array([rankings.task_of(m) for m in snapshot.model_ids], dtype=object)
+        downloads = np.array([rankings.downloads_of(m) or -1 for m in snapshot.model_ids], dtype=np.int64)
+        return rankings, tasks, downloads  # rankings kept alive so its id is not reused while cached
+
+    _, tasks, downloads = snapshot.memo(("ranking-columns", id(rankings)), compute)
+    return tasks, downloads
+
+
 def _selected(snapshot, rankings, stack, words, task) -> pd.DataFrame:
-    frame = _stack_frame(snapshot, stack)
+    # Filter and order positions with arrays over models; build the frame only for what is shown.
+    positions = snapshot.stack_positions(stack) if stack else np.empty(0, dtype=np.int64)
+    codes = snapshot.model_code[positions]
     if words:
-        keys = snapshot.model_keys
-        frame = frame[[matches(keys[m], words) for m in frame["model_id"]]]
-    tasks = [rankings.task_of(m) for m in frame["model_id"]]
-    frame = frame.assign(task=tasks)
+        keep = snapshot.matching_models(words)[codes]
+        positions, codes = positions[keep], codes[keep]
+    model_task, model_downloads = _ranking_columns(snapshot, rankings)
+    tasks = model_task[codes]
     if task:
-        frame = frame[[t in (task, None) for t in tasks]]
-    popularity = [rankings.downloads_of(m) or -1 for m in frame["model_id"]]
-    frame = frame.assign(downloads=popularity)
-    frame = frame.sort_values(["downloads", "model_id"], ascending=[False, True], kind="stable")
+        keep = np.array([t in (task, None) for t in tasks], dtype=bool)
+        positions, codes, tasks = positions[keep], codes[keep], tasks[keep]
+    popularity = model_downloads[codes]
+    order = np.lexsort((codes, -popularity))  # most downloaded first, then by name (codes follow names)
+    positions, tasks, popularity = positions[order], tasks[order], popularity[order]
+    frame = _stack_frame(snapshot, stack, positions).assign(task=tasks, downloads=popularity)
     frame["downloads"] = frame["downloads"].where(frame["downloads"] >= 0, None)
     return frame.reset_index(drop=True)
 
@@ -132,14 +166,14 @@ def _ranked(snapshot, rankings, stack, words, task, view) -> pd.DataFrame:
     if words:
         entries = [e for e in entries if matches(search_key(e.model_id), words)]
     entries.sort(key=lambda e: (e.rank, TASKS.index(e.task) if e.task in TASKS else len(TASKS)))
-    tested = _stack_frame(snapshot, stack).drop(columns=["task"], errors="ignore")
-    by_id = dict(zip(tested["model_id"], range(len(tested))))
+    found = [snapshot.row_for(snapshot.canonical_model_id(e.model_id) or e.model_id, stack) if stack else None for e in entries]
+    tested_positions = np.array([p for p in found if p is not None], dtype=np.int64)
+    tested = _stack_frame(snapshot, stack, tested_positions).drop(columns=["task"], errors="ignore")
+    by_position = dict(zip(tested_positions.tolist(), range(len(tested))))
     rows = []
-    for e in entries:
-        canonical = snapshot.canonical_model_id(e.model_id) or e.model_id
-        position = by_id.get(canonical)
+    for e, position in zip(entries, found):
         if position is not None:
-            row = tested.iloc[position].to_dict()
+            row = tested.iloc[by_position[position]].to_dict()
         else:
             row = {
                 "model_id": e.model_id,
