@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import gradio as gr
+from huggingface_hub import constants as hf_constants
 
 from components import charts_tab, compare_tab, downloads
 from components.api import Api
@@ -27,6 +28,19 @@ from components.views import VIEW_LABELS, VIEWS
 ROOT = Path(__file__).resolve().parent
 ASSETS = ROOT / "assets"
 TITLE = "torch-neuronx model support"
+
+# Limits (README, "Limits"). Every handler reads one immutable snapshot, holds no lock and takes
+# milliseconds, so events may run side by side. Gradio runs one call of each event at a time unless
+# told otherwise, and then one slow answer (a 10,000-row /search, a chart's first draw, a CSV export)
+# makes everyone asking for the same thing wait behind it; the `gr.api` endpoints are events too.
+# 16 at a time per event lets a crowd search at once; all events share Gradio's 40 worker threads,
+# and on a 2-vCPU Space more would only queue on the GIL.
+CONCURRENCY_LIMIT = 16
+MAX_THREADS = 40
+# A burst beyond this many waiting events is told "queue full" at once rather than made to wait.
+QUEUE_MAX_SIZE = 512
+# The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
+MAX_FILE_SIZE = "1kb"
 
 URL_JS = """(q) => {
   const u = new URL(window.location.href);
@@ -161,17 +175,33 @@ def main(argv: list[str] | None = None) -> None:
     except (DatasetError, ValueError) as exc:
         sys.exit(f"error: {exc}")
     rankings.start()
-    demo = build(datasets, rankings)
-    demo.queue(default_concurrency_limit=16)
+    serve(build(datasets, rankings), dataset=args.dataset, server_name=args.host, server_port=args.port)
+
+
+def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
+    """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
+    demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
     demo.launch(
-        server_name=args.host,
-        server_port=args.port,
         theme=gr.themes.Soft(),
         css_paths=[ASSETS / "style.css"],
         show_error=False,
         footer_links=["api"],
         mcp_server=True,
+        max_threads=MAX_THREADS,
+        max_file_size=MAX_FILE_SIZE,
+        blocked_paths=blocked_paths(dataset),
+        **launch,
     )
+    return demo
+
+
+def blocked_paths(dataset: str | None = None) -> list[str]:
+    """What Gradio must never serve, whatever GRADIO_ALLOWED_PATHS says: the app folder (source and
+    bundled data), a local dataset, and huggingface_hub's folder (which holds the token)."""
+    paths = [ROOT, Path(hf_constants.HF_HOME)]
+    if dataset and not dataset.startswith("hf://"):
+        paths.append(Path(dataset).expanduser())
+    return [str(p.resolve()) for p in paths]
 
 
 if __name__ == "__main__":

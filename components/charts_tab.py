@@ -23,12 +23,15 @@ class ChartsTab:
         stack = stack_from_value(snapshot, value) or snapshot.newest
         picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
         trend = charts.trend_figure(snapshot)
-        return (picker, trend, *self.on_stack(stack_value(stack) if stack else None))
+        return (picker, trend, *self._stack_figures(snapshot, stack))  # one snapshot for every figure
 
     def on_stack(self, value: str | None):
         """The figures of one stack: wall time, memory, organisations."""
         snapshot = self.datasets.current()
-        stack = stack_from_value(snapshot, value) or snapshot.newest
+        return self._stack_figures(snapshot, stack_from_value(snapshot, value) or snapshot.newest)
+
+    @staticmethod
+    def _stack_figures(snapshot, stack):
         if stack is None:
             return None, None, None
         return charts.wall_figure(snapshot, stack), charts.memory_figure(snapshot, stack), charts.org_figure(snapshot, stack)

@@ -122,7 +122,7 @@ class Page:
         table, summary, shown, more = self._table(snapshot, rankings, q.text, q.view, q.task, q.neuronx_cc, q.library_version)
         panel = self._details(snapshot, state.model, q.neuronx_cc, q.library_version)
         return (
-            render.header(snapshot.provenance, snapshot.skipped, rankings.label()),
+            render.header(snapshot.provenance, snapshot.skipped, rankings.label(), self.datasets.last_error),
             q.text,
             q.view,
             q.task,

@@ -79,19 +79,29 @@ def provenance_line(p: Provenance) -> str:
         "local": f"Local dataset '{p.source}'",
         "sample": "Made-up data bundled with the app, not real results",
     }.get(p.kind, p.source)
-    line = f"{what}: {p.rows_read:,} rows from {p.files_read} file(s), newest run {newest}."
+    line = f"{what}: {p.rows_read:,} rows from {p.files_read} file(s), newest run {newest}"
+    # live data can outlive a failed refresh: say when it was read
+    line += f", read from the Hub {p.loaded_at:%Y-%m-%d %H:%M} UTC." if p.kind == "hub" else "."
     if p.fallback_reason:
         line += f" Shown because {p.fallback_reason}."
     return line
 
 
-def header(provenance: Provenance, skipped: tuple[Skipped, ...], rankings_label: str) -> str:
-    """The notice under the title: where the data comes from, how fresh, and what was skipped."""
+def header(
+    provenance: Provenance, skipped: tuple[Skipped, ...], rankings_label: str, refresh_error: str | None = None
+) -> str:
+    """The notice under the title: where the data comes from, how fresh, and what was skipped.
+    `refresh_error` is why the latest refresh failed, if it did (the data shown is then older)."""
     kind = "sample" if provenance.is_sample else provenance.kind
     parts = [f'<div class="provenance provenance-{esc(kind)}" id="provenance">']
     if provenance.is_sample:
         parts.append('<strong class="sample-flag">Sample data</strong> ')
     parts.append(esc(provenance_line(provenance)))
+    if refresh_error and not provenance.is_sample:  # the sample already says why it is shown
+        parts.append(
+            f'<br><span class="refresh-failed">The latest refresh failed ({esc(refresh_error)}); '
+            "this is the data read before it.</span>"
+        )
     parts.append(f'<br><span class="rankings-line">Rankings: {esc(rankings_label)}</span>')
     if skipped:
         items = "".join(f"<li><code>{esc(s.file)}</code>: {esc(s.reason)}</li>" for s in skipped[:50])

@@ -104,7 +104,9 @@ class DatasetStore:
         with self._refresh_lock:
             try:
                 snapshot = self._loader(source)
-            except (DatasetError, OSError, ValueError) as exc:
+            # The loader talks to the network and parses its answers: whatever it raises must keep
+            # what is served and leave the refresh thread alive to try again.
+            except Exception as exc:  # noqa: BLE001
                 self.last_error = str(exc) if isinstance(exc, DatasetError) else describe_error(exc)
                 log.warning("dataset refresh failed: %s", self.last_error)
                 with self._swap_lock:
@@ -112,6 +114,12 @@ class DatasetStore:
                         self._swap(load_sample(f"the Hub dataset could not be read: {self.last_error}"))
                 return False
             with self._swap_lock:
+                if not len(snapshot) and self._snapshot is None and self.live:
+                    # every file listed but none readable (a Hub serving errors): the sample says more
+                    problem = f"; {snapshot.skipped[0].reason}" if snapshot.skipped else ""
+                    self.last_error = f"the Hub dataset had no readable rows ({len(snapshot.skipped)} problem(s){problem})"
+                    self._swap(load_sample(self.last_error))
+                    return False
                 if not len(snapshot) and self._snapshot is not None and len(self._snapshot):
                     self.last_error = "the refreshed dataset had no rows; keeping the previous data"
                     return False
