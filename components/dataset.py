@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -117,6 +118,10 @@ def normalise_table(table: pa.Table) -> tuple[pa.Table, list[str]]:
         converted, lost = coerce(table.column(column.name), column.type)
         if lost:
             notes.append(f"{lost} value(s) of '{column.name}' were not {_type_word(column.type)} and are shown as blank")
+        if pa.types.is_timestamp(column.type):
+            converted, outside = _within_datetime_range(converted)
+            if outside:
+                notes.append(f"{outside} value(s) of '{column.name}' were outside years 1 to 9999 and are shown as blank")
         columns[column.name] = converted
     for name in table.column_names:
         if name in BY_NAME or name in columns:
@@ -164,6 +169,21 @@ def coerce(values: pa.ChunkedArray, target: pa.DataType) -> tuple[pa.ChunkedArra
     lost = int(series.notna().sum() - parsed.notna().sum())
     array = pa.array(parsed, type=target, from_pandas=True)
     return pa.chunked_array([array]), lost
+
+
+# The milliseconds of 0001-01-01 and 9999-12-31T23:59:59.999 UTC: Python's datetime, and so every
+# answer and header that shows a time, holds nothing outside them; Arrow and Parquet do.
+_DATETIME_MS = (-62_135_596_800_000, 253_402_300_799_999)
+
+
+def _within_datetime_range(values: pa.ChunkedArray) -> tuple[pa.ChunkedArray, int]:
+    """Timestamps (in ms) outside years 1 to 9999 become null; returns them and how many there were."""
+    ms = values.cast(pa.int64())
+    inside = pc.and_(pc.greater_equal(ms, _DATETIME_MS[0]), pc.less_equal(ms, _DATETIME_MS[1]))
+    outside = pc.sum(pc.invert(inside)).as_py() or 0
+    if not outside:
+        return values, 0
+    return pc.if_else(inside, values, pa.scalar(None, values.type)), outside
 
 
 def _as_text(values: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -273,8 +293,15 @@ def _type_word(t: pa.DataType) -> str:
 def describe_error(exc: BaseException) -> str:
     """A one-line reason safe to show: the exception type and its first line, without local paths."""
     text = str(exc).splitlines()[0] if str(exc) else ""
-    text = text.replace(str(ROOT), "…")
+    text = _TOKEN.sub("***", text)
     home = os.path.expanduser("~")
     if home and home != "/":
         text = text.replace(home, "~")
+    text = _ABS_PATH.sub(lambda m: os.path.basename(m.group(0).rstrip("/")) or "/", text)
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
+
+
+_TOKEN = re.compile(r"hf_[A-Za-z0-9]{6,}")
+# An absolute path outside a URL (no word character, ':', '/', '.' or '~' right before it), e.g. a
+# local dataset folder named in an OSError: only its last part is shown.
+_ABS_PATH = re.compile(r"(?<![\w:/.~])/[^\s'\"]+")
