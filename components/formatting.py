@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 
 def _missing(value: object) -> bool:
+    """None, NaN, NA and infinities: nothing a person can read as a figure."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return True
     try:
         return value is None or bool(pd.isna(value))
     except (TypeError, ValueError):

@@ -18,6 +18,7 @@ HUB = "https://huggingface.co"
 TABLE_HEADERS = ["Rank", "Model", "Result", "Cores", "Wall time", "Peak memory"]
 TABLE_TYPES = ["str", "html", "html", "str", "str", "str"]
 ERROR_PREVIEW_LINES = 6
+MAX_ERROR_CHARS = 50_000
 
 
 def esc(value: object) -> str:
@@ -166,6 +167,9 @@ def _check_line(answer: dict) -> str:
 
 
 def _error_block(error: str) -> str:
+    hidden = len(error) - MAX_ERROR_CHARS
+    if hidden > 0:  # the end of a traceback says what broke; the page stays light
+        error = f"… {hidden:,} characters not shown here (the full text is in /lookup's error) …\n" + error[-MAX_ERROR_CHARS:]
     lines = error.splitlines() or [error]
     last = next((line for line in reversed(lines) if line.strip()), "")
     if len(lines) <= ERROR_PREVIEW_LINES and len(error) < 600:

@@ -68,3 +68,18 @@ def test_header_labels_sample_data_and_lists_what_was_skipped(world):
 
 def test_table_frame_of_nothing_has_the_headers():
     assert list(render.table_frame(pd.DataFrame(columns=["model_id"])).columns) == render.TABLE_HEADERS
+
+
+def test_a_huge_error_is_cut_to_its_end():
+    error = "x" * 300_000 + "\nNCC_EOOM001: the end"
+    html = render._error_block(error)
+    assert "NCC_EOOM001: the end" in html and "characters not shown here" in html
+    assert len(html) < render.MAX_ERROR_CHARS * 2 + 2_000
+
+
+def test_infinite_and_missing_figures_read_as_a_dash():
+    from components import formatting
+
+    assert formatting.memory(float("inf"), 24.0) == "—"
+    assert formatting.duration(float("-inf")) == "—"
+    assert formatting.plain(float("inf")) is None
