@@ -16,7 +16,7 @@ from pathlib import Path
 import gradio as gr
 from huggingface_hub import constants as hf_constants
 
-from components import charts_tab, compare_tab, downloads
+from components import charts_tab, compare_tab, downloads, serving
 from components.api import Api
 from components.dataset import DatasetError
 from components.page import PAGE_SIZE, Page
@@ -180,6 +180,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
     """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
+    launch = {**serving.tune_gradio(), **launch}
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
     demo.launch(
         theme=gr.themes.Soft(),

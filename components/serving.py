@@ -1,0 +1,33 @@
+"""Gradio settings that keep what one request costs flat, however long the app runs and however it is called.
+
+Each was found and measured with `benchmarks/` (README, "Performance"); Gradio 6.31's defaults are
+tuned for a demo, and three of them grow with traffic or with the size of the page.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+
+# After every event Gradio's queue rebuilds a pandas summary of the last 10,000 events (the latency
+# figures of the API page): a few to tens of ms of CPU per request, growing with traffic.
+# Once per 1,000 events keeps those figures fresh at a thousandth of the cost.
+ANALYTICS_EVERY = 1000
+# A call without a session_hash (curl, plain HTTP) gets a session of its own, which keeps a copy of
+# the page's config (~150 KB here); Gradio keeps 10,000 sessions, so memory grew ~1.5 GB under API
+# traffic. 1,000 bounds that near 150 MB; a browser tab idle while 1,000 newer sessions arrive
+# loses only its table paging and open-model state, and the next search or click restores them.
+SESSION_CAPACITY = 1000
+# Optional libraries Gradio tries to import on every request (gr.Plot's config asks for bokeh; each
+# call switches matplotlib's backend). When they are not installed, every try searches sys.path.
+PROBED = ("bokeh", "matplotlib")
+
+
+def tune_gradio() -> dict:
+    """Apply what must be set before the queue is created; returns extra `launch()` arguments."""
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
+    for name in PROBED:
+        if name not in sys.modules and importlib.util.find_spec(name) is None:
+            sys.modules[name] = None  # remembered as missing: `import name` now fails at once
+    return {"state_session_capacity": SESSION_CAPACITY}
