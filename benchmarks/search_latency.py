@@ -1,0 +1,98 @@
+"""3 and 4. /search and /lookup latency over plain HTTP: `POST /gradio_api/call/NAME`, then its
+event stream, each call timed end to end. The floor is the bare page's no-op endpoint.
+
+    python benchmarks/search_latency.py [--quick]
+
+Calls alternate between our app and the bare page so a busy machine slows both alike.
+`/search` memoises a view per query, so repeating one query measures the steady state; the
+"typing" figure sends distinct queries (every prefix of a few names), none of them cached.
+`/search` returns every matching row, so the empty query at the large size sends ~10,000 rows.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import common
+import httpx
+from common import Figure
+
+NOOP = "noop"
+TYPED = ("llama 3.1 8b", "qwen2.5 7b instruct", "mistral", "model-4217", "org-12/model")
+
+
+def prefixes() -> list[str]:
+    return [text[:i] for text in TYPED for i in range(2, len(text) + 1) if not text[:i].endswith(" ")]
+
+
+def paired(client: httpx.Client, ours: common.App, bare: common.App, queries: list[list], api: str) -> tuple[list, list]:
+    """Time each query on our endpoint and the no-op alternately; returns (ours, floor) in ms."""
+    mine, floor = [], []
+    for data in queries:
+        floor.append(common.call(client, bare.url, NOOP, data)[0] * 1000)
+        mine.append(common.call(client, ours.url, api, data)[0] * 1000)
+    return mine, floor
+
+
+def search_figures(client, ours, bare, size: str, rows: int, n: int, goal: float | None) -> list[Figure]:
+    label = common.rows_label(rows)
+    for _ in range(5):  # warm both servers and the memo of the headline query
+        common.call(client, ours.url, "search", [common.QUERY, "selected", "", "", ""])
+        common.call(client, bare.url, NOOP, [common.QUERY, "selected", "", "", ""])
+    mine, floor = paired(client, ours, bare, [[common.QUERY, "selected", "", "", ""]] * n, "search")
+    figures = [
+        Figure(f"search p50, '{common.QUERY}', {size} set", label, common.median(mine), "ms", common.median(floor),
+               goal=f"≤ {goal}× floor" if goal else "", met=common.median(mine) <= goal * common.median(floor) if goal else None),
+        Figure(f"search p95, '{common.QUERY}', {size} set", label, common.percentile(mine, 95), "ms", common.percentile(floor, 95)),
+    ]  # fmt: skip
+    typed = [[q, "selected", "", "", ""] for q in prefixes()]
+    mine, floor = paired(client, ours, bare, typed, "search")
+    figures.append(Figure(f"search p50 while typing, {size} set", label, common.median(mine), "ms", common.median(floor),
+                          note=f"{len(typed)} distinct prefixes of {', '.join(repr(t) for t in TYPED)}; p95 "
+                               f"{common.percentile(mine, 95):,.0f} ms (floor {common.percentile(floor, 95):,.0f} ms)"))  # fmt: skip
+    empty = [["", "selected", "", "", ""]] * max(3, n // 10)
+    mine, floor = paired(client, ours, bare, empty, "search")
+    count = len(common.call(client, ours.url, "search", empty[0])[1][0])
+    figures.append(Figure(f"search p50, empty query, {size} set", label, common.median(mine), "ms", common.median(floor),
+                          note=f"returns all {count:,} rows of the newest stack; p95 {common.percentile(mine, 95):,.0f} ms"))  # fmt: skip
+    return figures
+
+
+def lookup_figures(client, ours, bare, rows: int, n: int) -> list[Figure]:
+    found = common.call(client, ours.url, "search", ["", "selected", "", "", ""])[1][0]
+    stacks = common.call(client, ours.url, "stacks", [])[1][0]
+    rng = random.Random(11)
+    ids = [r["model_id"] for r in found]
+    calls = []
+    for _ in range(n):
+        stack = rng.choice(stacks)
+        calls.append([rng.choice(ids), stack["neuronx_cc"], stack["library_version"]])
+    mine, floor = [], []
+    for data in calls:
+        floor.append(common.call(client, bare.url, NOOP, [*data, "", ""])[0] * 1000)
+        mine.append(common.call(client, ours.url, "lookup", data)[0] * 1000)
+    label = common.rows_label(rows)
+    return [
+        Figure("lookup p50, large set", label, common.median(mine), "ms", common.median(floor),
+               note=f"{n} random models on random stacks (row, run.py, error, history)"),
+        Figure("lookup p95, large set", label, common.percentile(mine, 95), "ms", common.percentile(floor, 95)),
+    ]  # fmt: skip
+
+
+def run(quick: bool = False) -> list[Figure]:
+    rows = common.rows_for(quick)
+    n = 20 if quick else 200
+    figures: list[Figure] = []
+    with common.bare() as bare, httpx.Client(timeout=120) as client:
+        for size, goal in (("small", 1.5), ("large", 3.0)):
+            with common.ours(common.dataset(rows[size])) as ours:
+                figures += search_figures(client, ours, bare, size, rows[size], n, goal)
+                if size == "large":
+                    figures += lookup_figures(client, ours, bare, rows[size], n)
+    return figures
+
+
+if __name__ == "__main__":
+    quick = "--quick" in sys.argv
+    print(common.report("Search and lookup latency over HTTP (ms)", run(quick), quick))
