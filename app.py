@@ -133,8 +133,9 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
             None, link, link, js=URL_JS, api_visibility="private"
         )
 
-        # `.input` fires on a person's change only, so a deep link's values set on load don't recompute
-        for event in (search.input, search.submit, view.input, task.input):
+        # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
+        # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
+        for event in (search.change, search.submit, view.input, task.input):
             update_link(event(page.table, filters, table_outputs, trigger_mode="always_last", api_visibility="private"))
         stack_outputs = [*table_outputs, *detail_outputs]
         update_link(

@@ -89,3 +89,12 @@ def test_the_transformers_choices_follow_the_compiler(opened):
     page.locator("#stack-tf input").click()
     expect(page.locator("[role=option]").first).to_be_visible(timeout=TIMEOUT)
     assert page.locator("[role=option]").count() == 1  # the oldest compiler has one Transformers version
+
+
+def test_pasting_a_model_name_searches_without_enter(opened):
+    page = opened()
+    page.locator("#search textarea, #search input").first.fill("qwen3 0.6b")  # fires change, as a paste does
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(TABLE_HEADERS)}", timeout=TIMEOUT
+    )
+    assert "Qwen/Qwen3-0.6B" in model_cells(page)
