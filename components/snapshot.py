@@ -80,6 +80,13 @@ def search_key(text: str) -> str:
     return _NON_ALNUM.sub("", str(text).casefold())
 
 
+def token_key(text: str) -> str:
+    """Lower case, each run of punctuation one space, with a leading space: ` qwen qwen3 0 6b`.
+    A word found after a space starts where a name's word starts: `qwen3` is in `Qwen3-8B`,
+    not in `Qwen-32B`."""
+    return " " + _NON_ALNUM.sub(" ", str(text).casefold()).strip()
+
+
 def result_kinds(result: pd.Series, exclusion: pd.Series) -> np.ndarray:
     """`result_kind` of every row, worked out once per distinct (result, has exclusion) pair."""
     result_codes, results = pd.factorize(result)
@@ -127,6 +134,7 @@ class Snapshot:
         self.model_code: np.ndarray = np.asarray(codes, dtype=np.int64)
         self._model_rows: dict[str, np.ndarray] = dict(zip(self.model_ids, _group_positions(self.model_code, len(models))))
         self._model_keys = pa.array([search_key(m) for m in self.model_ids], pa.string())
+        self._model_tokens = pa.array([token_key(m) for m in self.model_ids], pa.string())
         self._model_by_fold: dict[str, str] = {m.casefold(): m for m in self.model_ids}
 
         self._stack_rows: dict[tuple[str, str, str], np.ndarray] = {}
@@ -234,6 +242,13 @@ class Snapshot:
         for word in words:
             mask &= pc.match_substring(self._model_keys, word).to_numpy(zero_copy_only=False)
         return mask
+
+    def aligned_words(self, texts: tuple[str, ...]) -> np.ndarray:
+        """Per model of `model_ids`: how many of the query's words start where a word of its name starts."""
+        count = np.zeros(len(self.model_ids), dtype=np.int64)
+        for text in texts:
+            count += pc.match_substring(self._model_tokens, token_key(text)).to_numpy(zero_copy_only=False)
+        return count
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -111,7 +111,7 @@ def _select(snapshot: Snapshot, rankings: Rankings, query: Query) -> ViewResult:
     stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version)
     words = query_words(query.text)
     if query.view == SELECTED:
-        frame = _selected(snapshot, rankings, stack, words, query.task)
+        frame = _selected(snapshot, rankings, stack, words, query.task, query.text)
     else:
         frame = _ranked(snapshot, rankings, stack, words, query.task, query.view)
     return ViewResult(stack, frame, query)
@@ -140,7 +140,7 @@ def _ranking_columns(snapshot: Snapshot, rankings: Rankings) -> tuple[np.ndarray
     return tasks, downloads
 
 
-def _selected(snapshot, rankings, stack, words, task) -> pd.DataFrame:
+def _selected(snapshot, rankings, stack, words, task, text) -> pd.DataFrame:
     # Filter and order positions with arrays over models; build the frame only for what is shown.
     positions = snapshot.stack_positions(stack) if stack else np.empty(0, dtype=np.int64)
     codes = snapshot.model_code[positions]
@@ -153,7 +153,10 @@ def _selected(snapshot, rankings, stack, words, task) -> pd.DataFrame:
         keep = np.array([t in (task, None) for t in tasks], dtype=bool)
         positions, codes, tasks = positions[keep], codes[keep], tasks[keep]
     popularity = model_downloads[codes]
-    order = np.lexsort((codes, -popularity))  # most downloaded first, then by name (codes follow names)
+    # Names whose words start as typed first (`qwen3` → Qwen3-8B before Qwen-32B), then the most
+    # downloaded, then by name (codes follow names).
+    aligned = snapshot.aligned_words(tuple(text.split()))[codes] if words else np.zeros(len(codes), dtype=np.int64)
+    order = np.lexsort((codes, -popularity, -aligned))
     positions, tasks, popularity = positions[order], tasks[order], popularity[order]
     frame = _stack_frame(snapshot, stack, positions).assign(task=tasks, downloads=popularity)
     frame["downloads"] = frame["downloads"].where(frame["downloads"] >= 0, None)

@@ -94,3 +94,18 @@ def test_answers_are_memoised_per_snapshot(world):
     snap, rankings = world
     q = normalise("qwen")
     assert select(snap, rankings, q) is select(snap, rankings, q)
+
+
+def test_names_whose_words_start_as_typed_come_first(tmp_path):
+    from components.dataset import load
+    from components.rankings import RankedModel, Rankings
+    from conftest import row, write
+    from datetime import datetime, timezone
+
+    write(tmp_path / "a.parquet", [row("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"), row("Qwen/Qwen3-8B")])
+    popular = (RankedModel("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", 1, "text-generation", downloads=10**6),)
+    rankings = Rankings(lists={("text-generation", "downloads"): popular},
+                        fetched_at=datetime(2026, 11, 30, tzinfo=timezone.utc), origin="snapshot", source="t.json")  # fmt: skip
+    snap = load(tmp_path)
+    assert ids(select(snap, rankings, normalise("qwen3"))) == ["Qwen/Qwen3-8B", "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"]
+    assert ids(select(snap, rankings, normalise(""))) == ["deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "Qwen/Qwen3-8B"]
