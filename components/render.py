@@ -167,16 +167,18 @@ def _check_line(answer: dict) -> str:
 
 
 def _error_block(error: str) -> str:
+    total_lines = len(error.splitlines()) or 1
     hidden = len(error) - MAX_ERROR_CHARS
     if hidden > 0:  # the end of a traceback says what broke; the page stays light
         error = f"… {hidden:,} characters not shown here (the full text is in /lookup's error) …\n" + error[-MAX_ERROR_CHARS:]
     lines = error.splitlines() or [error]
     last = next((line for line in reversed(lines) if line.strip()), "")
-    if len(lines) <= ERROR_PREVIEW_LINES and len(error) < 600:
+    if total_lines <= ERROR_PREVIEW_LINES and len(error) < 600:
         return f'<div class="error"><b>Error</b><pre>{esc(error)}</pre></div>'
+    shown = "full traceback" if hidden <= 0 else "the end of the traceback"
     return (
         f'<details class="error"><summary><b>Error:</b> <code>{esc(last[:300])}</code> '
-        f"(full traceback, {len(lines)} lines)</summary><pre>{esc(error)}</pre></details>"
+        f"({shown}, {total_lines} lines)</summary><pre>{esc(error)}</pre></details>"
     )
 
 
