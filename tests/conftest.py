@@ -57,6 +57,19 @@ def write(path: Path, rows: list[dict], drop: tuple[str, ...] = (), schema: pa.S
 
 
 @pytest.fixture
+def sample_dir(tmp_path, monkeypatch):
+    """A one-row bundled sample, with the Hub not switched off: what the store falls back to."""
+    import components.store as store
+
+    folder = tmp_path / "sample"
+    write(folder / "s.parquet", [row("sample/model")])
+    monkeypatch.setattr(store, "SAMPLE_DIR", folder)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    return folder
+
+
+@pytest.fixture
 def make_row():
     return row
 

@@ -29,16 +29,6 @@ HUB_LABEL = "aws-neuron/torch-neuronx-model-support"
 
 
 @pytest.fixture
-def sample_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "sample"
-    write(folder / "s.parquet", [row("sample/model")])
-    monkeypatch.setattr(store, "SAMPLE_DIR", folder)
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
-    return folder
-
-
-@pytest.fixture
 def hub_folder(tmp_path):
     folder = tmp_path / "hub"
     write(folder / "h.parquet", [row("hub/model-a"), row("hub/model-b")])

@@ -12,16 +12,6 @@ from components.dataset import DatasetError, load
 from conftest import row, write
 
 
-@pytest.fixture
-def sample_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "sample"
-    write(folder / "s.parquet", [row("sample/model")])
-    monkeypatch.setattr(store, "SAMPLE_DIR", folder)
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
-    return folder
-
-
 def hub_like(folder):
     """A loader standing in for the Hub: reads a local folder but reports itself as the Hub."""
     return lambda source: load(folder, kind="hub", label="aws-neuron/torch-neuronx-model-support")
