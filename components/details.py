@@ -7,7 +7,7 @@ import shlex
 from components.columns import NAMES, STACK_KEY, STACK_PACKAGES
 from components.formatting import plain
 from components.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
-from components.snapshot import Snapshot, Stack
+from components.snapshot import Snapshot
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
 NEURON_PIP_INDEX = "https://pip.repos.neuron.amazonaws.com"
@@ -83,9 +83,3 @@ def lookup(snapshot: Snapshot, model_id: str, neuronx_cc: str = "", library_vers
     answer["history"] = past
     return answer
 
-
-def stack_of(answer: dict) -> Stack | None:
-    """The stack a lookup answer is about, when it names one."""
-    if not answer.get("neuronx_cc"):
-        return None
-    return Stack(answer["neuronx_cc"], answer.get("library") or "", answer.get("library_version") or "", 0, 0)

@@ -127,11 +127,7 @@ def world(tmp_path):
 
 # ---- a launched app, for the API and browser tests ------------------------------------------
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+from assets.make_screenshot import CHROMIUM, CHROMIUM_ARGS  # one launch recipe for tests and screenshots
 
 
 def free_port() -> int:
