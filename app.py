@@ -16,14 +16,14 @@ from pathlib import Path
 import gradio as gr
 from huggingface_hub import constants as hf_constants
 
-from components import charts_tab, compare_tab, downloads, serving
-from components.api import Api
-from components.dataset import DatasetError
-from components.page import PAGE_SIZE, Page
-from components.rankings import TASKS, RankingsStore, resolve_rankings
-from components.render import TABLE_HEADERS, TABLE_TYPES
-from components.store import DatasetStore
-from components.views import VIEW_LABELS, VIEWS
+from components.queries.views import VIEW_LABELS, VIEWS
+from components.sources.dataset import DatasetError
+from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
+from components.sources.store import DatasetStore
+from components.web import charts_tab, compare_tab, downloads, serving
+from components.web.api import Api
+from components.web.page import PAGE_SIZE, Page
+from components.web.render import TABLE_HEADERS, TABLE_TYPES
 
 ROOT = Path(__file__).resolve().parent
 ASSETS = ROOT / "assets"
@@ -98,13 +98,39 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                         )
                     with gr.Column(scale=2, min_width=340, elem_id="details"):
                         details = gr.HTML(elem_id="details-summary")
-                        install = gr.Textbox(label="Install (pinned to this stack)", elem_id="install", buttons=["copy"], interactive=False, max_lines=4)
-                        cache_sync = gr.Textbox(label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"], interactive=False)
-                        run_py = gr.Code(label="run.py", language="python", elem_id="run-py", buttons=["copy", "download"], interactive=False, max_lines=30)
-                        gr.Textbox(value="python3 run.py", label="Then run it (no torchrun needed: a sharded script starts its own ranks)", elem_id="run-command", buttons=["copy"], interactive=False)
+                        install = gr.Textbox(
+                            label="Install (pinned to this stack)",
+                            elem_id="install",
+                            buttons=["copy"],
+                            interactive=False,
+                            max_lines=4,
+                        )
+                        cache_sync = gr.Textbox(
+                            label="Fetch the compiled graphs (NEFF cache)",
+                            elem_id="cache-sync",
+                            buttons=["copy"],
+                            interactive=False,
+                        )
+                        run_py = gr.Code(
+                            label="run.py",
+                            language="python",
+                            elem_id="run-py",
+                            buttons=["copy", "download"],
+                            interactive=False,
+                            max_lines=30,
+                        )
+                        gr.Textbox(
+                            value="python3 run.py",
+                            label="Then run it (no torchrun needed: a sharded script starts its own ranks)",
+                            elem_id="run-command",
+                            buttons=["copy"],
+                            interactive=False,
+                        )
                         history = gr.HTML(elem_id="history")
                 with gr.Row(equal_height=True):
-                    link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4)
+                    link = gr.Textbox(
+                        label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4
+                    )
                     copy_link = gr.Button("Copy link", elem_id="copy-link", scale=0, min_width=120, size="sm")
             with gr.Tab("Compare stacks", id="compare") as compare:
                 compare_tab.build(compare, datasets)

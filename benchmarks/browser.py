@@ -35,7 +35,7 @@ SHOWN = """([columns, column, needle]) => {
 def queries(dataset_dir, n: int) -> list[str]:
     """`n` model names from the newest stack of the set, spread across it: `model-123-7b`."""
     sys.path.insert(0, str(common.ROOT))
-    from components.dataset import load
+    from components.sources.dataset import load
 
     snapshot = load(dataset_dir)
     ids = sorted(snapshot.rows["model_id"].iloc[snapshot.stack_positions(snapshot.newest)])
@@ -72,7 +72,7 @@ def run(quick: bool = False) -> list[Figure]:
             with common.naive(data) as naive:
                 theirs = time_queries(page, naive.url, 7, 0, typed)
             with common.ours(data) as app:
-                from components.render import TABLE_HEADERS
+                from components.web.render import TABLE_HEADERS
 
                 mine = time_queries(page, app.url, len(TABLE_HEADERS), TABLE_HEADERS.index("Model"), typed)
         finally:

@@ -26,7 +26,7 @@ def warm(app: common.App, n: int) -> None:
         stacks = common.call(client, app.url, "stacks", [])[1]
         rows = common.call(client, app.url, "search", ["", "selected", "", "", ""])[1]
         ids = [r["model_id"] for r in rows[0]] if rows and rows[0] else []
-        for i in range(n):
+        for _ in range(n):
             common.call(client, app.url, "search", [rng.choice(common.QUERIES), "selected", "", "", ""])
             if ids:
                 stack = rng.choice(stacks[0])

@@ -26,7 +26,9 @@ def prefixes() -> list[str]:
     return [text[:i] for text in TYPED for i in range(2, len(text) + 1) if not text[:i].endswith(" ")]
 
 
-def paired(client: httpx.Client, ours: common.App, bare: common.App, queries: list[list], api: str) -> tuple[list, list]:
+def paired(
+    client: httpx.Client, ours: common.App, bare: common.App, queries: list[list], api: str
+) -> tuple[list, list]:
     """Time each query on our endpoint and the no-op alternately; returns (ours, floor) in ms."""
     mine, floor = [], []
     for data in queries:

@@ -133,18 +133,50 @@ CC_2_28 = "2.28.7631.0+82129205"
 
 # Oldest first.
 SAMPLE_STACKS: tuple[Stack, ...] = (
-    Stack(CC_2_21, "4.55.4", "1.10.0", "2.8.0.2.10.13553", "2.8.0", "0.1.0", "3.11.13", "2.24.7.0",
-          _utc(2026, 2, 9, 8), has_exclusion=False),
-    Stack(CC_2_24, "4.56.2", "1.10.1", "2.8.0.2.11.2071", "2.8.0", "0.2.0", "3.11.13", "2.25.4.0",
-          _utc(2026, 4, 20, 8), has_exclusion=False),
-    Stack(CC_2_26, "4.57.1", "1.11.0", "2.9.0.2.12.3058", "2.9.0", "0.3.0", "3.11.14", "2.26.5.0",
-          _utc(2026, 6, 22, 8)),
-    Stack(CC_2_26_PATCH, "4.57.1", "1.11.0", "2.9.0.2.12.3312", "2.9.0", "0.3.1", "3.11.14", "2.26.5.0",
-          _utc(2026, 8, 3, 8)),
-    Stack(CC_2_28, "4.57.1", "1.12.0", "2.9.1.2.14.1840", "2.9.1", "0.4.0", "3.11.14", "2.28.3.0",
-          _utc(2026, 10, 12, 8)),
-    Stack(CC_2_28, "5.0.0", "1.12.0", "2.9.1.2.14.1840", "2.9.1", "0.4.0", "3.11.14", "2.28.3.0",
-          _utc(2026, 10, 26, 8)),
+    Stack(
+        CC_2_21,
+        "4.55.4",
+        "1.10.0",
+        "2.8.0.2.10.13553",
+        "2.8.0",
+        "0.1.0",
+        "3.11.13",
+        "2.24.7.0",
+        _utc(2026, 2, 9, 8),
+        has_exclusion=False,
+    ),
+    Stack(
+        CC_2_24,
+        "4.56.2",
+        "1.10.1",
+        "2.8.0.2.11.2071",
+        "2.8.0",
+        "0.2.0",
+        "3.11.13",
+        "2.25.4.0",
+        _utc(2026, 4, 20, 8),
+        has_exclusion=False,
+    ),
+    Stack(
+        CC_2_26, "4.57.1", "1.11.0", "2.9.0.2.12.3058", "2.9.0", "0.3.0", "3.11.14", "2.26.5.0", _utc(2026, 6, 22, 8)
+    ),
+    Stack(
+        CC_2_26_PATCH,
+        "4.57.1",
+        "1.11.0",
+        "2.9.0.2.12.3312",
+        "2.9.0",
+        "0.3.1",
+        "3.11.14",
+        "2.26.5.0",
+        _utc(2026, 8, 3, 8),
+    ),
+    Stack(
+        CC_2_28, "4.57.1", "1.12.0", "2.9.1.2.14.1840", "2.9.1", "0.4.0", "3.11.14", "2.28.3.0", _utc(2026, 10, 12, 8)
+    ),
+    Stack(
+        CC_2_28, "5.0.0", "1.12.0", "2.9.1.2.14.1840", "2.9.1", "0.4.0", "3.11.14", "2.28.3.0", _utc(2026, 10, 26, 8)
+    ),
 )
 S_OLDEST, S_2_24, S_2_26, S_PATCH, S_NEWEST_TF4, S_NEWEST = range(len(SAMPLE_STACKS))
 NEWEST_STACK = SAMPLE_STACKS[S_NEWEST].key
@@ -175,8 +207,23 @@ class Model:
         return low == "microsoft/phi-4" or any(k in low for k in CHAT_MARKERS)
 
 
-CHAT_MARKERS = ("instruct", "-it", "chat", "thinking", "zephyr", "hermes", "distill", "qwq", "reasoning",
-                "guard", "nemotron", "gpt-oss", "smollm3", "lfm2", "granite-4")
+CHAT_MARKERS = (
+    "instruct",
+    "-it",
+    "chat",
+    "thinking",
+    "zephyr",
+    "hermes",
+    "distill",
+    "qwq",
+    "reasoning",
+    "guard",
+    "nemotron",
+    "gpt-oss",
+    "smollm3",
+    "lfm2",
+    "granite-4",
+)
 
 
 def cores_for(params_b: float) -> int | None:
@@ -431,22 +478,37 @@ EXCLUSIONS: dict[str, str] = {
 }
 
 # MoE models whose modeling code has no tensor-parallel plan: sharded by experts instead.
-EXPERT_PARALLEL = frozenset({
-    "Qwen/Qwen1.5-MoE-A2.7B", "Qwen/Qwen3-Next-80B-A3B-Instruct", "microsoft/Phi-3.5-MoE-instruct",
-    "openai/gpt-oss-20b", "openai/gpt-oss-120b", "zai-org/GLM-4.5-Air",
-})
+EXPERT_PARALLEL = frozenset(
+    {
+        "Qwen/Qwen1.5-MoE-A2.7B",
+        "Qwen/Qwen3-Next-80B-A3B-Instruct",
+        "microsoft/Phi-3.5-MoE-instruct",
+        "openai/gpt-oss-20b",
+        "openai/gpt-oss-120b",
+        "zai-org/GLM-4.5-Air",
+    }
+)
 
 # First stack (index into SAMPLE_STACKS) a model was run on; others from the oldest.
 ADDED_AT: dict[str, int] = {
-    "google/gemma-3-270m": S_2_24, "google/gemma-3-270m-it": S_2_24,
-    "openai/gpt-oss-20b": S_2_26, "openai/gpt-oss-120b": S_2_26,
-    "Qwen/Qwen3-4B-Instruct-2507": S_2_26, "Qwen/Qwen3-4B-Thinking-2507": S_2_26,
-    "Qwen/Qwen3-30B-A3B-Instruct-2507": S_2_26, "Qwen/Qwen3-Coder-30B-A3B-Instruct": S_2_26,
-    "LiquidAI/LFM2-1.2B": S_2_26, "LiquidAI/LFM2-VL-450M": S_2_26, "zai-org/GLM-4.5-Air": S_PATCH,
-    "Qwen/Qwen3-Next-80B-A3B-Instruct": S_PATCH, "ibm-granite/granite-4.0-h-tiny": S_PATCH,
+    "google/gemma-3-270m": S_2_24,
+    "google/gemma-3-270m-it": S_2_24,
+    "openai/gpt-oss-20b": S_2_26,
+    "openai/gpt-oss-120b": S_2_26,
+    "Qwen/Qwen3-4B-Instruct-2507": S_2_26,
+    "Qwen/Qwen3-4B-Thinking-2507": S_2_26,
+    "Qwen/Qwen3-30B-A3B-Instruct-2507": S_2_26,
+    "Qwen/Qwen3-Coder-30B-A3B-Instruct": S_2_26,
+    "LiquidAI/LFM2-1.2B": S_2_26,
+    "LiquidAI/LFM2-VL-450M": S_2_26,
+    "zai-org/GLM-4.5-Air": S_PATCH,
+    "Qwen/Qwen3-Next-80B-A3B-Instruct": S_PATCH,
+    "ibm-granite/granite-4.0-h-tiny": S_PATCH,
     # ADDED_NEWEST
-    "Qwen/Qwen3-VL-4B-Instruct": S_NEWEST_TF4, "Qwen/Qwen3-VL-8B-Instruct": S_NEWEST_TF4,
-    "Qwen/Qwen3-VL-30B-A3B-Instruct": S_NEWEST_TF4, "ibm-granite/granite-4.0-micro": S_NEWEST_TF4,
+    "Qwen/Qwen3-VL-4B-Instruct": S_NEWEST_TF4,
+    "Qwen/Qwen3-VL-8B-Instruct": S_NEWEST_TF4,
+    "Qwen/Qwen3-VL-30B-A3B-Instruct": S_NEWEST_TF4,
+    "ibm-granite/granite-4.0-micro": S_NEWEST_TF4,
     "LiquidAI/LFM2-VL-1.6B": S_NEWEST_TF4,
 }
 # Last stack a model was run on; others to the newest.
@@ -457,13 +519,21 @@ REMOVED_AFTER: dict[str, int] = {
 }
 
 COMPARE_NEWEST = (CC_2_26_PATCH, "4.57.1", CC_2_28, "4.57.1")
-REGRESSIONS_NEWEST = frozenset({
-    "google/gemma-2-9b-it", "microsoft/Phi-3.5-mini-instruct", "Qwen/Qwen2.5-VL-7B-Instruct",
-})
-FIXES_NEWEST = frozenset({
-    "mistralai/Mixtral-8x7B-Instruct-v0.1", "Qwen/Qwen3-30B-A3B", "allenai/OLMoE-1B-7B-0924",
-    "google/gemma-3-4b-it",
-})
+REGRESSIONS_NEWEST = frozenset(
+    {
+        "google/gemma-2-9b-it",
+        "microsoft/Phi-3.5-mini-instruct",
+        "Qwen/Qwen2.5-VL-7B-Instruct",
+    }
+)
+FIXES_NEWEST = frozenset(
+    {
+        "mistralai/Mixtral-8x7B-Instruct-v0.1",
+        "Qwen/Qwen3-30B-A3B",
+        "allenai/OLMoE-1B-7B-0924",
+        "google/gemma-3-4b-it",
+    }
+)
 ADDED_NEWEST = frozenset(m for m, s in ADDED_AT.items() if s == S_NEWEST_TF4)
 REMOVED_NEWEST = frozenset(m for m, s in REMOVED_AFTER.items() if s == S_PATCH)
 
@@ -472,10 +542,13 @@ REGRESSIONS_TF5 = frozenset({"microsoft/phi-2", "llava-hf/llava-1.5-7b-hf"})
 FIXES_TF5 = frozenset({"HuggingFaceTB/SmolVLM-Instruct"})
 
 EXPECTED_CHANGES: dict[tuple[str, str, str, str], dict[str, frozenset[str]]] = {
-    COMPARE_NEWEST: {"regressions": REGRESSIONS_NEWEST, "fixes": FIXES_NEWEST,
-                     "added": ADDED_NEWEST, "removed": REMOVED_NEWEST},
-    COMPARE_TF5: {"regressions": REGRESSIONS_TF5, "fixes": FIXES_TF5,
-                  "added": frozenset(), "removed": frozenset()},
+    COMPARE_NEWEST: {
+        "regressions": REGRESSIONS_NEWEST,
+        "fixes": FIXES_NEWEST,
+        "added": ADDED_NEWEST,
+        "removed": REMOVED_NEWEST,
+    },
+    COMPARE_TF5: {"regressions": REGRESSIONS_TF5, "fixes": FIXES_TF5, "added": frozenset(), "removed": frozenset()},
 }
 
 RERUN = {
@@ -488,8 +561,17 @@ RERUN = {
 # ---------------------------------------------------------------------------------------------
 # Per-model outcome plans. An outcome is "PASS" or a failure kind (see ERROR_KINDS).
 
-ERROR_KINDS = ("eoom", "unsupported_op", "nrt", "nrt_timeout", "cpu_mismatch", "not_fluent", "python_error",
-               "collective_timeout", "tf5_cache")
+ERROR_KINDS = (
+    "eoom",
+    "unsupported_op",
+    "nrt",
+    "nrt_timeout",
+    "cpu_mismatch",
+    "not_fluent",
+    "python_error",
+    "collective_timeout",
+    "tf5_cache",
+)
 
 # Explicit outcomes, one per stack in SAMPLE_STACKS, for the models whose story tests rely on;
 # every other model follows a seeded random plan.
@@ -567,8 +649,10 @@ def outcome_plan(model: Model) -> tuple[str | None, ...]:
 # run.py
 
 
-CHECKPOINT_CLASSES = {TEXT: ("AutoModelForCausalLM", "AutoTokenizer"),
-                      VISION: ("AutoModelForImageTextToText", "AutoProcessor")}
+CHECKPOINT_CLASSES = {
+    TEXT: ("AutoModelForCausalLM", "AutoTokenizer"),
+    VISION: ("AutoModelForImageTextToText", "AutoProcessor"),
+}
 IMAGE_URL = "http://images.cocodataset.org/val2017/000000039769.jpg"
 
 
@@ -578,10 +662,14 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
     model_cls, proc_cls = CHECKPOINT_CLASSES[task]
     runner = runner or ("single-core" if tp == 1 else "tensor-parallel")
     vision = task == VISION
-    how = (["It runs on one Trainium core and checks the output against a CPU run of the same",
-            "checkpoint."] if tp == 1 else
-           [f"It shards the model over {tp} Trainium cores ({runner}) and starts its own {tp} ranks:",
-            "no torchrun needed."])
+    how = (
+        ["It runs on one Trainium core and checks the output against a CPU run of the same", "checkpoint."]
+        if tp == 1
+        else [
+            f"It shards the model over {tp} Trainium cores ({runner}) and starts its own {tp} ranks:",
+            "no torchrun needed.",
+        ]
+    )
     lines = [
         "#!/usr/bin/env python3",
         f'"""Generate 32 tokens with {model_id} on AWS Trainium (TorchNeuron).',
@@ -596,8 +684,11 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
         lines.append("")
     lines.append("import torch")
     if tp > 1:
-        lines += ["import torch.distributed as dist", "import torch.multiprocessing as mp",
-                  "from torch.distributed.device_mesh import init_device_mesh"]
+        lines += [
+            "import torch.distributed as dist",
+            "import torch.multiprocessing as mp",
+            "from torch.distributed.device_mesh import init_device_mesh",
+        ]
     lines.append(f"from transformers import {model_cls}, {proc_cls}")
     if runner == "expert-parallel":
         lines.append("from transformers.distributed import DistributedConfig")
@@ -622,14 +713,14 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
             '    messages = [{"role": "user", "content": [{"type": "image", "url": IMAGE_URL},',
             '                                             {"type": "text", "text": PROMPT}]}]',
             "    return processor.apply_chat_template(",
-            "        messages, add_generation_prompt=True, tokenize=True, return_dict=True, return_tensors=\"pt\"",
+            '        messages, add_generation_prompt=True, tokenize=True, return_dict=True, return_tensors="pt"',
             "    )",
         ]
     elif instruct:
         lines += [
             '    messages = [{"role": "user", "content": PROMPT}]',
             "    return tokenizer.apply_chat_template(",
-            "        messages, add_generation_prompt=True, return_dict=True, return_tensors=\"pt\"",
+            '        messages, add_generation_prompt=True, return_dict=True, return_tensors="pt"',
             "    )",
         ]
     else:
@@ -648,8 +739,7 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
         "",
         "",
     ]
-    pixel_fix = ('    inputs["pixel_values"] = inputs["pixel_values"].to(torch.bfloat16)\n'
-                 if vision else "")
+    pixel_fix = '    inputs["pixel_values"] = inputs["pixel_values"].to(torch.bfloat16)\n' if vision else ""
     if tp == 1:
         lines += [
             "def main():",
@@ -662,14 +752,14 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
             '    model = load().to("neuron")',
             "    with torch.inference_mode():",
             '        out = model.generate(**inputs.to("neuron"), max_new_tokens=MAX_NEW_TOKENS, do_sample=False)',
-            "    new = out[0, inputs[\"input_ids\"].shape[1]:].cpu()",
+            '    new = out[0, inputs["input_ids"].shape[1]:].cpu()',
             f"    print({'processor' if vision else 'tokenizer'}.decode(new, skip_special_tokens=True))",
             "",
             "    # Reference: the same checkpoint, greedy, on CPU.",
             f"    cpu_model = {model_cls}.from_pretrained(MODEL_ID, dtype=torch.bfloat16).eval()",
             "    with torch.inference_mode():",
             '        ref = cpu_model.generate(**inputs.to("cpu"), max_new_tokens=MAX_NEW_TOKENS, do_sample=False)',
-            "    ref = ref[0, inputs[\"input_ids\"].shape[1]:]",
+            '    ref = ref[0, inputs["input_ids"].shape[1]:]',
             '    print("cpu_match:", "match" if torch.equal(new, ref) else "mismatch")',
             "",
             "",
@@ -682,12 +772,12 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
             sharding += ", distributed_config=DistributedConfig(enable_expert_parallel=True)"
         lines += [
             "def worker(rank):",
-            '    os.environ.update(RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(TP),',
+            "    os.environ.update(RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(TP),",
             '                      MASTER_ADDR="127.0.0.1", MASTER_PORT="29500")',
             '    dist.init_process_group(backend="neuron", rank=rank, world_size=TP)',
             '    mesh = init_device_mesh("neuron", (TP,))',
             f"    {'processor' if vision else 'tokenizer'} = {proc_cls}.from_pretrained(MODEL_ID)",
-            f"    inputs = make_inputs({'processor' if vision else 'tokenizer'}).to(f\"neuron:{{rank}}\")",
+            f'    inputs = make_inputs({"processor" if vision else "tokenizer"}).to(f"neuron:{{rank}}")',
         ]
         if vision:
             lines.append(pixel_fix.rstrip("\n"))
@@ -696,7 +786,7 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
             "    with torch.inference_mode():",
             "        out = model.generate(**inputs, max_new_tokens=MAX_NEW_TOKENS, do_sample=False)",
             "    if rank == 0:",
-            "        new = out[0, inputs[\"input_ids\"].shape[1]:].cpu()",
+            '        new = out[0, inputs["input_ids"].shape[1]:].cpu()',
             f"        print({'processor' if vision else 'tokenizer'}.decode(new, skip_special_tokens=True))",
             "    dist.destroy_process_group()",
             "",
@@ -714,23 +804,64 @@ def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", inst
 SITE = "/opt/aws_neuronx_venv_pytorch/lib/python3.11/site-packages"
 RUN_PY_PATH = "/home/ubuntu/harness/work/run.py"
 ARCH_CLASS = {
-    "qwen3": "Qwen3", "qwen3_moe": "Qwen3Moe", "qwen3_next": "Qwen3Next", "qwen2": "Qwen2",
-    "qwen2_moe": "Qwen2Moe", "qwen2_vl": "Qwen2VL", "qwen2_5_vl": "Qwen2_5_VL", "qwen3_vl": "Qwen3VL",
-    "qwen3_vl_moe": "Qwen3VLMoe", "llama": "Llama", "llama4": "Llama4", "mllama": "Mllama",
-    "mistral": "Mistral", "mistral3": "Mistral3", "mixtral": "Mixtral", "gemma": "Gemma",
-    "gemma2": "Gemma2", "gemma3": "Gemma3", "gemma3_text": "Gemma3", "gemma3n": "Gemma3n",
-    "paligemma": "PaliGemma", "phi": "Phi", "phi3": "Phi3", "phimoe": "PhiMoE", "olmo": "Olmo",
-    "olmo2": "Olmo2", "olmoe": "Olmoe", "granite": "Granite", "granitemoe": "GraniteMoe",
-    "granitemoehybrid": "GraniteMoeHybrid", "gpt_oss": "GptOss", "gpt2": "GPT2", "gpt_neox": "GPTNeoX",
-    "gpt_neo": "GPTNeo", "opt": "OPT", "falcon": "Falcon", "stablelm": "StableLm",
-    "starcoder2": "Starcoder2", "lfm2": "Lfm2", "lfm2_vl": "Lfm2Vl", "glm": "Glm", "glm4_moe": "Glm4Moe",
-    "glm4v": "Glm4v", "smollm3": "SmolLM3", "idefics2": "Idefics2", "idefics3": "Idefics3",
-    "smolvlm": "SmolVLM", "llava": "Llava", "llava_next": "LlavaNext", "llava_onevision": "LlavaOnevision",
+    "qwen3": "Qwen3",
+    "qwen3_moe": "Qwen3Moe",
+    "qwen3_next": "Qwen3Next",
+    "qwen2": "Qwen2",
+    "qwen2_moe": "Qwen2Moe",
+    "qwen2_vl": "Qwen2VL",
+    "qwen2_5_vl": "Qwen2_5_VL",
+    "qwen3_vl": "Qwen3VL",
+    "qwen3_vl_moe": "Qwen3VLMoe",
+    "llama": "Llama",
+    "llama4": "Llama4",
+    "mllama": "Mllama",
+    "mistral": "Mistral",
+    "mistral3": "Mistral3",
+    "mixtral": "Mixtral",
+    "gemma": "Gemma",
+    "gemma2": "Gemma2",
+    "gemma3": "Gemma3",
+    "gemma3_text": "Gemma3",
+    "gemma3n": "Gemma3n",
+    "paligemma": "PaliGemma",
+    "phi": "Phi",
+    "phi3": "Phi3",
+    "phimoe": "PhiMoE",
+    "olmo": "Olmo",
+    "olmo2": "Olmo2",
+    "olmoe": "Olmoe",
+    "granite": "Granite",
+    "granitemoe": "GraniteMoe",
+    "granitemoehybrid": "GraniteMoeHybrid",
+    "gpt_oss": "GptOss",
+    "gpt2": "GPT2",
+    "gpt_neox": "GPTNeoX",
+    "gpt_neo": "GPTNeo",
+    "opt": "OPT",
+    "falcon": "Falcon",
+    "stablelm": "StableLm",
+    "starcoder2": "Starcoder2",
+    "lfm2": "Lfm2",
+    "lfm2_vl": "Lfm2Vl",
+    "glm": "Glm",
+    "glm4_moe": "Glm4Moe",
+    "glm4v": "Glm4v",
+    "smollm3": "SmolLM3",
+    "idefics2": "Idefics2",
+    "idefics3": "Idefics3",
+    "smolvlm": "SmolVLM",
+    "llava": "Llava",
+    "llava_next": "LlavaNext",
+    "llava_onevision": "LlavaOnevision",
 }
 # Line numbers of generate() and _sample() in transformers/generation/utils.py, per version.
 GENERATE_LINES = {"4.55.4": (2617, 3599), "4.56.2": (2539, 3537), "4.57.1": (2564, 2784), "5.0.0": (2411, 2702)}
 NRT_FAILURES = (
-    ("NRT_EXEC_COMPLETED_WITH_NUM_ERR (1003)", "execution completed with numerical errors (NaN/Inf) in output 'logits'"),
+    (
+        "NRT_EXEC_COMPLETED_WITH_NUM_ERR (1003)",
+        "execution completed with numerical errors (NaN/Inf) in output 'logits'",
+    ),
     ("NRT_RESOURCE (4)", "failed to allocate {gb:.2f} GB of device memory for the static cache"),
     ("NRT_EXEC_HW_ERR_HBM_UE (1201)", "uncorrectable HBM error reported by the device"),
     ("NRT_TIMEOUT (5)", "execution did not complete within 600 s"),
@@ -781,12 +912,18 @@ def _traceback_head(stack: Stack, tp: int, run_py: str) -> list[str]:
     gen = f"{SITE}/transformers/generation/utils.py"
     gen_line, sample_line = GENERATE_LINES.get(stack.transformers, (2564, 2784))
     if tp == 1:
-        frames = ["Traceback (most recent call last):", *_script_frame(run_py, "    main()", "<module>"),
-                  *_script_frame(run_py, "model.generate(", "main")]
+        frames = [
+            "Traceback (most recent call last):",
+            *_script_frame(run_py, "    main()", "<module>"),
+            *_script_frame(run_py, "model.generate(", "main"),
+        ]
     else:
-        frames = ["Traceback (most recent call last):",
-                  f'  File "{SITE}/torch/multiprocessing/spawn.py", line 90, in _wrap', "    fn(i, *args)",
-                  *_script_frame(run_py, "model.generate(", "worker")]
+        frames = [
+            "Traceback (most recent call last):",
+            f'  File "{SITE}/torch/multiprocessing/spawn.py", line 90, in _wrap',
+            "    fn(i, *args)",
+            *_script_frame(run_py, "model.generate(", "worker"),
+        ]
     return frames + [
         f'  File "{SITE}/torch/utils/_contextlib.py", line 120, in decorate_context',
         "    return func(*args, **kwargs)",
@@ -827,8 +964,7 @@ def _log_time(at: datetime) -> str:
     return f"{at:%Y-%b-%d %H:%M:%S}.{at.microsecond // 100:04d}"
 
 
-def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: random.Random,
-               run_py: str) -> str:
+def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: random.Random, run_py: str) -> str:
     """A failure message of `kind` (one of ERROR_KINDS) as the harness recorded it for `model` on `stack`."""
     tp = model.tp or MAX_CORES
     cls = _cls(model)
@@ -842,16 +978,24 @@ def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: 
         vocab = _vocab(model)
         emb_gb = vocab * hidden * 2 / tp / 1e9
         layers = 24 + int(model.params_b) % 56
-        lines = _traceback_head(stack, tp, run_py) + COMPILE_FRAME + [
-            "torch._dynamo.exc.BackendCompilerFailed: backend='neuron' raised:",
-            f"CompilationError: neuronx-cc {cc.split('+')[0]} failed with exit code 70 compiling graph '{graph}'",
-            f"  log: /var/tmp/neuron-compile-cache/neuronxcc-{cc}/MODULE_{rng.getrandbits(64):016x}/log-neuron-cc.txt",
-            (f"ERROR {pid} [neuronx-cc]: [NCC_EOOM001] Out of memory: the graph needs an estimated {need:.2f} GB "
-             f"of HBM on each of {tp} logical cores, but only {HBM_PER_CORE_GB:.2f} GB are available."),
-            (f"  largest live tensors: model.embed_tokens.weight bf16[{vocab // tp},{hidden}] ({emb_gb:.2f} GB), "
-             f"static cache bf16[1,{max(1, 8 // tp)},4096,128] x {2 * layers} ({layers} layers, keys and values)"),
-            "  Shard the model over more cores, or reduce the static cache length.",
-        ]
+        lines = (
+            _traceback_head(stack, tp, run_py)
+            + COMPILE_FRAME
+            + [
+                "torch._dynamo.exc.BackendCompilerFailed: backend='neuron' raised:",
+                f"CompilationError: neuronx-cc {cc.split('+')[0]} failed with exit code 70 compiling graph '{graph}'",
+                f"  log: /var/tmp/neuron-compile-cache/neuronxcc-{cc}/MODULE_{rng.getrandbits(64):016x}/log-neuron-cc.txt",
+                (
+                    f"ERROR {pid} [neuronx-cc]: [NCC_EOOM001] Out of memory: the graph needs an estimated {need:.2f} GB "
+                    f"of HBM on each of {tp} logical cores, but only {HBM_PER_CORE_GB:.2f} GB are available."
+                ),
+                (
+                    f"  largest live tensors: model.embed_tokens.weight bf16[{vocab // tp},{hidden}] ({emb_gb:.2f} GB), "
+                    f"static cache bf16[1,{max(1, 8 // tp)},4096,128] x {2 * layers} ({layers} layers, keys and values)"
+                ),
+                "  Shard the model over more cores, or reduce the static cache length.",
+            ]
+        )
         return _spawn_wrap(lines, tp, rank, run_py)
     if kind == "unsupported_op":
         if model.is_moe:
@@ -862,13 +1006,17 @@ def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: 
             op = rng.choice(("aten::_upsample_bicubic2d_aa", "aten::convolution (5-D input, Conv3d patch embedding)"))
             where = f"{cls}VisionModel.forward, modeling_{model.arch}.py:{200 + rng.randrange(300)}"
             reason = "no Neuron lowering is registered for this operator"
-        lines = _traceback_head(stack, tp, run_py) + COMPILE_FRAME + [
-            "torch._dynamo.exc.BackendCompilerFailed: backend='neuron' raised:",
-            f"NotImplementedError: Could not lower '{op}' to the Neuron backend: {reason}.",
-            f"  in: {where}",
-            "",
-            'Set TORCH_LOGS="+dynamo" and TORCHDYNAMO_VERBOSE=1 for the internal stack trace.',
-        ]
+        lines = (
+            _traceback_head(stack, tp, run_py)
+            + COMPILE_FRAME
+            + [
+                "torch._dynamo.exc.BackendCompilerFailed: backend='neuron' raised:",
+                f"NotImplementedError: Could not lower '{op}' to the Neuron backend: {reason}.",
+                f"  in: {where}",
+                "",
+                'Set TORCH_LOGS="+dynamo" and TORCHDYNAMO_VERBOSE=1 for the internal stack trace.',
+            ]
+        )
         return _spawn_wrap(lines, tp, rank, run_py)
     if kind in ("nrt", "nrt_timeout"):
         status, detail = NRT_FAILURES[-1] if kind == "nrt_timeout" else rng.choice(NRT_FAILURES[:-1])
@@ -880,8 +1028,10 @@ def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: 
             *_traceback_head(stack, tp, run_py),
             f'  File "{SITE}/torch_neuronx/runtime/executor.py", line 212, in execute',
             "    raise NeuronRuntimeError(status, self.graph_name, core)",
-            (f"torch_neuronx.runtime.NeuronRuntimeError: {status} while executing '{graph}' on nd0 nc{rank} "
-             f"({'prefill' if graph.endswith('1') else 'decode step 1'})"),
+            (
+                f"torch_neuronx.runtime.NeuronRuntimeError: {status} while executing '{graph}' on nd0 nc{rank} "
+                f"({'prefill' if graph.endswith('1') else 'decode step 1'})"
+            ),
         ]
         return _spawn_wrap(lines, tp, rank, run_py)
     if kind == "cpu_mismatch":
@@ -892,17 +1042,19 @@ def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: 
         return (
             f"AssertionError: generated tokens differ from CPU reference at position {pos}\n"
             f"  neuron: {ids}\n"
-            f"  cpu:    {ids[:pos] + [other] + ids[pos + 1:]}\n"
+            f"  cpu:    {ids[:pos] + [other] + ids[pos + 1 :]}\n"
             f"  first differing token: neuron {ids[pos]} vs cpu {other}; top-2 logit gap on CPU was "
             f"{diff / 4:.4f}, max |logit diff| at that step {diff:.4f} (bf16)"
         )
     if kind == "not_fluent":
-        junk = rng.choice((
-            " the the the the of of of sky sky blue blue blue blue blue",
-            " skyblueblue scattering scatteringscattering Rayleigh Rayleigh Rayleigh ,,,,,,",
-            " blue 天空 sky是 是 是 color color color color color",
-            " <unk><unk> sky ... ... ... ... ... wavelengths wavelengths",
-        ))
+        junk = rng.choice(
+            (
+                " the the the the of of of sky sky blue blue blue blue blue",
+                " skyblueblue scattering scatteringscattering Rayleigh Rayleigh Rayleigh ,,,,,,",
+                " blue 天空 sky是 是 是 color color color color color",
+                " <unk><unk> sky ... ... ... ... ... wavelengths wavelengths",
+            )
+        )
         return (
             f"AssertionError: judge Qwen/Qwen3-0.6B rated the output not fluent English "
             f"(score {rng.uniform(0.05, 0.4):.2f} < 0.50) on {tp} cores\n"
@@ -928,26 +1080,40 @@ def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: 
             "    key_states, value_states = past_key_values.update(key_states, value_states, self.layer_idx, cache_kwargs)",
             f'  File "{SITE}/transformers/cache_utils.py", line 781, in update',
             "    keys, values = self.layers[layer_idx].update(key_states, value_states, cache_kwargs)",
-            ("AttributeError: 'StaticLayer' object has no attribute 'max_batch_size' "
-             f"({cls} passes cache arguments removed in Transformers 5)"),
+            (
+                "AttributeError: 'StaticLayer' object has no attribute 'max_batch_size' "
+                f"({cls} passes cache arguments removed in Transformers 5)"
+            ),
         ]
         return _spawn_wrap(lines, tp, rank, run_py)
     if kind != "python_error":
         raise ValueError(f"unknown error kind {kind!r}")
-    msg, code = rng.choice((
-        ("RuntimeError: expected mat1 and mat2 to have the same dtype, but got: float != c10::BFloat16",
-         "    hidden_states = self.mlp(hidden_states)"),
-        (f"RuntimeError: shape '[1, -1, {max(1, 32 // tp)}, 128]' is invalid for input of size {hidden * 17 // tp}",
-         "    query_states = self.q_proj(hidden_states).view(hidden_shape).transpose(1, 2)"),
-        (("torch._dynamo.exc.Unsupported: Data-dependent branching\n"
-          "  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). "
-          "Dynamo does not support tracing dynamic control flow.\n"
-          "  Hint: This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace "
-          "through your code. Consider finding a workaround."),
-         "    if (attention_mask[:, -1] == 0).any():"),
-        ("IndexError: index out of range in self (position_ids exceed the static cache length 4096)",
-         "    position_embeddings = self.rotary_emb(hidden_states, position_ids)"),
-    ))
+    msg, code = rng.choice(
+        (
+            (
+                "RuntimeError: expected mat1 and mat2 to have the same dtype, but got: float != c10::BFloat16",
+                "    hidden_states = self.mlp(hidden_states)",
+            ),
+            (
+                f"RuntimeError: shape '[1, -1, {max(1, 32 // tp)}, 128]' is invalid for input of size {hidden * 17 // tp}",
+                "    query_states = self.q_proj(hidden_states).view(hidden_shape).transpose(1, 2)",
+            ),
+            (
+                (
+                    "torch._dynamo.exc.Unsupported: Data-dependent branching\n"
+                    "  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). "
+                    "Dynamo does not support tracing dynamic control flow.\n"
+                    "  Hint: This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace "
+                    "through your code. Consider finding a workaround."
+                ),
+                "    if (attention_mask[:, -1] == 0).any():",
+            ),
+            (
+                "IndexError: index out of range in self (position_ids exceed the static cache length 4096)",
+                "    position_embeddings = self.rotary_emb(hidden_states, position_ids)",
+            ),
+        )
+    )
     lines = _traceback_head(stack, tp, run_py) + [
         f'  File "{SITE}/torch/nn/modules/module.py", line 1784, in _call_impl',
         "    return forward_call(*args, **kwargs)",
@@ -979,8 +1145,15 @@ def _notes(model: Model, tp: int, outcome: str, rng: random.Random) -> str | Non
     if outcome == "eoom":
         notes.append(f"the largest shard tried ({tp} cores) still exceeds HBM")
     if not notes and rng.random() < 0.15:
-        notes.append(rng.choice(("chat template applied", "tokenizer has no pad token; eos used",
-                                 "generation_config overrides sampling; run greedy")))
+        notes.append(
+            rng.choice(
+                (
+                    "chat template applied",
+                    "tokenizer has no pad token; eos used",
+                    "generation_config overrides sampling; run greedy",
+                )
+            )
+        )
     return "; ".join(notes) or None
 
 
@@ -988,27 +1161,56 @@ def _new_columns() -> dict[str, list[Any]]:
     return {name: [] for name, _ in COLUMNS}
 
 
-def _append_row(cols: dict[str, list[Any]], model: Model, stack: Stack, outcome: str, tested_at: datetime,
-                rng: random.Random, exclusion: str | None = None, scale: float = 1.0,
-                error_cache: dict[tuple[Any, ...], str] | None = None) -> int:
+def _append_row(
+    cols: dict[str, list[Any]],
+    model: Model,
+    stack: Stack,
+    outcome: str,
+    tested_at: datetime,
+    rng: random.Random,
+    exclusion: str | None = None,
+    scale: float = 1.0,
+    error_cache: dict[tuple[Any, ...], str] | None = None,
+) -> int:
     """Append one row to `cols` (outcome: PASS, EXCLUDED or an error kind); return its wall time in seconds.
 
     With `error_cache`, errors are reused: per model and compiler, and across models for the kinds
     whose text does not name the model, so that a large dataset repeats them as the real one does.
     """
-    for name, value in (("model_id", model.model_id), ("library", "transformers"), ("neuronx_cc", stack.neuronx_cc),
-                        ("library_version", stack.transformers), ("transformers", stack.transformers),
-                        ("accelerate", stack.accelerate), ("torch_neuronx", stack.torch_neuronx),
-                        ("torch", stack.torch), ("nki", stack.nki), ("python", stack.python),
-                        ("neuron_driver", stack.neuron_driver), ("tested_at", tested_at)):
+    for name, value in (
+        ("model_id", model.model_id),
+        ("library", "transformers"),
+        ("neuronx_cc", stack.neuronx_cc),
+        ("library_version", stack.transformers),
+        ("transformers", stack.transformers),
+        ("accelerate", stack.accelerate),
+        ("torch_neuronx", stack.torch_neuronx),
+        ("torch", stack.torch),
+        ("nki", stack.nki),
+        ("python", stack.python),
+        ("neuron_driver", stack.neuron_driver),
+        ("tested_at", tested_at),
+    ):
         cols[name].append(value)
     tp = model.tp
     if outcome == EXCLUDED or tp is None:
-        for name in ("tp", "runner", "wall_s", "hbm_peak_gb", "hbm_capacity_gb", "cpu_match", "english",
-                     "error", "notes", "run_py"):
+        for name in (
+            "tp",
+            "runner",
+            "wall_s",
+            "hbm_peak_gb",
+            "hbm_capacity_gb",
+            "cpu_match",
+            "english",
+            "error",
+            "notes",
+            "run_py",
+        ):
             cols[name].append(None)
         cols["result"].append(EXCLUDED)
-        cols["exclusion"].append(exclusion or EXCLUSIONS.get(model.model_id) or (TOO_BIG if tp is None else NOT_PRIORITIZED))
+        cols["exclusion"].append(
+            exclusion or EXCLUSIONS.get(model.model_id) or (TOO_BIG if tp is None else NOT_PRIORITIZED)
+        )
         return 0
     runner = _runner(model, tp)
     run_py = make_run_py(model.model_id, tp, model.task, runner, model.is_instruct)
@@ -1088,11 +1290,11 @@ def sample_tables() -> dict[str, pa.Table]:
             if model.model_id == RERUN["model_id"] and stack.key == (RERUN["neuronx_cc"], RERUN["library_version"]):
                 # The re-run after a runtime timeout is written first; the timed-out run follows it.
                 rerun_at = at + timedelta(hours=30)
-                _append_row(cols, model, stack, PASS, rerun_at, rng, scale=0.985 ** s)
+                _append_row(cols, model, stack, PASS, rerun_at, rng, scale=0.985**s)
                 cols["notes"][-1] = "re-run after an NRT timeout on this stack"
-                wall = _append_row(cols, model, stack, "nrt_timeout", at, rng, scale=0.985 ** s)
+                wall = _append_row(cols, model, stack, "nrt_timeout", at, rng, scale=0.985**s)
             else:
-                wall = _append_row(cols, model, stack, outcome, at, rng, scale=0.985 ** s)
+                wall = _append_row(cols, model, stack, outcome, at, rng, scale=0.985**s)
             at += timedelta(seconds=wall + 40 + rng.randrange(120))
         tables[stack.file_name] = _to_table(cols, stack.has_exclusion)
     return tables
@@ -1121,53 +1323,96 @@ SNAPSHOT_FETCHED_AT = "2026-11-30T06:00:00Z"
 # Ranked Hub models not in the sample catalogue: (model_id, parameters or None).
 UNTESTED_RANKED: dict[str, tuple[tuple[str, int | None], ...]] = {
     TEXT: (
-        ("Qwen/Qwen3-Next-80B-A3B-Thinking", 81_300_000_000), ("Qwen/Qwen3-Coder-480B-A35B-Instruct", 480_200_000_000),
-        ("Qwen/Qwen2.5-3B", 3_090_000_000), ("Qwen/Qwen3-32B-AWQ", None), ("zai-org/GLM-4.6", 356_800_000_000),
-        ("zai-org/GLM-4.5", 358_300_000_000), ("deepseek-ai/DeepSeek-V3.1", 684_500_000_000),
-        ("deepseek-ai/DeepSeek-V3.2-Exp", 685_400_000_000), ("moonshotai/Kimi-K2-Thinking", None),
-        ("MiniMaxAI/MiniMax-M2", 228_700_000_000), ("unsloth/gpt-oss-20b-GGUF", None),
-        ("unsloth/Qwen3-30B-A3B-Instruct-2507-GGUF", None), ("inclusionAI/Ling-1T", None),
-        ("ibm-granite/granite-4.0-h-small", 32_200_000_000), ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", 8_890_000_000),
-        ("swiss-ai/Apertus-8B-Instruct-2509", 8_050_000_000), ("LiquidAI/LFM2-8B-A1B", 8_340_000_000),
-        ("google/gemma-3-1b-pt", 999_900_000), ("facebook/opt-350m", 331_000_000),
-        ("EleutherAI/pythia-70m", 70_400_000), ("bigscience/bloomz-560m", 559_000_000),
-        ("Gensyn/Qwen2.5-0.5B-Instruct", 494_000_000), ("trl-internal-testing/tiny-Qwen2ForCausalLM-2.5", 2_450_000),
-        ("hmellor/tiny-random-LlamaForCausalLM", 1_030_000), ("unsloth/Llama-3.2-1B-Instruct", 1_240_000_000),
-        ("unsloth/Qwen2.5-7B-Instruct", 7_620_000_000), ("katanemo/Arch-Router-1.5B", 1_540_000_000),
-        ("NousResearch/Meta-Llama-3-8B-Instruct", 8_030_000_000), ("nvidia/OpenReasoning-Nemotron-7B", 7_620_000_000),
+        ("Qwen/Qwen3-Next-80B-A3B-Thinking", 81_300_000_000),
+        ("Qwen/Qwen3-Coder-480B-A35B-Instruct", 480_200_000_000),
+        ("Qwen/Qwen2.5-3B", 3_090_000_000),
+        ("Qwen/Qwen3-32B-AWQ", None),
+        ("zai-org/GLM-4.6", 356_800_000_000),
+        ("zai-org/GLM-4.5", 358_300_000_000),
+        ("deepseek-ai/DeepSeek-V3.1", 684_500_000_000),
+        ("deepseek-ai/DeepSeek-V3.2-Exp", 685_400_000_000),
+        ("moonshotai/Kimi-K2-Thinking", None),
+        ("MiniMaxAI/MiniMax-M2", 228_700_000_000),
+        ("unsloth/gpt-oss-20b-GGUF", None),
+        ("unsloth/Qwen3-30B-A3B-Instruct-2507-GGUF", None),
+        ("inclusionAI/Ling-1T", None),
+        ("ibm-granite/granite-4.0-h-small", 32_200_000_000),
+        ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", 8_890_000_000),
+        ("swiss-ai/Apertus-8B-Instruct-2509", 8_050_000_000),
+        ("LiquidAI/LFM2-8B-A1B", 8_340_000_000),
+        ("google/gemma-3-1b-pt", 999_900_000),
+        ("facebook/opt-350m", 331_000_000),
+        ("EleutherAI/pythia-70m", 70_400_000),
+        ("bigscience/bloomz-560m", 559_000_000),
+        ("Gensyn/Qwen2.5-0.5B-Instruct", 494_000_000),
+        ("trl-internal-testing/tiny-Qwen2ForCausalLM-2.5", 2_450_000),
+        ("hmellor/tiny-random-LlamaForCausalLM", 1_030_000),
+        ("unsloth/Llama-3.2-1B-Instruct", 1_240_000_000),
+        ("unsloth/Qwen2.5-7B-Instruct", 7_620_000_000),
+        ("katanemo/Arch-Router-1.5B", 1_540_000_000),
+        ("NousResearch/Meta-Llama-3-8B-Instruct", 8_030_000_000),
+        ("nvidia/OpenReasoning-Nemotron-7B", 7_620_000_000),
         ("mistralai/Magistral-Small-2509", 24_000_000_000),
     ),
     VISION: (
-        ("Qwen/Qwen3-VL-2B-Instruct", 2_130_000_000), ("Qwen/Qwen3-VL-32B-Instruct", 33_400_000_000),
-        ("Qwen/Qwen3-VL-8B-Thinking", 8_770_000_000), ("OpenGVLab/InternVL3_5-8B", 8_530_000_000),
-        ("OpenGVLab/InternVL3-8B", 7_940_000_000), ("deepseek-ai/DeepSeek-OCR", 3_340_000_000),
-        ("zai-org/GLM-4.5V", 107_700_000_000), ("baidu/ERNIE-4.5-VL-28B-A3B-PT", 28_800_000_000),
-        ("google/gemma-3-27b-pt", 27_400_000_000), ("google/gemma-3-4b-pt", 4_300_000_000),
-        ("google/paligemma-3b-mix-224", 2_920_000_000), ("meta-llama/Llama-4-Maverick-17B-128E-Instruct", None),
-        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", 24_000_000_000), ("ByteDance-Seed/UI-TARS-1.5-7B", 8_290_000_000),
-        ("HuggingFaceTB/SmolVLM2-256M-Video-Instruct", 256_000_000), ("HuggingFaceTB/SmolVLM2-500M-Video-Instruct", 507_000_000),
-        ("llava-hf/llava-v1.6-vicuna-7b-hf", 7_060_000_000), ("llava-hf/llama3-llava-next-8b-hf", 8_360_000_000),
-        ("Salesforce/blip2-opt-2.7b", 3_870_000_000), ("microsoft/Florence-2-large", None),
-        ("allenai/olmOCR-7B-0725", 8_290_000_000), ("reducto/RolmOCR", 8_290_000_000),
-        ("Qwen/QVQ-72B-Preview", 73_400_000_000), ("unsloth/Qwen2.5-VL-7B-Instruct-unsloth-bnb-4bit", None),
+        ("Qwen/Qwen3-VL-2B-Instruct", 2_130_000_000),
+        ("Qwen/Qwen3-VL-32B-Instruct", 33_400_000_000),
+        ("Qwen/Qwen3-VL-8B-Thinking", 8_770_000_000),
+        ("OpenGVLab/InternVL3_5-8B", 8_530_000_000),
+        ("OpenGVLab/InternVL3-8B", 7_940_000_000),
+        ("deepseek-ai/DeepSeek-OCR", 3_340_000_000),
+        ("zai-org/GLM-4.5V", 107_700_000_000),
+        ("baidu/ERNIE-4.5-VL-28B-A3B-PT", 28_800_000_000),
+        ("google/gemma-3-27b-pt", 27_400_000_000),
+        ("google/gemma-3-4b-pt", 4_300_000_000),
+        ("google/paligemma-3b-mix-224", 2_920_000_000),
+        ("meta-llama/Llama-4-Maverick-17B-128E-Instruct", None),
+        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", 24_000_000_000),
+        ("ByteDance-Seed/UI-TARS-1.5-7B", 8_290_000_000),
+        ("HuggingFaceTB/SmolVLM2-256M-Video-Instruct", 256_000_000),
+        ("HuggingFaceTB/SmolVLM2-500M-Video-Instruct", 507_000_000),
+        ("llava-hf/llava-v1.6-vicuna-7b-hf", 7_060_000_000),
+        ("llava-hf/llama3-llava-next-8b-hf", 8_360_000_000),
+        ("Salesforce/blip2-opt-2.7b", 3_870_000_000),
+        ("microsoft/Florence-2-large", None),
+        ("allenai/olmOCR-7B-0725", 8_290_000_000),
+        ("reducto/RolmOCR", 8_290_000_000),
+        ("Qwen/QVQ-72B-Preview", 73_400_000_000),
+        ("unsloth/Qwen2.5-VL-7B-Instruct-unsloth-bnb-4bit", None),
     ),
 }
 # Catalogue models ranked in each task (the rest of the catalogue is tested but not ranked).
 RANKED_TESTED_COUNT = {TEXT: 44, VISION: 34}
 # Models that the Hub ranks near the top.
 HEADLINERS = {
-    TEXT: ("Qwen/Qwen3-0.6B", "Qwen/Qwen2.5-7B-Instruct", "openai/gpt-oss-20b", "meta-llama/Llama-3.1-8B-Instruct",
-           "openai-community/gpt2", "Qwen/Qwen2.5-1.5B-Instruct", "meta-llama/Llama-3.2-1B-Instruct",
-           "deepseek-ai/DeepSeek-R1", "Qwen/Qwen3-8B", "Qwen/Qwen3-4B-Instruct-2507"),
-    VISION: ("Qwen/Qwen2.5-VL-7B-Instruct", "Qwen/Qwen2.5-VL-3B-Instruct", "google/gemma-3-4b-it",
-             "Qwen/Qwen3-VL-8B-Instruct", "google/gemma-3-27b-it", "Qwen/Qwen3-VL-235B-A22B-Instruct",
-             "HuggingFaceTB/SmolVLM-256M-Instruct", "llava-hf/llava-1.5-7b-hf"),
+    TEXT: (
+        "Qwen/Qwen3-0.6B",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "openai/gpt-oss-20b",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "openai-community/gpt2",
+        "Qwen/Qwen2.5-1.5B-Instruct",
+        "meta-llama/Llama-3.2-1B-Instruct",
+        "deepseek-ai/DeepSeek-R1",
+        "Qwen/Qwen3-8B",
+        "Qwen/Qwen3-4B-Instruct-2507",
+    ),
+    VISION: (
+        "Qwen/Qwen2.5-VL-7B-Instruct",
+        "Qwen/Qwen2.5-VL-3B-Instruct",
+        "google/gemma-3-4b-it",
+        "Qwen/Qwen3-VL-8B-Instruct",
+        "google/gemma-3-27b-it",
+        "Qwen/Qwen3-VL-235B-A22B-Instruct",
+        "HuggingFaceTB/SmolVLM-256M-Instruct",
+        "llava-hf/llava-1.5-7b-hf",
+    ),
 }
 RANKING_LENGTH = {TEXT: 60, VISION: 52}
 
 
 def rankings_snapshot() -> dict[str, Any]:
-    """The bundled rankings snapshot, in the file format `components.rankings.load_snapshot` reads."""
+    """The bundled rankings snapshot, in the file format `components.sources.rankings.load_snapshot` reads."""
     tasks: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for task in (TEXT, VISION):
         rng = random.Random(f"{SEED}:rankings:{task}")
@@ -1192,15 +1437,24 @@ def rankings_snapshot() -> dict[str, Any]:
         for ranking, key in (("trending", "trending_score"), ("downloads", "downloads")):
             ordered = sorted(pool, key=lambda e: (-e[key], e["model_id"]))[: RANKING_LENGTH[task]]
             by_ranking[ranking] = [
-                {"model_id": e["model_id"], "rank": r, "task": task, "downloads": e["downloads"], "likes": e["likes"],
-                 "trending_score": e["trending_score"], "num_parameters": e["num_parameters"]}
+                {
+                    "model_id": e["model_id"],
+                    "rank": r,
+                    "task": task,
+                    "downloads": e["downloads"],
+                    "likes": e["likes"],
+                    "trending_score": e["trending_score"],
+                    "num_parameters": e["num_parameters"],
+                }
                 for r, e in enumerate(ordered, start=1)
             ]
         tasks[task] = by_ranking
     return {
         "fetched_at": SNAPSHOT_FETCHED_AT,
-        "note": ("Bundled sample snapshot of Hub rankings, written by data/make_sample.py; "
-                 "counts are illustrative, not the Hub's."),
+        "note": (
+            "Bundled sample snapshot of Hub rankings, written by data/make_sample.py; "
+            "counts are illustrative, not the Hub's."
+        ),
         "tasks": tasks,
     }
 
@@ -1217,8 +1471,19 @@ def write_rankings_snapshot(path: str | Path = RANKINGS_SNAPSHOT) -> Path:
 # Synthetic benchmark dataset
 
 SYNTHETIC_COMPILER_MINORS = (9, 10, 13, 16, 19, 21, 24, 26, 27, 28)  # 2.9 < 2.10: a string-sort trap
-SYNTHETIC_TRANSFORMERS = ("4.48.3", "4.49.0", "4.50.3", "4.51.3", "4.52.4", "4.53.3", "4.54.1", "4.55.4",
-                          "4.56.2", "4.57.1", "5.0.0")
+SYNTHETIC_TRANSFORMERS = (
+    "4.48.3",
+    "4.49.0",
+    "4.50.3",
+    "4.51.3",
+    "4.52.4",
+    "4.53.3",
+    "4.54.1",
+    "4.55.4",
+    "4.56.2",
+    "4.57.1",
+    "5.0.0",
+)
 SYNTHETIC_SIZES = (0.5, 1, 1.5, 3, 4, 7, 8, 9, 14, 24, 32, 70)
 SYNTHETIC_EXCLUSIONS = (NOT_PRIORITIZED, NOT_PRIORITIZED, REMOTE_CODE, FLASH_ATTN)
 ROWS_PER_STACK_MIN = 100
@@ -1237,24 +1502,37 @@ def synthetic_stacks(n: int = MAX_SYNTHETIC_STACKS) -> list[Stack]:
         torch_v = "2.7.1" if minor < 20 else ("2.8.0" if minor < 26 else "2.9.1")
         torch_neuronx = f"{torch_v}.2.{minor // 3}.{rng.randrange(1000, 15000)}"
         driver = f"2.{minor - 3}.{rng.randrange(2, 9)}.0"
-        for tf in SYNTHETIC_TRANSFORMERS[k:k + 2]:
+        for tf in SYNTHETIC_TRANSFORMERS[k : k + 2]:
             idx = len(stacks)
-            stacks.append(Stack(cc, tf, f"1.{7 + k // 2}.{idx % 2}", torch_neuronx, torch_v, f"0.{k // 3}.0",
-                                "3.11.13", driver, _utc(2025, 1, 6, 8) + timedelta(days=21 * idx),
-                                has_exclusion=idx >= 2))
-    return stacks[len(stacks) - min(n, len(stacks)):]
+            stacks.append(
+                Stack(
+                    cc,
+                    tf,
+                    f"1.{7 + k // 2}.{idx % 2}",
+                    torch_neuronx,
+                    torch_v,
+                    f"0.{k // 3}.0",
+                    "3.11.13",
+                    driver,
+                    _utc(2025, 1, 6, 8) + timedelta(days=21 * idx),
+                    has_exclusion=idx >= 2,
+                )
+            )
+    return stacks[len(stacks) - min(n, len(stacks)) :]
 
 
 def synthetic_models(count: int) -> list[Model]:
     """`count` models: real ones from the catalogue (at most half), then synthetic ones like `org-17/model-3421-7B`."""
-    models = list(CATALOGUE[:count // 2])
+    models = list(CATALOGUE[: count // 2])
     rng = random.Random(f"{SEED}:synthetic-models")
     for i in range(count - len(models)):
         size = float(SYNTHETIC_SIZES[rng.randrange(len(SYNTHETIC_SIZES))])
         moe = rng.random() < 0.06
         label = f"8x{size:g}B" if moe else f"{size:g}B"
         arch = rng.choice(("llama", "qwen2", "mistral", "qwen3", "gemma2", "phi3"))
-        models.append(Model(f"org-{rng.randrange(1, 700)}/model-{i}-{label}", TEXT, size * (7 if moe else 1), moe, arch))
+        models.append(
+            Model(f"org-{rng.randrange(1, 700)}/model-{i}-{label}", TEXT, size * (7 if moe else 1), moe, arch)
+        )
     return models
 
 
@@ -1303,8 +1581,9 @@ def write_synthetic(out_dir: str | Path, rows: int) -> list[Path]:
                 outcome = kinds[i]
             if outcome == EXCLUDED and not stack.has_exclusion:
                 continue
-            _append_row(cols, model, stack, outcome, at, rng, exclusion=exclusion, scale=0.99 ** s,
-                        error_cache=error_cache)
+            _append_row(
+                cols, model, stack, outcome, at, rng, exclusion=exclusion, scale=0.99**s, error_cache=error_cache
+            )
             at += timedelta(seconds=61)
         path = out_dir / stack.file_name
         _write(_to_table(cols, stack.has_exclusion), path)
@@ -1316,8 +1595,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, help="write a synthetic dataset of about this many rows instead")
     parser.add_argument("--out", type=Path, help="output folder (default: data/sample; required with --rows)")
-    parser.add_argument("--rankings", type=Path, default=RANKINGS_SNAPSHOT,
-                        help="rankings snapshot to write with the sample (default: data/rankings_snapshot.json)")
+    parser.add_argument(
+        "--rankings",
+        type=Path,
+        default=RANKINGS_SNAPSHOT,
+        help="rankings snapshot to write with the sample (default: data/rankings_snapshot.json)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.rows is not None:

@@ -1,7 +1,7 @@
 """Fetch the Hub's rankings and write them as a rankings snapshot (default: the bundled one).
 
 Run where the Hub is reachable: `python data/refresh_rankings.py [--out FILE] [--limit N]`.
-Parsing and the file format are those of `components.rankings`, so the app reads what this writes.
+Parsing and the file format are those of `components.sources.rankings`, so the app reads what this writes.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # run as a plain script from any directory
     sys.path.insert(0, str(REPO_ROOT))
 
-from components.rankings import BUNDLED_SNAPSHOT, HUB_ERRORS, fetch_live, snapshot_json
+from components.sources.rankings import BUNDLED_SNAPSHOT, HUB_ERRORS, fetch_live, snapshot_json  # noqa: E402
 
 log = logging.getLogger("refresh_rankings")
 

@@ -10,7 +10,9 @@ import argparse
 import gradio as gr
 
 
-def noop(query: str = "", view: str = "", task: str = "", neuronx_cc: str = "", library_version: str = "") -> list[dict]:
+def noop(
+    query: str = "", view: str = "", task: str = "", neuronx_cc: str = "", library_version: str = ""
+) -> list[dict]:
     """Takes what /search takes and does nothing."""
     return []
 

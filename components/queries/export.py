@@ -1,0 +1,109 @@
+"""Downloads: the rows of the current view (every match, not only the page shown) as CSV or Parquet.
+
+The rows are exactly `views.select(...)`'s, so a download, the table and `/search` never disagree.
+
+Spreadsheets run a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return as a
+formula, and dataset text is not ours to trust. In the CSV such a text cell gets a leading `'`
+(the usual guard; spreadsheets hide it). Numbers are left alone, and the Parquet file, which no
+spreadsheet evaluates, keeps every value exactly as recorded.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from components.queries.views import RANK_FIELDS, ROW_FIELDS, ViewResult
+from components.sources.columns import BY_NAME
+
+FORMATS = ("csv", "parquet")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+KEEP_SECONDS = 3600.0
+# Types of the columns that are not dataset columns (the dataset's come from the registry).
+_EXTRA_TYPES = {
+    "kind": pa.string(),
+    "task": pa.string(),
+    "rank": pa.int64(),
+    "downloads": pa.int64(),
+    "likes": pa.int64(),
+    "trending_score": pa.float64(),
+}
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+_root: Path | None = None
+_root_lock = threading.Lock()
+
+
+def export_table(result: ViewResult) -> pa.Table:
+    """The rows of a view as a typed Arrow table: the row fields, then the ranking fields it has."""
+    fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in result.frame.columns]
+    records = result.records()
+    schema = pa.schema(
+        [pa.field(name, BY_NAME[name].type if name in BY_NAME else _EXTRA_TYPES[name]) for name in fields]
+    )
+    return pa.Table.from_pylist([{name: r.get(name) for name in fields} for r in records], schema=schema)
+
+
+def csv_frame(table: pa.Table) -> pd.DataFrame:
+    """The table as the CSV writes it: whole numbers stay whole, formula-like text is defused."""
+    frame = table.to_pandas(types_mapper={pa.int32(): pd.Int32Dtype(), pa.int64(): pd.Int64Dtype()}.get)
+    for field in table.schema:
+        if pa.types.is_string(field.type):
+            frame[field.name] = frame[field.name].map(defuse, na_action="ignore")
+    return frame
+
+
+def defuse(text: str) -> str:
+    """`=1+1` → `'=1+1`: a spreadsheet shows the text instead of running it."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def file_name(result: ViewResult, fmt: str) -> str:
+    """`torch-neuronx-support_selected_2.28.7631.0.csv`: the view and the compiler, safe as a file name."""
+    cc = result.stack.neuronx_cc.split("+", 1)[0] if result.stack else "no-data"
+    return f"torch-neuronx-support_{_UNSAFE_NAME.sub('_', result.query.view)}_{_UNSAFE_NAME.sub('_', cc)}.{fmt}"
+
+
+def write(result: ViewResult, fmt: str) -> Path:
+    """Write the view's rows as `fmt` ("csv" or "parquet") to a fresh temporary folder; returns the file.
+
+    Folders older than an hour are removed on the way, so exports do not pile up.
+    Raises ValueError for an unknown format.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"export format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    table = export_table(result)
+    folder = Path(tempfile.mkdtemp(prefix="export-", dir=_export_root()))
+    path = folder / file_name(result, fmt)
+    if fmt == "csv":
+        csv_frame(table).to_csv(path, index=False, encoding="utf-8")
+    else:
+        pq.write_table(table, path)
+    return path
+
+
+def _export_root() -> Path:
+    global _root
+    with _root_lock:
+        if _root is None or not _root.is_dir():
+            _root = Path(tempfile.mkdtemp(prefix="torch-neuronx-exports-"))
+        _prune(_root, KEEP_SECONDS)
+        return _root
+
+
+def _prune(root: Path, keep_seconds: float) -> None:
+    cutoff = time.time() - keep_seconds
+    for folder in root.glob("export-*"):
+        try:
+            if folder.stat().st_mtime < cutoff:
+                for file in folder.iterdir():
+                    file.unlink()
+                folder.rmdir()
+        except OSError:
+            continue  # another request is using or removing it; the next export tries again

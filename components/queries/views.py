@@ -1,0 +1,196 @@
+"""The three views and the search box: which models a person sees, in which order.
+
+`select()` is the one function behind the table, the `/search` endpoint and the exports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from components.queries.formatting import plain
+from components.sources.rankings import TASKS, Rankings
+from components.sources.results import NOT_TESTED, NOT_TESTED_RESULT
+from components.sources.snapshot import Snapshot, Stack, search_key
+
+SELECTED, TRENDING, DOWNLOADS = "selected", "trending", "downloads"
+VIEWS: tuple[str, ...] = (SELECTED, TRENDING, DOWNLOADS)
+VIEW_LABELS = {SELECTED: "Selected", TRENDING: "Trending", DOWNLOADS: "Downloads"}
+
+ROW_FIELDS = (
+    "model_id", "result", "kind", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb", "exclusion",
+    "neuronx_cc", "library", "library_version", "task",
+)  # fmt: skip
+RANK_FIELDS = ("rank", "downloads", "likes", "trending_score")
+MAX_QUERY = 200
+
+
+@dataclass(frozen=True)
+class Query:
+    """A normalised request: unknown values already replaced by defaults."""
+
+    text: str = ""
+    view: str = SELECTED
+    task: str = ""
+    neuronx_cc: str = ""
+    library_version: str = ""
+
+
+@dataclass(frozen=True)
+class ViewResult:
+    stack: Stack | None
+    frame: pd.DataFrame  # one row per model shown, in display order
+    query: Query
+    _records: list[dict] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def total(self) -> int:
+        return len(self.frame)
+
+    @property
+    def passed(self) -> int:
+        return int((self.frame["kind"] == "pass").sum()) if len(self.frame) else 0
+
+    def records(self, limit: int | None = None) -> list[dict]:
+        """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
+        records = self._records
+        if records is None:
+            fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in self.frame.columns]
+            columns = [_plain_values(self.frame[c]) for c in fields]
+            records = [dict(zip(fields, values)) for values in zip(*columns)]
+            object.__setattr__(self, "_records", records)  # the frame never changes: keep the answer
+        return [dict(r) for r in (records if limit is None else records[:limit])]
+
+
+def _plain_values(column: pd.Series) -> list:
+    """A column as plain JSON values, what `plain` gives for each value, worked out per column."""
+    if column.dtype == object or pd.api.types.is_datetime64_any_dtype(column.dtype):
+        return [plain(v) for v in column]
+    values = column.to_numpy(dtype=object)  # Python scalars; missing ones are NaN or NA
+    missing = pd.isna(values)
+    if missing.any():
+        values[missing] = None
+    return values.tolist()
+
+
+def normalise(
+    text: object = "", view: object = SELECTED, task: object = "", neuronx_cc: object = "", library_version: object = ""
+) -> Query:
+    """Turn whatever arrived (a form, an API call, a URL) into a valid Query."""
+    view_text = str(view or "").strip().lower()
+    task_text = str(task or "").strip().lower()
+    return Query(
+        text=" ".join(str(text or "").split())[:MAX_QUERY],
+        view=view_text if view_text in VIEWS else SELECTED,
+        task=task_text if task_text in TASKS else "",
+        neuronx_cc=str(neuronx_cc or "").strip()[:MAX_QUERY],
+        library_version=str(library_version or "").strip()[:MAX_QUERY],
+    )
+
+
+def query_words(text: str) -> tuple[str, ...]:
+    """The words of a search, punctuation removed: `qwen3 0.6b` → (`qwen3`, `06b`)."""
+    return tuple(w for w in (search_key(part) for part in re.split(r"\s+", text)) if w)
+
+
+def matches(key: str, words: tuple[str, ...]) -> bool:
+    return all(w in key for w in words)
+
+
+def select(snapshot: Snapshot, rankings: Rankings, query: Query) -> ViewResult:
+    """The rows of one view on one stack, filtered by search text and task, in display order."""
+    # the rankings object is kept in the answer so its id cannot be reused while cached
+    _, result = snapshot.memo(("select", id(rankings), query), lambda: (rankings, _select(snapshot, rankings, query)))
+    return result
+
+
+def _select(snapshot: Snapshot, rankings: Rankings, query: Query) -> ViewResult:
+    stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version)
+    words = query_words(query.text)
+    if query.view == SELECTED:
+        frame = _selected(snapshot, rankings, stack, words, query.task, query.text)
+    else:
+        frame = _ranked(snapshot, rankings, stack, words, query.task, query.view)
+    return ViewResult(stack, frame, query)
+
+
+def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray | None = None) -> pd.DataFrame:
+    """The rows of one stack (or just those at `positions`) with the columns a view shows."""
+    if stack is None:
+        return pd.DataFrame(columns=list(ROW_FIELDS))
+    if positions is None:
+        positions = snapshot.stack_positions(stack)
+    frame = snapshot.rows.iloc[positions][[c for c in ROW_FIELDS if c in snapshot.rows.columns]]
+    frame = frame.assign(kind=snapshot.kind[positions])
+    return frame
+
+
+def _ranking_columns(snapshot: Snapshot, rankings: Rankings) -> tuple[np.ndarray, np.ndarray]:
+    """Per model of the snapshot: its ranked task (None if unranked) and Hub downloads (-1 if unknown)."""
+
+    def compute():
+        tasks = np.array([rankings.task_of(m) for m in snapshot.model_ids], dtype=object)
+        downloads = np.array([rankings.downloads_of(m) or -1 for m in snapshot.model_ids], dtype=np.int64)
+        return rankings, tasks, downloads  # rankings kept alive so its id is not reused while cached
+
+    _, tasks, downloads = snapshot.memo(("ranking-columns", id(rankings)), compute)
+    return tasks, downloads
+
+
+def _selected(snapshot, rankings, stack, words, task, text) -> pd.DataFrame:
+    # Filter and order positions with arrays over models; build the frame only for what is shown.
+    positions = snapshot.stack_positions(stack) if stack else np.empty(0, dtype=np.int64)
+    codes = snapshot.model_code[positions]
+    if words:
+        keep = snapshot.matching_models(words)[codes]
+        positions, codes = positions[keep], codes[keep]
+    model_task, model_downloads = _ranking_columns(snapshot, rankings)
+    tasks = model_task[codes]
+    if task:
+        keep = np.array([t in (task, None) for t in tasks], dtype=bool)
+        positions, codes, tasks = positions[keep], codes[keep], tasks[keep]
+    popularity = model_downloads[codes]
+    # Names whose words start as typed first (`qwen3` → Qwen3-8B before Qwen-32B), then the most
+    # downloaded, then by name (codes follow names).
+    aligned = snapshot.aligned_words(tuple(text.split()))[codes] if words else np.zeros(len(codes), dtype=np.int64)
+    order = np.lexsort((codes, -popularity, -aligned))
+    positions, tasks, popularity = positions[order], tasks[order], popularity[order]
+    frame = _stack_frame(snapshot, stack, positions).assign(task=tasks, downloads=popularity)
+    frame["downloads"] = frame["downloads"].where(frame["downloads"] >= 0, None)
+    return frame.reset_index(drop=True)
+
+
+def _ranked(snapshot, rankings, stack, words, task, view) -> pd.DataFrame:
+    tasks = (task,) if task else TASKS
+    entries = [e for t in tasks for e in rankings.ranked(t, view)]
+    if words:
+        entries = [e for e in entries if matches(search_key(e.model_id), words)]
+    entries.sort(key=lambda e: (e.rank, TASKS.index(e.task) if e.task in TASKS else len(TASKS)))
+    found = [
+        snapshot.row_for(snapshot.canonical_model_id(e.model_id) or e.model_id, stack) if stack else None
+        for e in entries
+    ]
+    tested_positions = np.array([p for p in found if p is not None], dtype=np.int64)
+    tested = _stack_frame(snapshot, stack, tested_positions).drop(columns=["task"], errors="ignore")
+    by_position = dict(zip(tested_positions.tolist(), range(len(tested))))
+    rows = []
+    for e, position in zip(entries, found):
+        if position is not None:
+            row = tested.iloc[by_position[position]].to_dict()
+        else:
+            row = {
+                "model_id": e.model_id,
+                "result": NOT_TESTED_RESULT,
+                "kind": NOT_TESTED,
+                "neuronx_cc": stack.neuronx_cc if stack else None,
+                "library": stack.library if stack else None,
+                "library_version": stack.library_version if stack else None,
+            }
+        row.update(task=e.task, rank=e.rank, downloads=e.downloads, likes=e.likes, trending_score=e.trending_score)
+        rows.append(row)
+    columns = list(ROW_FIELDS + RANK_FIELDS)
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.replace({np.nan: None}) if len(frame) else frame

@@ -1,0 +1,488 @@
+"""The Hub's own rankings (trending, downloads), one task at a time.
+
+`Rankings` is one immutable set of ranked lists; `RankingsStore` serves the bundled snapshot at
+once and swaps live Hub rankings in from a background thread when (and if) the Hub answers.
+A Hub fault never reaches a request: the last good rankings stay in place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import math
+import os
+import re
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import httpx2
+from huggingface_hub import HfApi
+
+from components.sources.store import hub_offline
+
+log = logging.getLogger(__name__)
+
+TASKS = ("text-generation", "image-text-to-text")
+RANKINGS = ("trending", "downloads")
+# The `sort` value huggingface_hub's `list_models` takes for each ranking.
+HUB_SORT = {"trending": "trending_score", "downloads": "downloads"}
+# Only what a row needs; `safetensors` carries the parameter count.
+HUB_EXPAND = ["downloads", "likes", "trendingScore", "safetensors"]
+
+BUNDLED_SNAPSHOT = Path(__file__).resolve().parents[2] / "data" / "rankings_snapshot.json"
+
+# Errors a Hub call can raise for an unreachable Hub or a malformed answer.
+HUB_ERRORS = (httpx2.HTTPError, OSError, ValueError, KeyError, TypeError, AttributeError)
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class RankedModel:
+    """One model's place in one ranking; counts the Hub did not give are None."""
+
+    model_id: str
+    rank: int
+    task: str
+    downloads: int | None = None
+    likes: int | None = None
+    trending_score: float | None = None
+    num_parameters: int | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Rankings:
+    """Ranked lists keyed by (task, ranking), with where and when they came from.
+
+    `origin` is "live" or "snapshot"; `source` is "Hub" or a snapshot's file name (never a local
+    path); `caveat` is a short qualifier shown after the label, e.g. "Hub unreachable".
+    """
+
+    lists: Mapping[tuple[str, str], tuple[RankedModel, ...]]
+    fetched_at: datetime
+    origin: str
+    source: str
+    note: str = ""
+    caveat: str = ""
+    _task_of: Mapping[str, str] = field(init=False, repr=False)
+    _downloads_of: Mapping[str, int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.origin not in ("live", "snapshot"):
+            raise ValueError(f"Rankings origin must be 'live' or 'snapshot', not {self.origin!r}")
+        fetched_at = self.fetched_at
+        fetched_at = fetched_at.replace(tzinfo=UTC) if fetched_at.tzinfo is None else fetched_at.astimezone(UTC)
+        lists = {key: tuple(models) for key, models in self.lists.items()}
+        task_of: dict[str, str] = {}
+        downloads_of: dict[str, int] = {}
+        for (task, _), models in sorted(lists.items(), key=lambda item: _task_order(item[0][0])):
+            for model in models:
+                task_of.setdefault(model.model_id, task)
+                if model.downloads is not None:
+                    downloads_of.setdefault(model.model_id, model.downloads)
+        object.__setattr__(self, "fetched_at", fetched_at)
+        object.__setattr__(self, "lists", MappingProxyType(lists))
+        object.__setattr__(self, "_task_of", MappingProxyType(task_of))
+        object.__setattr__(self, "_downloads_of", MappingProxyType(downloads_of))
+
+    def ranked(self, task: str, ranking: str) -> tuple[RankedModel, ...]:
+        """The models of `task` in `ranking` order; an empty tuple for an unknown pair."""
+        return self.lists.get((task, ranking), ())
+
+    def task_of(self, model_id: str) -> str | None:
+        """The task under which `model_id` is ranked, or None if it is not ranked."""
+        return self._task_of.get(model_id)
+
+    def downloads_of(self, model_id: str) -> int | None:
+        """The Hub's download count for `model_id`, or None if unknown."""
+        return self._downloads_of.get(model_id)
+
+    def is_empty(self) -> bool:
+        """True when no ranking holds any model."""
+        return not any(self.lists.values())
+
+    def label(self) -> str:
+        """A short description for the page, e.g. "Live Hub rankings, fetched 2026-12-02 10:31 UTC"."""
+        if self.is_empty():
+            text = "No rankings available"
+        elif self.origin == "live":
+            text = f"Live Hub rankings, fetched {self.fetched_at:%Y-%m-%d %H:%M} UTC"
+        elif self.source == BUNDLED_SNAPSHOT.name:
+            text = f"Bundled snapshot as of {self.fetched_at:%Y-%m-%d}"
+        else:
+            text = f"Snapshot {self.source} as of {self.fetched_at:%Y-%m-%d}"
+        return f"{text} ({self.caveat})" if self.caveat else text
+
+
+def _task_order(task: str) -> int:
+    return TASKS.index(task) if task in TASKS else len(TASKS)
+
+
+def empty_rankings(note: str, caveat: str = "") -> Rankings:
+    """Rankings with no models, saying why."""
+    return Rankings(lists={}, fetched_at=_EPOCH, origin="snapshot", source="none", note=note, caveat=caveat)
+
+
+def _count(value: Any) -> int | None:
+    """A non-negative integer count, or None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        return int(value)
+    return None
+
+
+def _score(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _parameter_count(safetensors: Any) -> int | None:
+    """Total parameters from a ModelInfo's `safetensors` (a SafeTensorsInfo or its dict form)."""
+    if safetensors is None:
+        return None
+    if isinstance(safetensors, Mapping):
+        total, per_dtype = safetensors.get("total"), safetensors.get("parameters")
+    else:
+        total, per_dtype = getattr(safetensors, "total", None), getattr(safetensors, "parameters", None)
+    if _count(total):
+        return _count(total)
+    if isinstance(per_dtype, Mapping) and per_dtype:
+        counts = [_count(value) for value in per_dtype.values()]
+        if None not in counts:
+            return sum(c for c in counts if c is not None) or None
+    return None
+
+
+def ranked_model_from_info(info: Any, rank: int, task: str) -> RankedModel | None:
+    """A RankedModel from a `list_models` ModelInfo (or look-alike); None if it has no usable id."""
+    model_id = getattr(info, "id", None)
+    if not isinstance(model_id, str) or not model_id.strip():
+        return None
+    return RankedModel(
+        model_id=model_id.strip(),
+        rank=rank,
+        task=task,
+        downloads=_count(getattr(info, "downloads", None)),
+        likes=_count(getattr(info, "likes", None)),
+        trending_score=_score(getattr(info, "trending_score", None)),
+        num_parameters=_parameter_count(getattr(info, "safetensors", None)),
+    )
+
+
+def _ranked_model_from_entry(entry: Any, position: int, task: str) -> RankedModel | None:
+    """A RankedModel from one snapshot entry; None if the entry is malformed."""
+    if not isinstance(entry, Mapping):
+        return None
+    model_id = entry.get("model_id")
+    if not isinstance(model_id, str) or not model_id.strip():
+        return None
+    rank = entry.get("rank", position)
+    if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
+        return None
+    return RankedModel(
+        model_id=model_id.strip(),
+        rank=rank,
+        task=task,
+        downloads=_count(entry.get("downloads")),
+        likes=_count(entry.get("likes")),
+        trending_score=_score(entry.get("trending_score")),
+        num_parameters=_count(entry.get("num_parameters")),
+    )
+
+
+def _dedupe(models: Iterable[RankedModel]) -> tuple[RankedModel, ...]:
+    """Models in rank order, each model once (its best rank)."""
+    seen: set[str] = set()
+    kept = []
+    for model in sorted(models, key=lambda m: m.rank):
+        if model.model_id not in seen:
+            seen.add(model.model_id)
+            kept.append(model)
+    return tuple(kept)
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+
+
+def load_snapshot(path: str | os.PathLike[str]) -> Rankings:
+    """Read a rankings snapshot file (see `snapshot_json` for the format).
+
+    Malformed entries and unknown tasks or rankings are skipped; lists come back in rank order.
+    Raises ValueError, naming the file, when it cannot be read, is not a snapshot, or ranks nothing.
+    """
+    path = Path(path)
+    name = path.name
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"rankings snapshot {name}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"rankings snapshot {name}: cannot be read ({type(exc).__name__})") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"rankings snapshot {name}: invalid JSON (line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("tasks"), dict):
+        raise ValueError(f"rankings snapshot {name}: expected an object with a 'tasks' object")
+    fetched_at = _parse_time(data.get("fetched_at"))
+    if fetched_at is None:
+        raise ValueError(f"rankings snapshot {name}: 'fetched_at' must be an ISO 8601 time")
+    lists: dict[tuple[str, str], tuple[RankedModel, ...]] = {}
+    skipped = 0
+    for task, by_ranking in data["tasks"].items():
+        if task not in TASKS or not isinstance(by_ranking, dict):
+            log.warning("rankings snapshot %s: ignoring task %r", name, task)
+            continue
+        for ranking, entries in by_ranking.items():
+            if ranking not in RANKINGS or not isinstance(entries, list):
+                log.warning("rankings snapshot %s: ignoring %r ranking of %s", name, ranking, task)
+                continue
+            parsed = [_ranked_model_from_entry(entry, i, task) for i, entry in enumerate(entries, start=1)]
+            skipped += sum(model is None for model in parsed)
+            lists[(task, ranking)] = _dedupe(model for model in parsed if model is not None)
+    if skipped:
+        log.warning("rankings snapshot %s: skipped %d malformed entries", name, skipped)
+    note = data.get("note")
+    rankings = Rankings(
+        lists=lists,
+        fetched_at=fetched_at,
+        origin="snapshot",
+        source=name,
+        note=note if isinstance(note, str) else "",
+    )
+    if rankings.is_empty():
+        raise ValueError(f"rankings snapshot {name}: no ranked models")
+    return rankings
+
+
+def snapshot_json(rankings: Rankings) -> dict[str, Any]:
+    """The snapshot-file form of `rankings` (what `load_snapshot` reads)."""
+    tasks: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for (task, ranking), models in rankings.lists.items():
+        tasks.setdefault(task, {})[ranking] = [dataclasses.asdict(model) for model in models]
+    return {
+        "fetched_at": rankings.fetched_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "note": rankings.note,
+        "tasks": tasks,
+    }
+
+
+def check_complete(rankings: Any) -> Rankings:
+    """Return `rankings` if it is a Rankings with a model in every task × ranking; else ValueError."""
+    if not isinstance(rankings, Rankings):
+        raise ValueError(f"expected Rankings, got {type(rankings).__name__}")
+    missing = [f"{task}/{ranking}" for task in TASKS for ranking in RANKINGS if not rankings.ranked(task, ranking)]
+    if missing:
+        raise ValueError(f"no ranked models for {', '.join(missing)}")
+    return rankings
+
+
+def fetch_live(api: HfApi | None = None, limit: int = 100) -> Rankings:
+    """Fetch the Hub's top `limit` models per task in each ranking.
+
+    Raises whatever the Hub call raises (e.g. httpx2.ConnectError, OfflineModeIsEnabled), and
+    ValueError when an answer ranks no usable model.
+    """
+    api = api or HfApi()
+    lists: dict[tuple[str, str], tuple[RankedModel, ...]] = {}
+    for task in TASKS:
+        for ranking in RANKINGS:
+            infos = api.list_models(pipeline_tag=task, sort=HUB_SORT[ranking], limit=limit, expand=HUB_EXPAND)
+            # Rank is the Hub's position, so a skipped malformed entry leaves a gap, not a shift.
+            parsed = (ranked_model_from_info(info, rank, task) for rank, info in enumerate(infos, start=1))
+            lists[(task, ranking)] = _dedupe(model for model in parsed if model is not None)
+    rankings = Rankings(
+        lists=lists,
+        fetched_at=datetime.now(UTC),
+        origin="live",
+        source="Hub",
+        note="Live rankings from the Hugging Face Hub.",
+    )
+    return check_complete(rankings)
+
+
+_SECRET = re.compile(r"hf_[A-Za-z0-9]{6,}|(?<=Bearer )\S+", re.IGNORECASE)
+# An absolute path not inside a URL (no word character, ':', '/' or '.' right before it).
+_ABS_PATH = re.compile(r"(?<![\w:/.~])/[^\s'\"]+")
+
+
+def _describe(exc: BaseException) -> str:
+    """A short, display-safe account of `exc`: no tokens, no absolute local paths."""
+    text = " ".join(str(exc).split()) or "no details"
+    text = _SECRET.sub("***", text)
+    text = _ABS_PATH.sub(lambda m: os.path.basename(m.group(0).rstrip("/")) or "/", text)
+    if len(text) > 160:
+        text = text[:157] + "..."
+    return f"{type(exc).__name__}: {text}"
+
+
+def _caveat_for(exc: BaseException) -> str:
+    if isinstance(exc, (httpx2.TransportError, OSError)):  # includes timeouts and offline mode
+        return "Hub unreachable"
+    return "live rankings unavailable"
+
+
+class RankingsStore:
+    """Holds the current Rankings; `current()` is one attribute read, a swap one assignment.
+
+    `start()` loads the snapshot synchronously and, when live, fetches from the Hub on a daemon
+    thread every `ttl_seconds`. A fetch that raises, answers garbage or takes longer than
+    `timeout_seconds` leaves the last good rankings in place and is reported by `status()`.
+    """
+
+    def __init__(
+        self,
+        snapshot_path: str | os.PathLike[str],
+        *,
+        live: bool,
+        fetch: Callable[[], Rankings] | None = None,
+        ttl_seconds: float = 3600.0,
+        timeout_seconds: float = 20.0,
+    ):
+        self.snapshot_path = Path(snapshot_path)
+        self.live = live
+        self.ttl_seconds = ttl_seconds
+        self.timeout_seconds = timeout_seconds
+        self._fetch = fetch or fetch_live
+        self._current = empty_rankings("Rankings have not been loaded yet.")
+        self._loaded = False
+        self._status = ""
+        self._refresh_lock = threading.Lock()  # one refresh at a time; readers never take it
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def current(self) -> Rankings:
+        """The rankings to serve now; read it once per request."""
+        return self._current
+
+    def status(self) -> str:
+        """Why live rankings are not shown, or "" when nothing went wrong."""
+        return self._status
+
+    def load(self) -> Rankings:
+        """Load the snapshot file into the store. Raises ValueError naming a missing or bad file."""
+        rankings = load_snapshot(self.snapshot_path)
+        self._use_snapshot(rankings)
+        return rankings
+
+    def _use_snapshot(self, rankings: Rankings) -> None:
+        if self.live and hub_offline():
+            rankings = dataclasses.replace(rankings, caveat="offline mode")
+            self._status = "HF_HUB_OFFLINE is set, so live rankings are not fetched"
+        self._current = rankings
+        self._loaded = True
+
+    def start(self) -> Rankings:
+        """Serve the snapshot now; when live, fetch from the Hub in the background. Never blocks on the Hub."""
+        if not self._loaded:
+            self.load()
+        if self.live and not hub_offline() and self._thread is None:
+            self._thread = threading.Thread(target=self._refresh_forever, name="rankings-refresh", daemon=True)
+            self._thread.start()
+        return self._current
+
+    def stop(self) -> None:
+        """Stop the background refresh after its current attempt."""
+        self._stop.set()
+
+    def _refresh_forever(self) -> None:
+        while not self._stop.is_set():
+            self.refresh_now()
+            self._stop.wait(self.ttl_seconds)
+
+    def refresh_now(self, block: bool = True) -> bool | None:
+        """Fetch live rankings and swap them in. Returns whether that worked (None when not blocking)."""
+        if not block:
+            threading.Thread(target=self.refresh_now, name="rankings-refresh-once", daemon=True).start()
+            return None
+        if not self.live:
+            return False
+        if hub_offline():
+            self._status = "HF_HUB_OFFLINE is set, so live rankings are not fetched"
+            return False
+        with self._refresh_lock:
+            try:
+                rankings = check_complete(self._fetch_with_timeout())
+            # The fetch is any callable talking to the network: whatever it raises must leave the
+            # served rankings in place rather than kill the refresh thread.
+            except Exception as exc:  # noqa: BLE001
+                self._record_failure(exc)
+                return False
+            self._current = rankings
+            self._status = ""
+            log.info("live rankings swapped in (%s)", rankings.label())
+            return True
+
+    def _fetch_with_timeout(self) -> Any:
+        """Run the fetch on its own daemon thread and stop waiting after `timeout_seconds`.
+
+        A fetch that outlives the wait writes into its own box, which nobody reads any more,
+        so it cannot overwrite a later result.
+        """
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["value"] = self._fetch()
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="rankings-fetch", daemon=True).start()
+        if not done.wait(self.timeout_seconds):
+            raise TimeoutError(f"the Hub did not answer within {self.timeout_seconds:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    def _record_failure(self, exc: BaseException) -> None:
+        detail = _describe(exc)
+        current = self._current
+        if current.origin == "live":
+            self._status = (
+                f"Live refresh failed ({detail}); keeping rankings fetched {current.fetched_at:%Y-%m-%d %H:%M} UTC"
+            )
+        else:
+            self._status = f"Live rankings unavailable ({detail})"
+            self._current = dataclasses.replace(current, caveat=_caveat_for(exc))
+        log.warning("rankings refresh failed: %s", detail)
+
+
+def resolve_rankings(source: str | None = None) -> RankingsStore:
+    """The store for `--rankings` (or env SUPPORT_RANKINGS when `source` is None), loaded, not started.
+
+    "", "hub" → live rankings with the bundled snapshot as fallback (an empty Rankings if that
+    file is missing or bad); a file path → that snapshot only. Raises ValueError naming a
+    missing or invalid snapshot file.
+    """
+    if source is None:
+        source = os.environ.get("SUPPORT_RANKINGS", "")
+    source = source.strip()
+    if source.lower() in ("", "hub"):
+        store = RankingsStore(BUNDLED_SNAPSHOT, live=True)
+        try:
+            store.load()
+        except ValueError as exc:
+            log.error("bundled rankings snapshot unusable: %s", exc)
+            store._use_snapshot(empty_rankings(f"The bundled rankings snapshot is unusable ({exc})."))
+        return store
+    store = RankingsStore(Path(source).expanduser(), live=False)
+    store.load()
+    return store

@@ -1,0 +1,256 @@
+"""The immutable in-memory snapshot every handler reads, and what it knows about itself.
+
+A snapshot is built once per load and never changed; a refresh builds a new one and swaps
+it in whole (see `store.py`), so a request that took a snapshot sees one consistent dataset.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from components.sources.columns import STACK_KEY
+from components.sources.results import PASS, result_kind
+from components.sources.versions import newest_first
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something the loader passed over: a file, or rows and values inside one."""
+
+    file: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where the data came from, for the page header and the API."""
+
+    source: str  # display-safe: never a token or an absolute local path
+    kind: str  # "hub", "local" or "sample"
+    files_read: int = 0
+    rows_read: int = 0
+    newest_tested_at: datetime | None = None
+    loaded_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    fallback_reason: str | None = None
+
+    @property
+    def is_sample(self) -> bool:
+        return self.kind == "sample"
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One neuronx-cc × library × library version, with its counts."""
+
+    neuronx_cc: str
+    library: str
+    library_version: str
+    models: int
+    passed: int
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.neuronx_cc, self.library, self.library_version)
+
+    def as_dict(self) -> dict:
+        return {
+            "neuronx_cc": self.neuronx_cc,
+            "library": self.library,
+            "library_version": self.library_version,
+            "models": self.models,
+            "passed": self.passed,
+        }
+
+
+_NON_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def search_key(text: str) -> str:
+    """Lower case with punctuation and spaces removed: `Qwen/Qwen3-0.6B` → `qwenqwen306b`."""
+    return _NON_ALNUM.sub("", str(text).casefold())
+
+
+def token_key(text: str) -> str:
+    """Lower case, each run of punctuation one space, with a leading space: ` qwen qwen3 0 6b`.
+    A word found after a space starts where a name's word starts: `qwen3` is in `Qwen3-8B`,
+    not in `Qwen-32B`."""
+    return " " + _NON_ALNUM.sub(" ", str(text).casefold()).strip()
+
+
+def result_kinds(result: pd.Series, exclusion: pd.Series) -> np.ndarray:
+    """`result_kind` of every row, worked out once per distinct (result, has exclusion) pair."""
+    result_codes, results = pd.factorize(result)
+    exclusion_codes, exclusions = pd.factorize(exclusion)
+    # code -1 (a missing value) reads the extra last entry
+    excluded = np.array([isinstance(e, str) and bool(e.strip()) for e in exclusions] + [False])[exclusion_codes]
+    table = np.array([[result_kind(r, None), result_kind(r, "excluded")] for r in [*results, None]], dtype=object)
+    return table[result_codes, excluded.astype(np.int64)]
+
+
+def _factorize_rows(rows: pd.DataFrame, columns: tuple[str, ...]) -> tuple[np.ndarray, list[tuple]]:
+    """Number the distinct value combinations of `columns` in order of appearance: (codes, combinations)."""
+    per_column = [pd.factorize(rows[c]) for c in columns]
+    sizes = tuple(len(values) + 1 for _, values in per_column)  # +1: a missing value (code -1) counts too
+    combined = np.ravel_multi_index(tuple(np.asarray(codes) + 1 for codes, _ in per_column), sizes)
+    codes, firsts = pd.factorize(combined)
+    parts = np.unravel_index(firsts, sizes)
+    values = [[None, *values] for _, values in per_column]
+    return codes.astype(np.int64), [tuple(v[i] for v, i in zip(values, part)) for part in zip(*parts)]
+
+
+def _group_positions(codes: np.ndarray, groups: int) -> list[np.ndarray]:
+    """For each code 0..groups-1, the ascending positions where it occurs."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(groups + 1))
+    return [order[bounds[i] : bounds[i + 1]] for i in range(groups)]
+
+
+class Snapshot:
+    """One loaded dataset: rows (one per model and stack), stacks newest first, provenance.
+
+    Treat every attribute as read-only; nothing mutates a snapshot after construction.
+    """
+
+    def __init__(self, rows: pd.DataFrame, provenance: Provenance, skipped: tuple[Skipped, ...] = ()):
+        rows = rows.reset_index(drop=True)
+        self.rows = rows
+        self.provenance = provenance
+        self.skipped = tuple(skipped)
+        self.kind = result_kinds(rows["result"], rows["exclusion"]) if len(rows) else np.empty(0, dtype=object)
+
+        # Models are numbered in name order, so sorting by code sorts by name.
+        codes, models = pd.factorize(rows["model_id"].astype(object), sort=True) if len(rows) else ([], [])
+        self.model_ids: tuple[str, ...] = tuple(models)
+        self.model_code: np.ndarray = np.asarray(codes, dtype=np.int64)
+        self._model_rows: dict[str, np.ndarray] = dict(
+            zip(self.model_ids, _group_positions(self.model_code, len(models)))
+        )
+        self._model_keys = pa.array([search_key(m) for m in self.model_ids], pa.string())
+        self._model_tokens = pa.array([token_key(m) for m in self.model_ids], pa.string())
+        self._model_by_fold: dict[str, str] = {m.casefold(): m for m in self.model_ids}
+
+        self._stack_rows: dict[tuple[str, str, str], np.ndarray] = {}
+        self._stack_code: dict[tuple[str, str, str], int] = {}
+        self.stack_code: np.ndarray = np.zeros(len(rows), dtype=np.int64)
+        stacks = []
+        if len(rows):
+            self.stack_code, uniques = _factorize_rows(rows, STACK_KEY)
+            passed = np.bincount(self.stack_code[self.kind == PASS], minlength=len(uniques))
+            for code, (key, positions) in enumerate(zip(uniques, _group_positions(self.stack_code, len(uniques)))):
+                self._stack_rows[key] = positions
+                self._stack_code[key] = code
+                stacks.append(Stack(*key, models=len(positions), passed=int(passed[code])))
+        cc_rank = {v: i for i, v in enumerate(newest_first(s.neuronx_cc for s in stacks))}
+        lv_rank = {v: i for i, v in enumerate(newest_first(s.library_version for s in stacks))}
+        self.stacks: tuple[Stack, ...] = tuple(
+            sorted(stacks, key=lambda s: (cc_rank[s.neuronx_cc], s.library, lv_rank[s.library_version]))
+        )
+
+        self._memo: OrderedDict[Hashable, object] = OrderedDict()
+        self._memo_lock = threading.Lock()
+
+    MEMO_SIZE = 256
+
+    def memo(self, key: Hashable, compute: Callable[[], object]) -> object:
+        """Compute once per snapshot (a small LRU): answers die with the snapshot they came from."""
+        with self._memo_lock:
+            if key in self._memo:
+                self._memo.move_to_end(key)
+                return self._memo[key]
+        value = compute()
+        with self._memo_lock:
+            self._memo[key] = value
+            while len(self._memo) > self.MEMO_SIZE:
+                self._memo.popitem(last=False)
+        return value
+
+    # ---- stacks -------------------------------------------------------------------------
+
+    @property
+    def newest(self) -> Stack | None:
+        return self.stacks[0] if self.stacks else None
+
+    def compilers(self) -> list[str]:
+        """neuronx-cc versions, newest first."""
+        seen: dict[str, None] = {}
+        for s in self.stacks:
+            seen.setdefault(s.neuronx_cc, None)
+        return list(seen)
+
+    def library_versions(self, neuronx_cc: str) -> list[Stack]:
+        """The stacks of one compiler, newest library version first."""
+        return [s for s in self.stacks if s.neuronx_cc == neuronx_cc]
+
+    def resolve_stack(self, neuronx_cc: str | None = "", library_version: str | None = "") -> Stack | None:
+        """The stack asked for; an empty or unknown compiler means the newest, and an empty or
+        unknown library version the newest one on that compiler. None only when there is no data."""
+        if not self.stacks:
+            return None
+        cc = (neuronx_cc or "").strip()
+        lv = (library_version or "").strip()
+        candidates = [s for s in self.stacks if s.neuronx_cc == cc]
+        if not candidates and cc:
+            # people type the public part of a version: 2.28.7631.0 for 2.28.7631.0+82129205
+            candidates = [s for s in self.stacks if s.neuronx_cc.split("+", 1)[0] == cc]
+        if not candidates:
+            candidates = list(self.stacks[:1])
+            candidates = [s for s in self.stacks if s.neuronx_cc == candidates[0].neuronx_cc]
+        for s in candidates:
+            if s.library_version == lv:
+                return s
+        return candidates[0]
+
+    def stack_positions(self, stack: Stack) -> np.ndarray:
+        return self._stack_rows.get(stack.key, np.empty(0, dtype=np.int64))
+
+    # ---- models -------------------------------------------------------------------------
+
+    def canonical_model_id(self, model_id: str) -> str | None:
+        """The dataset's spelling of a model id, matched case-insensitively; None if unknown."""
+        text = (model_id or "").strip()
+        if text in self._model_rows:
+            return text
+        return self._model_by_fold.get(text.casefold())
+
+    def model_positions(self, model_id: str) -> np.ndarray:
+        return self._model_rows.get(model_id, np.empty(0, dtype=np.int64))
+
+    def row_for(self, model_id: str, stack: Stack) -> int | None:
+        """Position of the model's row on a stack, or None when it was not run there."""
+        code = self._stack_code.get(stack.key)
+        positions = self.model_positions(model_id)
+        if code is None or not len(positions):
+            return None
+        on_stack = positions[self.stack_code[positions] == code]
+        return int(on_stack[0]) if len(on_stack) else None
+
+    def record(self, position: int) -> dict:
+        """One row as {column: value}, read column by column (a row Series would mix every dtype)."""
+        return {name: column.iat[position] for name, column in self.rows.items()}
+
+    def matching_models(self, words: tuple[str, ...]) -> np.ndarray:
+        """A mask over `model_ids`: the models whose search key contains every word."""
+        mask = np.ones(len(self.model_ids), dtype=bool)
+        for word in words:
+            mask &= pc.match_substring(self._model_keys, word).to_numpy(zero_copy_only=False)
+        return mask
+
+    def aligned_words(self, texts: tuple[str, ...]) -> np.ndarray:
+        """Per model of `model_ids`: how many of the query's words start where a word of its name starts."""
+        count = np.zeros(len(self.model_ids), dtype=np.int64)
+        for text in texts:
+            count += pc.match_substring(self._model_tokens, token_key(text)).to_numpy(zero_copy_only=False)
+        return count
+
+    def __len__(self) -> int:
+        return len(self.rows)

@@ -1,0 +1,79 @@
+"""The named endpoints: plain JSON answers for programs (gradio_client, MCP, curl).
+
+Each method reads the current snapshot and rankings once, so one answer never mixes two loads.
+The docstrings are the endpoints' descriptions in the API page and the MCP schema.
+"""
+
+from __future__ import annotations
+
+from components.queries import compare as comparison
+from components.queries import details, views
+from components.sources.rankings import RankingsStore
+from components.sources.store import DatasetStore
+
+
+# Gradio reads each line of an Args or Returns entry as its own item, so every description below
+# stays on one line, however long: wrapped, it reaches the API page and MCP clients garbled.
+class Api:
+    def __init__(self, datasets: DatasetStore, rankings: RankingsStore):
+        self.datasets = datasets
+        self.rankings = rankings
+
+    def stacks(self) -> list[dict]:
+        """List the tested software stacks, newest first.
+
+        Returns:
+            A list of {neuronx_cc, library, library_version, models, passed}: the neuronx-cc compiler version, the library (e.g. transformers) and its version, how many models were run on that stack and how many passed.
+        """
+        return [s.as_dict() for s in self.datasets.current().stacks]
+
+    def search(
+        self, query: str = "", view: str = "selected", task: str = "", neuronx_cc: str = "", library_version: str = ""
+    ) -> list[dict]:
+        """Find models and their result on one stack (does each run unmodified on AWS Trainium?).
+
+        Args:
+            query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
+            view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
+            task: "text-generation" or "image-text-to-text"; "" means all tasks.
+            neuronx_cc: compiler version; "" means the newest stack.
+            library_version: Transformers version on that compiler; "" means the newest one.
+
+        Returns:
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task}; ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb.
+        """
+        q = views.normalise(query, view, task, neuronx_cc, library_version)
+        return views.select(self.datasets.current(), self.rankings.current(), q).records()
+
+    def lookup(self, model_id: str, neuronx_cc: str = "", library_version: str = "") -> dict:
+        """Everything about one model on one stack: the result, how to reproduce it, and its history.
+
+        Args:
+            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
+            neuronx_cc: compiler version; "" means the newest stack.
+            library_version: Transformers version on that compiler; "" means the newest one.
+
+        Returns:
+            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). An unknown model gives {"model_id": ..., "result": "not tested"}.
+        """
+        return details.lookup(self.datasets.current(), model_id, neuronx_cc, library_version)
+
+    def compare(
+        self, neuronx_cc_a: str = "", library_version_a: str = "", neuronx_cc_b: str = "", library_version_b: str = ""
+    ) -> dict:
+        """Compare two stacks (for an SDK upgrade): which models regressed, were fixed, were added or removed, or changed notably.
+
+        Args:
+            neuronx_cc_a: compiler version of stack A, the older one as a rule; "" (with library_version_a "") means the stack just before the newest.
+            library_version_a: Transformers version of stack A; "" means the newest one on that compiler.
+            neuronx_cc_b: compiler version of stack B; "" (with library_version_b "") means the newest stack.
+            library_version_b: Transformers version of stack B; "" means the newest one on that compiler.
+
+        Returns:
+            A dict with stack_a and stack_b (the stacks compared: neuronx_cc, library, library_version, models, passed), thresholds, and six lists of models: regressions (PASS on A, FAIL on B), fixes (FAIL on A, PASS on B), added (run on B only), removed (run on A only), changed (PASS on both with wall time moved by at least 25% and 60 s, peak memory by at least 20% and 1 GB, or a different number of cores; each entry adds reasons) and other_changes (any other change of result, such as PASS to EXCLUDED: an exclusion is a decision, not a regression). Each entry has model_id and, for each side, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb and exclusion with the suffix _a or _b; a side without a run has result "not tested". A stack compared with itself gives empty lists; an unknown compiler falls back to that side's default.
+        """
+        snapshot = self.datasets.current()
+        stack_a, stack_b = comparison.resolve_pair(
+            snapshot, neuronx_cc_a, library_version_a, neuronx_cc_b, library_version_b
+        )
+        return comparison.compare(snapshot, stack_a, stack_b)

@@ -1,0 +1,60 @@
+"""The "Charts" tab: pass rate across stacks, and wall time, memory and organisations on one stack.
+
+The figures are drawn when the tab is opened or its stack changes, never at page load, so the
+first page load neither computes them nor imports plotly.
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+
+from components.sources.store import DatasetStore
+from components.web import charts
+from components.web.stack_picker import stack_choices, stack_from_value, stack_value
+
+
+class ChartsTab:
+    def __init__(self, datasets: DatasetStore):
+        self.datasets = datasets
+
+    def on_open(self, value: str | None):
+        """Fill the stack picker (keeping a choice still in the data) and draw every figure."""
+        snapshot = self.datasets.current()
+        stack = stack_from_value(snapshot, value) or snapshot.newest
+        picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
+        trend = charts.trend_figure(snapshot)
+        return (picker, trend, *self._stack_figures(snapshot, stack))  # one snapshot for every figure
+
+    def on_stack(self, value: str | None):
+        """The figures of one stack: wall time, memory, organisations."""
+        snapshot = self.datasets.current()
+        return self._stack_figures(snapshot, stack_from_value(snapshot, value) or snapshot.newest)
+
+    @staticmethod
+    def _stack_figures(snapshot, stack):
+        if stack is None:
+            return None, None, None
+        return (
+            charts.wall_figure(snapshot, stack),
+            charts.memory_figure(snapshot, stack),
+            charts.org_figure(snapshot, stack),
+        )
+
+
+def build(tab: gr.Tab, datasets: DatasetStore) -> None:
+    """Lay out the tab's contents (inside `with gr.Tab(...)`) and wire its events."""
+    handler = ChartsTab(datasets)
+    trend = gr.Plot(label="Pass rate across stacks", elem_id="chart-trend")
+    gr.Markdown(charts.CAPTIONS["trend"], elem_classes=["hint"])
+    stack = gr.Dropdown(label="Stack for the figures below", elem_id="charts-stack", min_width=260)
+    with gr.Row():
+        with gr.Column(min_width=320):
+            wall = gr.Plot(label="Wall time against cores", elem_id="chart-wall")
+            gr.Markdown(charts.CAPTIONS["wall"], elem_classes=["hint"])
+        with gr.Column(min_width=320):
+            memory = gr.Plot(label="Peak memory against capacity", elem_id="chart-memory")
+            gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
+    orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
+    gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
+    tab.select(handler.on_open, stack, [stack, trend, wall, memory, orgs], api_visibility="private")
+    stack.input(handler.on_stack, stack, [wall, memory, orgs], trigger_mode="always_last", api_visibility="private")

@@ -1,0 +1,165 @@
+"""The "Compare stacks" tab: two stack pickers and what changed from one to the other.
+
+Nothing is computed at page load: the tab fills itself when it is first opened.
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+
+from components.queries import compare, formatting, links
+from components.queries.views import Query
+from components.sources.results import OTHER
+from components.sources.snapshot import Snapshot, Stack
+from components.sources.store import DatasetStore
+from components.web.render import badge, esc
+from components.web.stack_picker import stack_choices, stack_from_value, stack_value
+
+MAX_SECTION_ROWS = 200
+SECTIONS = (
+    ("regressions", "Regressions", "PASS on A, FAIL on B."),
+    ("fixes", "Fixes", "FAIL on A, PASS on B."),
+    ("added", "Added", "Run on B, not on A."),
+    ("removed", "Removed", "Run on A, not on B."),
+    ("changed", "Changed", "PASS on both, with a notable change in wall time, peak memory or cores."),
+    (
+        "other_changes",
+        "Other result changes",
+        "To or from excluded, or an unknown result: neither a regression nor a fix.",
+    ),
+)
+# Colours and spacing from the theme's variables, so light and dark mode both hold up.
+CSS = """
+.compare-counts { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0.4em 0 0.6em; }
+.compare-count { padding: 0.3em 0.8em; border: 1px solid var(--border-color-primary); border-radius: var(--radius-md);
+  background: var(--background-fill-secondary); }
+.compare-count b { font-size: 1.25em; margin-right: 0.15em; }
+.compare-table { table-layout: fixed; }
+.compare-table th:nth-child(1) { width: 30%; }
+.compare-table th:nth-child(2), .compare-table th:nth-child(3) { width: 9%; }
+.compare-table th:nth-child(4) { width: 7%; }
+.compare-table td { word-break: break-word; }
+.compare-section h3 { margin: 1.1em 0 0.1em; }
+.compare-section .meaning { margin: 0 0 0.3em; color: var(--body-text-color-subdued); font-size: 0.9em; }
+"""
+INTRO = (
+    "What changed from stack **A** to stack **B** (pick the older one as A). A model's row opens it on "
+    "the stack where it was run (B, or A when it was removed). *Changed* means both runs passed and "
+    f"{compare.DEFAULT_THRESHOLDS.describe()}. Being excluded is a decision, not a failure: a model that "
+    "became excluded is listed under *Other result changes*, not as a regression."
+)
+
+
+class CompareTab:
+    def __init__(self, datasets: DatasetStore):
+        self.datasets = datasets
+
+    def on_open(self, value_a: str | None, value_b: str | None):
+        """Fill the pickers (keeping a choice that is still in the data) and show the comparison."""
+        snapshot = self.datasets.current()
+        default_a, default_b = compare.default_stacks(snapshot)
+        stack_a = stack_from_value(snapshot, value_a) or default_a
+        stack_b = stack_from_value(snapshot, value_b) or default_b
+        choices = stack_choices(snapshot)
+        return (
+            gr.update(choices=choices, value=stack_value(stack_a) if stack_a else None),
+            gr.update(choices=choices, value=stack_value(stack_b) if stack_b else None),
+            self.render(snapshot, stack_a, stack_b),
+        )
+
+    def on_change(self, value_a: str | None, value_b: str | None) -> str:
+        snapshot = self.datasets.current()
+        default_a, default_b = compare.default_stacks(snapshot)
+        stack_a = stack_from_value(snapshot, value_a) or default_a
+        stack_b = stack_from_value(snapshot, value_b) or default_b
+        return self.render(snapshot, stack_a, stack_b)
+
+    @staticmethod
+    def render(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None) -> str:
+        if stack_a is None or stack_b is None:
+            return '<p class="summary">No data loaded. See the notice above.</p>'
+        if stack_a.key == stack_b.key:
+            return '<p class="summary">A and B are the same stack: nothing changes. Pick another stack for A or B.</p>'
+        answer = compare.compare(snapshot, stack_a, stack_b)
+        counts = "".join(
+            f'<span class="compare-count compare-{name}"><b>{len(answer[name]):,}</b> {esc(title.lower())}</span>'
+            for name, title, _ in SECTIONS
+        )
+        parts = [f'<div class="compare-counts" id="compare-counts">{counts}</div>']
+        parts += [_section(answer[name], name, title, meaning, stack_a, stack_b) for name, title, meaning in SECTIONS]
+        return "".join(parts)
+
+
+def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: Stack, stack_b: Stack) -> str:
+    head = f'<h3 id="compare-{name}-title">{esc(title)} ({len(entries):,})</h3><p class="meaning">{esc(meaning)}</p>'
+    if not entries:
+        return f'<section class="compare-section" id="compare-{name}">{head}<p>None.</p></section>'
+    opened_on = stack_a if name == "removed" else stack_b
+    extra = "<th>What moved</th>" if name == "changed" else ""
+    rows = "".join(_row(e, opened_on, name == "changed") for e in entries[:MAX_SECTION_ROWS])
+    more = (
+        f"<p>… and {len(entries) - MAX_SECTION_ROWS:,} more: the <code>/compare</code> API lists them all.</p>"
+        if len(entries) > MAX_SECTION_ROWS
+        else ""
+    )
+    return (
+        f'<section class="compare-section" id="compare-{name}">{head}'
+        '<table class="history-table compare-table"><thead><tr><th>Model</th><th>A</th><th>B</th><th>Cores</th>'
+        f"<th>Wall time</th><th>Peak memory</th>{extra}</tr></thead><tbody>{rows}</tbody></table>{more}</section>"
+    )
+
+
+def _row(e: dict, opened_on: Stack, changed: bool) -> str:
+    link = links.build(
+        links.PageState(
+            Query(neuronx_cc=opened_on.neuronx_cc, library_version=opened_on.library_version), e["model_id"]
+        )
+    )
+    cores = _pair(formatting.cores(e.get("tp_a")), formatting.cores(e.get("tp_b")))
+    wall = _pair(formatting.duration(e.get("wall_s_a")), formatting.duration(e.get("wall_s_b")))
+    memory = _memory_pair(e)
+    moved = f"<td>{esc(', '.join(e.get('reasons', [])))}</td>" if changed else ""
+    return (
+        f'<tr><td><a href="?{esc(link)}" target="_self" class="model-link">{esc(e["model_id"])}</a></td>'
+        f"<td>{badge(e.get('kind_a') or OTHER, e.get('result_a'))}</td>"
+        f"<td>{badge(e.get('kind_b') or OTHER, e.get('result_b'))}</td>"
+        f"<td>{esc(cores)}</td><td>{esc(wall)}</td><td>{esc(memory)}</td>{moved}</tr>"
+    )
+
+
+def _memory_pair(e: dict) -> str:
+    """`8.0 → 8.1 / 24 GB` when both runs used the same capacity, else each side in full."""
+    peak_a, peak_b, capacity = e.get("hbm_peak_gb_a"), e.get("hbm_peak_gb_b"), e.get("hbm_capacity_gb_a")
+    if (
+        None not in (peak_a, peak_b, capacity)
+        and capacity == e.get("hbm_capacity_gb_b")
+        and f"{peak_a:.1f}" != f"{peak_b:.1f}"
+    ):
+        return f"{peak_a:.1f} → {peak_b:.1f} / {capacity:g} GB"
+    return _pair(
+        formatting.memory(peak_a, e.get("hbm_capacity_gb_a")), formatting.memory(peak_b, e.get("hbm_capacity_gb_b"))
+    )
+
+
+def _pair(a: str, b: str) -> str:
+    """`4 → 8`, or one value when both sides agree or one side has none."""
+    if a == b or b == "—":
+        return a
+    if a == "—":
+        return b
+    return f"{a} → {b}"
+
+
+def build(tab: gr.Tab, datasets: DatasetStore) -> None:
+    """Lay out the tab's contents (inside `with gr.Tab(...)`) and wire its events."""
+    handler = CompareTab(datasets)
+    gr.Markdown(INTRO, elem_classes=["hint"])
+    with gr.Row(equal_height=True):
+        stack_a = gr.Dropdown(label="A (from)", elem_id="compare-a", scale=1, min_width=260)
+        stack_b = gr.Dropdown(label="B (to)", elem_id="compare-b", scale=1, min_width=260)
+    result = gr.HTML(elem_id="compare-result", css_template=CSS)
+    tab.select(handler.on_open, [stack_a, stack_b], [stack_a, stack_b, result], api_visibility="private")
+    for picker in (stack_a, stack_b):
+        picker.input(
+            handler.on_change, [stack_a, stack_b], result, trigger_mode="always_last", api_visibility="private"
+        )

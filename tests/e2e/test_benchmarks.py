@@ -1,0 +1,33 @@
+"""The benchmarks still run (quick mode) and print every figure; their speed is never judged here."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.helpers import ROOT
+
+FIGURES = [
+    "cold start, bundled sample", "cold start, large synthetic set",
+    "first page, bundled sample", "first page, small set", "first page, large set",
+    "search p50, 'llama', small set", "search p95, 'llama', small set", "search p50 while typing, small set",
+    "search p50, empty query, small set", "search p50, 'llama', large set", "search p95, 'llama', large set",
+    "search p50 while typing, large set", "search p50, empty query, large set",
+    "lookup p50, large set", "lookup p95, large set",
+    "RSS after start, small set", "RSS after start, large set",
+    "typing to result, median", "typing to result, p95",
+    "load: requests served", "load: errors", "load: p50", "load: p95",
+]  # fmt: skip
+
+
+def test_every_benchmark_runs_in_quick_mode(tmp_path):
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run_all.py"), "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "BENCH_DATA": str(tmp_path)},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    rows = {line.split("|")[1].strip() for line in run.stdout.splitlines() if line.startswith("| ")}
+    missing = [f for f in FIGURES if f not in rows]
+    assert not missing, f"not printed: {missing}\n{run.stdout[-3000:]}"

@@ -1,0 +1,106 @@
+"""The page in real Chromium, as a person uses it: search, click, deep link, copy."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from components.web.render import TABLE_HEADERS
+
+TIMEOUT = 20_000
+
+
+@pytest.fixture
+def opened(page: Page, sample_app):
+    def open_(query: str = "") -> Page:
+        page.goto(sample_app.url + "/" + query)
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+        return page
+
+    return open_
+
+
+def model_cells(page: Page) -> list[str]:
+    cells = page.locator("#results [role=gridcell]")
+    texts = cells.all_inner_texts()
+    return [t.strip().splitlines()[0] for t in texts[1 :: len(TABLE_HEADERS)]]  # the Model column of each row
+
+
+def test_the_sample_is_shown_and_labelled(opened):
+    page = opened()
+    expect(page.locator("#header")).to_contain_text("Sample data", timeout=TIMEOUT)
+    expect(page.locator("#header")).to_contain_text("not real results")
+    expect(page.locator("#summary")).to_contain_text("models")
+    assert len(model_cells(page)) > 10
+
+
+def test_search_narrows_the_table(opened):
+    page = opened()
+    before = len(model_cells(page))
+    search = page.locator("#search textarea, #search input").first
+    search.click()
+    search.press_sequentially("qwen3 0.6b")
+    search.press("Enter")
+    expect(page.locator("#summary")).to_contain_text(re.compile(r"\b1\b models?|models"), timeout=TIMEOUT)
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(TABLE_HEADERS)}",
+        timeout=TIMEOUT,
+    )
+    cells = model_cells(page)
+    assert "Qwen/Qwen3-0.6B" in cells and len(cells) < before
+
+
+def test_clicking_a_row_opens_its_details_with_the_right_commands(opened):
+    page = opened("?q=qwen3+0.6b")
+    page.locator("#results [role=gridcell]", has_text="Qwen/Qwen3-0.6B").first.click(position={"x": 4, "y": 4})
+    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    cc = page.locator("#stack-cc input").input_value()
+    expect(page.locator("#run-py")).to_contain_text("Qwen/Qwen3-0.6B")
+    sync = page.locator("#cache-sync textarea, #cache-sync input").first.input_value()
+    assert sync.startswith("hf buckets sync hf://buckets/aws-neuron/torch-neuronx-neff-cache/neuronxcc-")
+    assert sync.endswith(" /tmp/neff_cache")
+    assert cc.split(" ")[0] in sync  # the row's compiler version
+
+
+def test_a_deep_link_opens_a_model(opened):
+    page = opened("?model=Qwen/Qwen3-0.6B")
+    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    expect(page.locator("#install textarea, #install input").first).to_have_value(
+        re.compile(r"pip install .*torch-neuronx==")
+    )
+    expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"model=Qwen%2FQwen3-0.6B"))
+
+
+def test_copy_buttons_exist(opened):
+    page = opened("?model=Qwen/Qwen3-0.6B")
+    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    for element in ("#run-py", "#cache-sync", "#install"):
+        expect(
+            page.locator(f"{element} button[aria-label*='opy' i], {element} button[title*='opy' i]").first
+        ).to_be_attached()
+
+
+def test_the_transformers_choices_follow_the_compiler(opened):
+    page = opened()
+    page.locator("#stack-cc input").click()
+    options = page.locator("[role=option]")
+    expect(options.first).to_be_visible(timeout=TIMEOUT)
+    assert options.count() >= 4  # the sample has at least four compilers
+    oldest = options.last.inner_text().split(" ")[0]
+    options.last.click()
+    expect(page.locator("#summary")).to_contain_text(f"neuronx-cc {oldest}", timeout=TIMEOUT)
+    page.locator("#stack-tf input").click()
+    expect(page.locator("[role=option]").first).to_be_visible(timeout=TIMEOUT)
+    assert page.locator("[role=option]").count() == 1  # the oldest compiler has one Transformers version
+
+
+def test_pasting_a_model_name_searches_without_enter(opened):
+    page = opened()
+    page.locator("#search textarea, #search input").first.fill("qwen3 0.6b")  # fires change, as a paste does
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(TABLE_HEADERS)}",
+        timeout=TIMEOUT,
+    )
+    assert "Qwen/Qwen3-0.6B" in model_cells(page)

@@ -1,0 +1,185 @@
+"""Hostile text in real Chromium: shown as text everywhere, and nothing it carries ever runs.
+
+The dataset is the bundled sample plus rows whose every text field is a script, an event handler,
+a `javascript:` link or a very long string (see `hostile.py`). A dialog fails the test at once, and
+`window.__pwned`, which every payload would set, must stay unset.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.hardening.hostile import (
+    HOSTILE_CC,
+    HOSTILE_LINK_MODEL,
+    HOSTILE_MODEL,
+    HOSTILE_SCRIPT_MODEL,
+    LONG_MODEL,
+    NEW_CC,
+    hostile_rows,
+)  # fmt: skip
+from tests.helpers import ROOT, Server, write
+
+TIMEOUT = 20_000
+HOSTILE_MODELS = (HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, HOSTILE_LINK_MODEL, LONG_MODEL)
+
+
+@pytest.fixture(scope="module")
+def hostile_app(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hostile") / "data"
+    shutil.copytree(ROOT / "data" / "sample", folder)
+    write(folder / "hostile.parquet", hostile_rows())
+    server = Server("--dataset", str(folder), "--rankings", str(ROOT / "data" / "rankings_snapshot.json")).wait()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def guarded(page: Page, hostile_app):
+    """A page that fails on any dialog, plus a check that no payload ran."""
+    dialogs: list[str] = []
+
+    def on_dialog(dialog) -> None:
+        dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.set_default_timeout(TIMEOUT)
+
+    def open_(query: str = "") -> Page:
+        page.goto(hostile_app.url + "/" + query)
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible()
+        return page
+
+    yield open_
+    page.wait_for_timeout(300)  # let late handlers (onerror of a failed image) fire
+    assert page.evaluate("() => window.__pwned") is None
+    assert dialogs == []
+
+
+def no_injected_elements(page: Page, scope: str) -> None:
+    """No element the payloads would create exists inside `scope`."""
+    found = page.evaluate(
+        r"""(scope) => [...document.querySelectorAll(scope)].flatMap(root =>
+            [...root.querySelectorAll('script, style, iframe[srcdoc], [onerror], [onload], [onmouseover], [href^="javascript:" i]')]
+              .filter(el => !['SCRIPT', 'STYLE'].includes(el.tagName) || /__pwned|body\{display:none/.test(el.textContent))
+              .map(el => el.outerHTML.slice(0, 120)))""",
+        scope,
+    )
+    assert found == []
+
+
+def search(page: Page, text: str) -> None:
+    """Search as a person does: type (here: fill) and press Enter, then wait for the new summary."""
+    before = page.locator("#summary").inner_text()
+    box = page.locator("#search textarea, #search input").first
+    box.fill(text)
+    box.press("Enter")
+    expect(page.locator("#summary")).not_to_have_text(before)
+
+
+def test_hostile_model_ids_are_text_in_the_table(guarded):
+    page = guarded("?neuronx_cc=2.28.7631.0&transformers=5.0.0")
+    search(page, "evil")
+    cells = page.locator("#results [role=gridcell]")
+    expect(cells.filter(has_text="evil/<img src=x onerror=").first).to_be_visible()
+    expect(cells.filter(has_text="evil/<script>window.__pwned").first).to_be_visible()
+    expect(cells.filter(has_text="evil/[x](javascript:alert('md'))").first).to_be_visible()
+    no_injected_elements(page, "#results")
+    links = page.eval_on_selector_all("#results a", "els => els.map(a => a.getAttribute('href'))")
+    assert links and all(href.startswith("https://huggingface.co/") for href in links)
+
+
+@pytest.mark.parametrize("model_id", HOSTILE_MODELS, ids=["img", "script", "md-link", "long"])
+def test_the_details_of_a_hostile_model_are_text(guarded, model_id):
+    page = guarded()
+    search(page, model_id[:40])
+    page.locator("#results [role=gridcell]", has_text=model_id[:30]).first.click(position={"x": 4, "y": 4})
+    head = page.locator("#details-summary h3")
+    expect(head).to_contain_text(model_id[:30])
+    details = page.locator("#details-summary")
+    expect(details).to_contain_text("window.__pwned='exclusion'")  # the exclusion, as text
+    expect(details).to_contain_text("<script>window.__pwned='notes'</script>")
+    page.locator("#details-summary details.error summary").click()
+    # the panel shows the end of a long error (the whole of it is in /lookup): its last line, as text
+    expect(details.locator("pre")).to_contain_text("NCC_X: <script>window.__pwned='error-last'</script>")
+    expect(page.locator("#run-py")).to_contain_text("window.__pwned='run_py'")
+    no_injected_elements(page, "#details")
+
+
+def test_a_hostile_stack_is_text_in_the_pickers_and_the_history(guarded):
+    page = guarded()
+    search(page, "evil img")
+    page.locator("#results [role=gridcell]", has_text="evil/<img").first.click(position={"x": 4, "y": 4})
+    expect(page.locator("#history")).to_contain_text(HOSTILE_CC)
+    page.locator("#stack-cc input").click()
+    expect(page.locator("[role=option]", has_text=HOSTILE_CC).first).to_be_attached()
+    page.keyboard.press("Escape")
+    no_injected_elements(page, "body")
+
+
+def test_the_charts_show_hostile_text_as_text(guarded):
+    page = guarded()
+    page.get_by_role("tab", name="Charts").click()
+    wall = page.locator("#chart-wall .js-plotly-plot")
+    expect(wall).to_be_visible()
+    orgs = page.locator("#chart-orgs .js-plotly-plot")
+    expect(orgs).to_be_visible()
+    expect(orgs.locator("text", has_text="evil")).not_to_have_count(0)  # the org axis label, as text
+    # hover the hostile models' points of the wall-time figure and read their labels
+    hostile_points = page.evaluate(
+        """() => document.querySelector('#chart-wall .js-plotly-plot').data.flatMap((trace, curve) =>
+            (trace.customdata || []).flatMap((row, point) => row[0].startsWith('evil/') ? [[curve, point]] : []))"""
+    )
+    assert hostile_points
+    seen = []
+    for curve, point in hostile_points:
+        dot = wall.locator(".scatterlayer .trace").nth(curve).locator("path.point").nth(point)
+        dot.scroll_into_view_if_needed()
+        dot.hover(force=True)
+        label = wall.locator(".hoverlayer .hovertext")
+        expect(label.first).to_be_attached()
+        seen.append(label.first.text_content() or "")
+    assert any("evil/<img src=x onerror=" in text for text in seen), seen
+    assert page.evaluate("() => document.querySelectorAll('.hoverlayer img, .hoverlayer script').length") == 0
+
+
+def test_the_compare_tab_shows_hostile_text_as_text(guarded):
+    page = guarded()
+    page.get_by_role("tab", name="Compare stacks").click()
+    expect(page.locator("#compare-counts")).to_be_visible()
+    expect(page.get_by_text("evil/<img src=x onerror=").first).to_be_attached()
+    no_injected_elements(page, "body")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_exports_hold_hostile_text_as_data(guarded, fmt, tmp_path):
+    page = guarded("?neuronx_cc=2.28.7631.0&transformers=5.0.0")
+    search(page, "evil")
+    with page.expect_download() as download:
+        page.locator(f"#download-{fmt}").click()
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False) if fmt == "csv" else pq.read_table(path).to_pandas()
+    assert {HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, HOSTILE_LINK_MODEL} <= set(frame["model_id"])
+    exclusions = set(frame["exclusion"])
+    assert any("<script>window.__pwned='exclusion'</script>" in e for e in exclusions if e)
+
+
+def test_deep_links_to_hostile_models_and_stacks_show_them_as_text(guarded):
+    from urllib.parse import urlencode
+
+    page = guarded("?" + urlencode({"model": HOSTILE_MODEL, "neuronx_cc": HOSTILE_CC, "transformers": "x"}))
+    expect(page.locator("#details-summary h3")).to_contain_text(HOSTILE_MODEL)
+    expect(page.locator("#details-summary")).to_contain_text(HOSTILE_CC)
+    no_injected_elements(page, "body")
+
+
+def test_the_newest_stack_is_still_the_default(guarded):
+    page = guarded()
+    assert page.locator("#stack-cc input").input_value().startswith(NEW_CC.split("+")[0])

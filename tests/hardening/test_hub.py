@@ -1,0 +1,271 @@
+"""The Hub misbehaving: unreachable, slow past the timeout, answering 500s or garbage.
+
+Start-up stays within a few seconds, the last good data stays served, and the page header says what
+it shows and from when. In-process tests drive DatasetStore and RankingsStore through their injectable
+loader and fetch; the launched-app tests point huggingface_hub at a fake Hub on 127.0.0.1 (HF_ENDPOINT),
+with HF_HUB_OFFLINE unset, so the real `hf://` and `list_models` code paths meet each fault.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx2
+import pytest
+from huggingface_hub.errors import HfHubHTTPError
+from playwright.sync_api import Page, expect
+
+from components.sources import store
+from components.sources.dataset import DatasetError, load, read_files
+from components.sources.rankings import RankingsStore, fetch_live
+from components.web.page import Page as PageHandlers
+from tests.helpers import FakeApi, Server, free_port, row, write
+
+FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"
+HUB_LABEL = "aws-neuron/torch-neuronx-model-support"
+
+
+@pytest.fixture
+def hub_folder(tmp_path):
+    folder = tmp_path / "hub"
+    write(folder / "h.parquet", [row("hub/model-a"), row("hub/model-b")])
+    return folder
+
+
+def hub_snapshot(folder):
+    return load(folder, kind="hub", label=HUB_LABEL)
+
+
+def http_500() -> HfHubHTTPError:
+    request = httpx2.Request("GET", "https://huggingface.co/api/datasets/x")
+    return HfHubHTTPError("500 Server Error: Internal Server Error", response=httpx2.Response(500, request=request))
+
+
+FAULTS = {
+    "unreachable": lambda: DatasetError(
+        f"cannot list {HUB_LABEL} on the Hub (ConnectError: [Errno 111] Connection refused)"
+    ),
+    "http-500": http_500,
+    "transport": lambda: httpx2.ReadTimeout("The read operation timed out"),
+    "malformed-key": lambda: KeyError("siblings"),
+    "malformed-type": lambda: TypeError("'NoneType' object is not iterable"),
+    "json": lambda: json.JSONDecodeError("Expecting value", "<html>", 0),
+    "anything": lambda: RuntimeError("the unexpected"),
+}
+
+
+def header(datasets, rankings=None) -> str:
+    """The page header as the page load renders it."""
+    if rankings is None:
+        rankings = RankingsStore(store.SAMPLE_DIR / "no-rankings.json", live=False)  # never loaded: empty
+    return PageHandlers(datasets, rankings).on_load(None)[0]
+
+
+# ---- the dataset: start-up ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_any_fault_at_start_serves_the_sample_at_once_and_the_hub_is_tried_again(sample_dir, hub_folder, fault):
+    calls = []
+
+    def loader(source):
+        calls.append(source)
+        if len(calls) == 1:
+            raise FAULTS[fault]()
+        return hub_snapshot(hub_folder)
+
+    datasets = store.DatasetStore(loader=loader, startup_wait=5, refresh_seconds=0.05)
+    started = time.monotonic()
+    first = datasets.start()
+    assert time.monotonic() - started < 2
+    assert first.provenance.is_sample and "could not be read" in first.provenance.fallback_reason
+    deadline = time.monotonic() + 5
+    while datasets.current().provenance.is_sample and time.monotonic() < deadline:
+        time.sleep(0.02)
+    datasets.stop()
+    assert datasets.current().provenance.kind == "hub"  # the refresh thread survived the fault
+
+
+def test_a_hub_whose_every_file_fails_falls_back_to_the_sample(sample_dir):
+    def opener(name):
+        raise http_500()
+
+    def loader(source):
+        return read_files(["a.parquet", "b.parquet"], opener, source=HUB_LABEL, kind="hub")
+
+    datasets = store.DatasetStore(loader=loader, startup_wait=5)
+    snapshot = datasets.start()
+    datasets.stop()
+    assert snapshot.provenance.is_sample and len(snapshot) == 1
+    assert "no readable rows" in snapshot.provenance.fallback_reason
+    assert "HfHubHTTPError" in snapshot.provenance.fallback_reason
+    assert "Sample data" in header(datasets)
+
+
+def test_a_hub_slower_than_the_wait_serves_the_sample_and_says_so(sample_dir, hub_folder):
+    release = threading.Event()
+
+    def slow(source):
+        release.wait(10)
+        return hub_snapshot(hub_folder)
+
+    datasets = store.DatasetStore(loader=slow, startup_wait=0.3)
+    started = time.monotonic()
+    datasets.start()
+    assert time.monotonic() - started < 1.5
+    assert "did not answer within 0.3 s" in header(datasets)
+    release.set()
+    datasets.stop()
+
+
+# ---- the dataset: the last good data is kept ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("fault", [*FAULTS, "empty", "slow"])
+def test_after_good_hub_data_every_fault_keeps_it_and_the_header_says_when_it_was_read(sample_dir, hub_folder, fault):
+    release = threading.Event()
+    outcomes = ["good", fault]
+
+    def loader(source):
+        outcome = outcomes.pop(0)
+        if outcome == "good":
+            return hub_snapshot(hub_folder)
+        if outcome == "empty":
+            return read_files([], open, source=HUB_LABEL, kind="hub")
+        if outcome == "slow":
+            release.wait(10)
+            raise TimeoutError("the Hub did not answer")
+        raise FAULTS[outcome]()
+
+    datasets = store.DatasetStore(loader=loader, startup_wait=5, refresh_seconds=3600)
+    good = datasets.start()
+    assert good.provenance.kind == "hub"
+    if fault == "slow":  # readers never wait on a refresh in progress
+        refresh = threading.Thread(target=datasets.refresh)
+        refresh.start()
+        started = time.monotonic()
+        assert datasets.current() is good and header(datasets)
+        assert time.monotonic() - started < 0.5
+        release.set()
+        refresh.join(5)
+    else:
+        assert datasets.refresh() is False
+    datasets.stop()
+    assert datasets.current() is good
+    page_header = header(datasets)
+    assert f"Live dataset {HUB_LABEL}: 2 rows" in page_header
+    assert f"read from the Hub {good.provenance.loaded_at:%Y-%m-%d %H:%M} UTC" in page_header
+    assert "The latest refresh failed (" in page_header and "Sample data" not in page_header
+
+
+# ---- rankings --------------------------------------------------------------------------------------
+
+
+def test_live_rankings_outlive_a_failing_hub_and_the_header_says_when_they_were_fetched(tmp_path, monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    snapshot_file = tmp_path / "rankings.json"
+    snapshot_file.write_text((store.SAMPLE_DIR.parent / "rankings_snapshot.json").read_text())
+    outcomes = [lambda: fetch_live(FakeApi()), http_500, lambda: {"garbage": True}]
+
+    def fetch():
+        result = outcomes.pop(0)()
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    rankings = RankingsStore(snapshot_file, live=True, fetch=fetch, timeout_seconds=2)
+    rankings.load()
+    assert rankings.refresh_now() is True
+    live = rankings.current()
+    datasets = store.DatasetStore(str(store.SAMPLE_DIR))
+    datasets.start()
+    for _ in range(2):
+        assert rankings.refresh_now() is False and rankings.current() is live
+        assert f"Rankings: Live Hub rankings, fetched {live.fetched_at:%Y-%m-%d %H:%M} UTC" in header(
+            datasets, rankings
+        )
+        assert "keeping rankings fetched" in rankings.status()
+
+
+# ---- the launched app against a fake Hub -------------------------------------------------------------
+
+
+class FakeHub(BaseHTTPRequestHandler):
+    """Answers every request the way `mode` says."""
+
+    mode = "500"
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.mode == "slow":
+            time.sleep(40)
+            return
+        if self.mode == "500":
+            status, body = 500, json.dumps({"error": "Internal Error"}).encode()
+        else:
+            status, body = 200, b"{not json, <script>alert(1)</script>"
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_HEAD = do_GET
+
+
+@pytest.fixture
+def fake_hub(request):
+    """The HF_ENDPOINT of a fake Hub in `request.param` mode ("refused" is a port nobody listens on)."""
+    mode = request.param
+    if mode == "refused":
+        yield f"http://127.0.0.1:{free_port()}"
+        return
+    handler = type("Hub", (FakeHub,), {"mode": mode})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+REASONS = {
+    "refused": "ConnectError",
+    "500": "500",
+    "slow": "did not answer within 6 s",
+    "malformed": "could not be read",
+}
+
+
+@pytest.mark.parametrize("fake_hub", list(REASONS), indirect=True)
+def test_the_app_with_no_flags_and_a_broken_hub_serves_the_sample_within_seconds(
+    fake_hub, request, page: Page, tmp_path
+):
+    mode = request.node.callspec.params["fake_hub"]
+    # HF_HOME: huggingface_hub caches some answers on disk (a day's agent registry), and a fake Hub's
+    # garbage must not end up in the real cache
+    env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": fake_hub, "HF_TOKEN": FAKE_TOKEN, "HF_HOME": str(tmp_path / "hf"),
+           "SUPPORT_DATASET": "", "SUPPORT_RANKINGS": ""}  # fmt: skip
+    started = time.monotonic()
+    server = Server(env=env)
+    try:
+        server.wait(30)
+        startup = time.monotonic() - started
+        assert startup < 15, f"first HTTP 200 after {startup:.1f} s"
+        page.goto(server.url)
+        head = page.locator("#header")
+        expect(head).to_contain_text("Sample data", timeout=20_000)
+        expect(head).to_contain_text("not real results")
+        expect(head).to_contain_text(REASONS[mode])
+        expect(head).to_contain_text("Rankings: Bundled snapshot as of")
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible()
+        html = page.content()
+        assert FAKE_TOKEN not in html and "hf_FAKE" not in html
+    finally:
+        server.stop()

@@ -1,0 +1,272 @@
+"""Refresh under load, and the queue's limits.
+
+The app is built with `app.build` and launched in this process with `app.serve` (the limits
+`python app.py` uses), so the test can swap the data while 20 clients call `/search` and `/lookup`
+over HTTP. Every row of generation g has `wall_s` in [g*10000, g*10000+9999] and rankings of
+generation g give each model `downloads` = g*1_000_000 + rank, so an answer that mixes two loads shows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+import httpx
+import pytest
+
+import app
+from components.sources import store
+from components.sources.dataset import load
+from components.sources.rankings import RankedModel, Rankings, RankingsStore
+from components.web.page import Page
+from tests.helpers import ROOT, free_port, row, write
+
+# Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
+pytestmark = pytest.mark.filterwarnings("ignore::pandas.errors.Pandas4Warning")
+
+CC_NEW, CC_OLD = "2.28.7631.0+82129205", "2.21.18209.0+043b1bf7"
+MODELS = [f"org/model-{i:02d}" for i in range(40)]
+CLIENTS = 20
+CALLS_PER_CLIENT = 12
+
+
+def generation_rows(g: int, prefix: str = "org") -> list[dict]:
+    return [
+        row(f"{prefix}/model-{i:02d}", cc=cc, lib_version="5.0.0", wall_s=g * 10_000 + i + 100 * s)
+        for s, cc in enumerate((CC_NEW, CC_OLD))
+        for i in range(len(MODELS) + g)  # generation g has g more models: /stacks shows it too
+    ]
+
+
+def generation_rankings(g: int) -> Rankings:
+    lists = {
+        (task, ranking): tuple(
+            RankedModel(m, rank, task, downloads=g * 1_000_000 + rank) for rank, m in enumerate(MODELS[:10], start=1)
+        )
+        for task in ("text-generation", "image-text-to-text")
+        for ranking in ("trending", "downloads")
+    }
+    return Rankings(lists, datetime(2026, 11, g, tzinfo=UTC), "live", "Hub")
+
+
+def generation_of_rows(rows: list[dict]) -> set[int]:
+    return {r["wall_s"] // 10_000 for r in rows if r.get("wall_s") is not None}
+
+
+# ---- the launched app, swapping while it answers ------------------------------------------------
+
+
+@pytest.fixture
+def swapping_app(tmp_path, monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    folders = []
+    for g in (1, 2):
+        write(tmp_path / f"gen{g}" / "rows.parquet", generation_rows(g))
+        folders.append(tmp_path / f"gen{g}")
+    loads = {"n": 0}
+
+    def loader(source):  # every refresh reads the other generation afresh: a new snapshot, cold caches
+        loads["n"] += 1
+        return load(folders[loads["n"] % 2], kind="hub", label=f"gen{loads['n'] % 2 + 1}")
+
+    fetches = {"n": 0}
+
+    def fetch():
+        fetches["n"] += 1
+        return generation_rankings(fetches["n"] % 2 + 1)
+
+    datasets = store.DatasetStore(str(folders[0]), loader=loader, refresh_seconds=3600)
+    datasets.start()
+    rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=True, fetch=fetch, timeout_seconds=5)
+    rankings.load()
+    rankings.refresh_now()
+    port = free_port()
+    demo = app.serve(app.build(datasets, rankings), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                     quiet=True)  # fmt: skip
+    yield f"http://127.0.0.1:{port}", datasets, rankings, loads, fetches
+    demo.close()
+
+
+def call(client: httpx.Client, name: str, **params):
+    """One named-endpoint call over plain HTTP, as any client makes it: POST, then read the event stream."""
+    posted = client.post(f"/gradio_api/call/{name}", json={"data": list(params.values())})
+    posted.raise_for_status()
+    stream = client.get(f"/gradio_api/call/{name}/{posted.json()['event_id']}")
+    stream.raise_for_status()
+    events = re.findall(r"^event: (\w+)\ndata: (.*)$", stream.text, re.MULTILINE)
+    kinds = [kind for kind, _ in events]
+    assert kinds and kinds[-1] == "complete", stream.text[:300]
+    return json.loads(events[-1][1])[0]
+
+
+def test_20_clients_search_while_the_data_and_rankings_are_swapped(swapping_app):
+    url, datasets, rankings, loads, fetches = swapping_app
+    stop = threading.Event()
+
+    def swap_forever():
+        while not stop.is_set():
+            assert datasets.refresh() is True
+            assert rankings.refresh_now() is True
+            time.sleep(0.02)
+
+    failures: list[str] = []
+    seen_generations: set[int] = set()
+
+    def client_session(n: int) -> int:
+        answers = 0
+        with httpx.Client(base_url=url, timeout=60) as client:
+            for i in range(CALLS_PER_CLIENT):
+                kind = (n + i) % 4
+                try:
+                    if kind == 0:
+                        rows = call(
+                            client, "search", query="model", view="selected", task="", neuronx_cc="", library_version=""
+                        )
+                        gens = generation_of_rows(rows)
+                        assert len(gens) == 1 and len(rows) == len(MODELS) + gens.pop(), "rows of two loads"
+                    elif kind == 1:
+                        rows = call(client, "search", query="", view="trending", task="text-generation", neuronx_cc="",
+                                    library_version="")  # fmt: skip
+                        assert len(generation_of_rows(rows)) == 1, "dataset rows of two loads"
+                        assert len({r["downloads"] // 1_000_000 for r in rows}) == 1, "rankings of two loads"
+                    elif kind == 2:
+                        answer = call(client, "lookup", model_id=MODELS[n], neuronx_cc="", library_version="")
+                        gens = generation_of_rows([answer, *answer["history"]])
+                        assert len(gens) == 1 and len(answer["history"]) == 2, "a row and a history of two loads"
+                        seen_generations.update(gens)
+                    else:
+                        stacks = call(client, "stacks")
+                        assert len({s["models"] for s in stacks}) == 1, "stacks of two loads"
+                    answers += 1
+                except Exception as exc:  # noqa: BLE001 — every failure is collected and reported
+                    failures.append(f"client {n} call {i}: {type(exc).__name__}: {exc}"[:300])
+        return answers
+
+    swapper = threading.Thread(target=swap_forever, daemon=True)
+    swapper.start()
+    started = time.monotonic()
+    try:
+        with ThreadPoolExecutor(CLIENTS) as pool:
+            answered = sum(pool.map(client_session, range(CLIENTS)))
+    finally:
+        stop.set()
+        swapper.join(10)
+    elapsed = time.monotonic() - started
+    assert failures == []
+    assert answered == CLIENTS * CALLS_PER_CLIENT
+    assert loads["n"] > 5 and fetches["n"] > 5, "the data was swapped while the clients searched"
+    assert seen_generations == {1, 2}
+    print(f"{answered} answers in {elapsed:.1f} s across {loads['n']} dataset and {fetches['n']} rankings loads")
+
+
+# ---- one read of the stores per event ------------------------------------------------------------
+
+
+class Counting:
+    """A store that counts its reads: a handler that reads twice could answer from two loads."""
+
+    def __init__(self, item):
+        self.item, self.reads, self.last_error = item, 0, None
+
+    def current(self):
+        self.reads += 1
+        return self.item
+
+
+@pytest.fixture
+def counting(tmp_path):
+    write(tmp_path / "rows.parquet", generation_rows(1))
+    return Counting(load(tmp_path)), Counting(generation_rankings(1))
+
+
+def reads(stores, handler, *args) -> tuple[int, ...]:
+    before = [s.reads for s in stores]
+    handler(*args)
+    return tuple(s.reads - b for s, b in zip(stores, before))
+
+
+def test_page_events_read_each_store_once(counting):
+    datasets, rankings = counting
+    page = Page(datasets, rankings)
+    request = SimpleNamespace(query_params={"model": MODELS[1], "view": "trending"})
+    assert reads(counting, page.on_load, request) == (1, 1)
+    assert reads(counting, page.on_stack, "", "selected", "", CC_OLD, "5.0.0", MODELS[1]) == (1, 1)
+    assert reads(counting, page.table, "model", "downloads", "", "", "") == (1, 1)
+    assert reads(counting, page.more, "model", "selected", "", "", "", 100)[0] == 1
+    assert reads(counting, page.on_compiler, CC_OLD, "5.0.0")[0] == 1
+
+
+def test_the_other_tabs_read_the_data_once(counting):
+    from components.web.charts_tab import ChartsTab
+    from components.web.compare_tab import CompareTab
+    from components.web.downloads import Downloads
+
+    datasets, rankings = counting
+    assert reads(counting, CompareTab(datasets).on_open, None, None)[0] == 1
+    assert reads(counting, CompareTab(datasets).on_change, None, None)[0] == 1
+    assert reads(counting, ChartsTab(datasets).on_open, None)[0] == 1
+    assert reads(counting, ChartsTab(datasets).on_stack, None)[0] == 1
+    assert reads(counting, Downloads(datasets, rankings).csv, "", "selected", "", "", "") == (1, 1)
+
+
+# ---- the queue lets many people in at once -----------------------------------------------------
+
+
+class SlowStore:
+    """A DatasetStore stand-in whose every read takes `delay` seconds (sleeping, so off the GIL)."""
+
+    def __init__(self, snapshot, delay: float):
+        self.snapshot, self.delay, self.last_error = snapshot, delay, None
+        self.running = 0
+        self.most = 0
+        self.lock = threading.Lock()
+
+    def current(self):
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        time.sleep(self.delay)
+        with self.lock:
+            self.running -= 1
+        return self.snapshot
+
+
+def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
+    write(tmp_path / "rows.parquet", generation_rows(1))
+    slow = SlowStore(load(tmp_path), delay=0.5)
+    rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=False)
+    rankings.load()
+    port = free_port()
+    demo = app.serve(app.build(slow, rankings), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                     quiet=True)  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}"
+
+        def one(n: int):
+            with httpx.Client(base_url=url, timeout=60) as client:
+                return call(client, "search", query=f"model-{n:02d}", view="selected", task="", neuronx_cc="",
+                            library_version="")  # fmt: skip
+
+        started = time.monotonic()
+        with ThreadPoolExecutor(app.CONCURRENCY_LIMIT) as pool:
+            answers = list(pool.map(one, range(app.CONCURRENCY_LIMIT)))
+        elapsed = time.monotonic() - started
+    finally:
+        demo.close()
+    assert all(len(a) == 1 for a in answers)
+    # one at a time would take 16 × 0.5 s = 8 s
+    assert slow.most >= app.CONCURRENCY_LIMIT // 2, slow.most
+    assert elapsed < 4, f"{elapsed:.1f} s"
+
+
+def test_the_readme_states_the_limits_app_py_sets():
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"Up to {app.CONCURRENCY_LIMIT} calls of each event" in readme
+    assert f"{app.MAX_THREADS} worker threads" in readme and f"at most {app.QUEUE_MAX_SIZE} events wait" in readme
+    assert f"anything over {app.MAX_FILE_SIZE.upper().replace('KB', ' KB')}" in readme

@@ -1,0 +1,166 @@
+"""components/compare.py: regressions, fixes, added, removed and notable changes between two stacks."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from datetime import UTC, datetime
+
+import pytest
+
+from components.queries.compare import LISTS, Thresholds, compare, default_stacks, resolve_pair
+from components.sources.dataset import SAMPLE_DIR, load
+from components.web.api import Api
+from tests.helpers import ROOT, row, write
+
+OLD, NEW = "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"
+
+
+def ts(day: int) -> datetime:
+    return datetime(2026, 11, day, tzinfo=UTC)
+
+
+def ids(entries: list[dict]) -> list[str]:
+    return [e["model_id"] for e in entries]
+
+
+@pytest.fixture
+def snap(tmp_path):
+    """Two stacks, OLD (A) then NEW (B), with one model for each kind of change."""
+    write(tmp_path / "old.parquet", [
+        row("a/regressed", cc=OLD),
+        row("a/fixed", cc=OLD, result="FAIL"),
+        row("a/removed", cc=OLD),
+        row("a/same", cc=OLD, wall_s=600, hbm_peak_gb=10.0),
+        row("a/slower", cc=OLD, wall_s=600),
+        row("a/bigger", cc=OLD, hbm_peak_gb=10.0),
+        row("a/more-cores", cc=OLD, tp=1),
+        row("a/small-move", cc=OLD, wall_s=100, hbm_peak_gb=2.0),
+        row("a/now-excluded", cc=OLD),
+        row("a/still-failing", cc=OLD, result="FAIL"),
+        row("a/rerun", cc=OLD),
+    ])  # fmt: skip
+    write(tmp_path / "new.parquet", [
+        row("a/regressed", cc=NEW, result="FAIL", error="boom"),
+        row("a/fixed", cc=NEW),
+        row("a/added", cc=NEW),
+        row("a/same", cc=NEW, wall_s=700, hbm_peak_gb=11.0),  # +17% and +10%: not notable
+        row("a/slower", cc=NEW, wall_s=900),  # +50%, +300 s
+        row("a/bigger", cc=NEW, hbm_peak_gb=13.0),  # +30%, +3 GB
+        row("a/more-cores", cc=NEW, tp=2, hbm_capacity_gb=48.0),
+        row("a/small-move", cc=NEW, wall_s=150, hbm_peak_gb=2.9),  # +50% each, under 60 s and 1 GB
+        row("a/now-excluded", cc=NEW, result="EXCLUDED", exclusion="not prioritized", tp=None, wall_s=None),
+        row("a/still-failing", cc=NEW, result="FAIL"),
+        # a re-run on one stack: the newer PASS counts, although the FAIL is written after it
+        row("a/rerun", cc=NEW, result="PASS", tested_at=ts(5)),
+        row("a/rerun", cc=NEW, result="FAIL", tested_at=ts(2)),
+    ])  # fmt: skip
+    return load(tmp_path)
+
+
+def test_each_kind_of_change_lands_in_its_list(snap):
+    old, new = resolve_pair(snap, OLD, "", NEW, "")
+    answer = compare(snap, old, new)
+    assert ids(answer["regressions"]) == ["a/regressed"]
+    assert ids(answer["fixes"]) == ["a/fixed"]
+    assert ids(answer["added"]) == ["a/added"]
+    assert ids(answer["removed"]) == ["a/removed"]
+    assert ids(answer["changed"]) == ["a/bigger", "a/more-cores", "a/slower"]
+    assert ids(answer["other_changes"]) == ["a/now-excluded"]  # an exclusion is not a regression
+    listed = {m for name in LISTS for m in ids(answer[name])}
+    assert not listed & {"a/same", "a/small-move", "a/still-failing", "a/rerun"}
+
+
+def test_entries_carry_both_sides(snap):
+    answer = compare(snap, *resolve_pair(snap, OLD, "", NEW, ""))
+    (regressed,) = answer["regressions"]
+    assert (regressed["result_a"], regressed["result_b"]) == ("PASS", "FAIL")
+    assert (regressed["kind_a"], regressed["kind_b"]) == ("pass", "fail")
+    assert regressed["tp_a"] == 1 and regressed["wall_s_b"] == 600 and regressed["hbm_peak_gb_a"] == 6.5
+    (added,) = answer["added"]
+    assert added["result_a"] == "not tested" and added["tp_a"] is None and added["result_b"] == "PASS"
+    (removed,) = answer["removed"]
+    assert removed["result_b"] == "not tested" and removed["wall_s_b"] is None
+    reasons = {e["model_id"]: e["reasons"] for e in answer["changed"]}
+    assert reasons == {"a/bigger": ["peak memory"], "a/more-cores": ["cores"], "a/slower": ["wall time"]}
+    assert answer["stack_a"]["neuronx_cc"] == OLD and answer["stack_b"]["neuronx_cc"] == NEW
+
+
+def test_a_stack_compared_with_itself_changes_nothing(snap):
+    for stack in snap.stacks:
+        answer = compare(snap, stack, stack)
+        assert all(answer[name] == [] for name in LISTS)
+
+
+def test_thresholds_decide_what_changed(snap):
+    old, new = resolve_pair(snap, OLD, "", NEW, "")
+    loose = compare(snap, old, new, Thresholds(wall_change=0.1, wall_min_s=30, memory_change=0.05, memory_min_gb=0.5))
+    assert {"a/same", "a/small-move"} <= set(ids(loose["changed"]))
+    strict = compare(snap, old, new, Thresholds(wall_change=1.0, wall_min_s=60, memory_change=1.0, memory_min_gb=1))
+    assert ids(strict["changed"]) == ["a/more-cores"]
+    assert compare(snap, old, new)["thresholds"]["wall_change"] == 0.25
+
+
+def test_defaults_are_the_stack_before_the_newest_and_the_newest(snap, tmp_path):
+    old, new = default_stacks(snap)
+    assert (old.neuronx_cc, new.neuronx_cc) == (OLD, NEW)
+    assert resolve_pair(snap) == (old, new)
+    assert resolve_pair(snap, "9.9.9", "", "", "") == (old, new)  # an unknown compiler: that side's default
+    assert resolve_pair(snap, "2.28.7631.0", "", "2.26.9117.0", "") == (new, old)  # the public part is enough
+    write(tmp_path / "one" / "only.parquet", [row("a/m", cc=NEW)])
+    one = load(tmp_path / "one")
+    assert default_stacks(one) == (one.newest, one.newest)
+
+
+def test_no_data_gives_empty_lists(tmp_path):
+    (tmp_path / "empty").mkdir()
+    snap = load(tmp_path / "empty")
+    assert default_stacks(snap) == (None, None)
+    answer = compare(snap, None, None)
+    assert answer["stack_a"] is None and all(answer[name] == [] for name in LISTS)
+
+
+def test_the_answer_is_memoised_per_snapshot(snap):
+    old, new = resolve_pair(snap, OLD, "", NEW, "")
+    assert compare(snap, old, new) is compare(snap, old, new)
+
+
+def test_api_compare_defaults_and_docstring(snap):
+    class Store:
+        def current(self):
+            return snap
+
+    answer = Api(Store(), None).compare()
+    assert answer["stack_a"]["neuronx_cc"] == OLD and answer["stack_b"]["neuronx_cc"] == NEW
+    assert ids(answer["regressions"]) == ["a/regressed"]
+    assert "description" in answer["thresholds"]
+    assert all(word in Api.compare.__doc__ for word in ("25%", "60 s", "20%", "1 GB"))  # matches Thresholds()
+    assert Thresholds() == Thresholds(0.25, 60.0, 0.20, 1.0)
+
+
+# ---- the bundled sample ---------------------------------------------------------------------
+
+
+def _make_sample():
+    spec = importlib.util.spec_from_file_location("make_sample", ROOT / "data" / "make_sample.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_sample", module)  # dataclasses look their module up by name
+    spec.loader.exec_module(sys.modules["make_sample"])
+    return sys.modules["make_sample"]
+
+
+@pytest.mark.skipif(not any(SAMPLE_DIR.glob("*.parquet")), reason="no bundled sample in data/sample")
+def test_the_sample_lists_exactly_its_expected_changes():
+    ms = _make_sample()
+    snap = load(SAMPLE_DIR)
+    assert ms.COMPARE_NEWEST[1] == ms.COMPARE_NEWEST[3]  # the two newest compilers, same Transformers
+    for key, expected in ms.EXPECTED_CHANGES.items():
+        answer = compare(snap, *resolve_pair(snap, *key))
+        assert (answer["stack_a"]["neuronx_cc"], answer["stack_a"]["library_version"]) == key[:2]
+        assert (answer["stack_b"]["neuronx_cc"], answer["stack_b"]["library_version"]) == key[2:]
+        for name, models in expected.items():
+            assert set(ids(answer[name])) == set(models), (key, name)
+        assert answer["other_changes"] == [], key  # "no other model changes result"
+    newest = compare(snap, *resolve_pair(snap, *ms.COMPARE_NEWEST))
+    assert set(ids(newest["regressions"])) == ms.REGRESSIONS_NEWEST
+    assert set(ids(newest["fixes"])) == ms.FIXES_NEWEST

@@ -1,0 +1,34 @@
+from urllib.parse import parse_qs
+
+from components.queries.links import PageState, build, parse
+from components.queries.views import Query
+from tests.helpers import NEW_CC, OLD_CC
+
+
+def test_a_link_opens_its_state(world):
+    snap, _ = world
+    state = parse({"model": "qwen/QWEN3-0.6b", "neuronx_cc": OLD_CC, "transformers": "4.50.0",
+                   "view": "trending", "task": "text-generation", "q": "qwen"}, snap)  # fmt: skip
+    assert state.model == "Qwen/Qwen3-0.6B"
+    assert state.query == Query("qwen", "trending", "text-generation", OLD_CC, "4.50.0")
+
+
+def test_missing_unknown_and_hostile_values_fall_back_to_defaults(world):
+    snap, _ = world
+    hostile = "<script>alert(1)</script>" * 1000
+    state = parse({"model": hostile, "neuronx_cc": hostile, "transformers": "../../etc/passwd", "view": hostile,
+                   "task": "javascript:alert(1)", "q": hostile, "unknown": "x"}, snap)  # fmt: skip
+    assert state.model == ""
+    assert state.query.view == "selected" and state.query.task == ""
+    assert (state.query.neuronx_cc, state.query.library_version) == (NEW_CC, "5.0.0")
+    assert len(state.query.text) <= 200
+    assert parse({}, snap).query == Query("", "selected", "", NEW_CC, "5.0.0")
+
+
+def test_build_and_parse_round_trip(world):
+    snap, _ = world
+    state = PageState(Query("qwen 0.6b", "downloads", "text-generation", OLD_CC, "4.50.0"), "Qwen/Qwen3-0.6B")
+    link = build(state)
+    params = {k: v[0] for k, v in parse_qs(link).items()}
+    assert parse(params, snap) == state
+    assert "view" not in build(PageState(Query(), ""))  # defaults are left out

@@ -1,0 +1,117 @@
+from datetime import UTC
+
+from components.queries.views import DOWNLOADS, SELECTED, TRENDING, normalise, query_words, select
+from tests.helpers import NEW_CC, OLD_CC
+
+
+def ids(result):
+    return list(result.frame["model_id"])
+
+
+def test_search_is_case_word_order_and_punctuation_insensitive(world):
+    snap, rankings = world
+    for text in ("qwen3 0.6b", "0.6B QWEN3", "qwen3-0.6b", "Qwen/Qwen3", "  qwen3   06b "):
+        assert ids(select(snap, rankings, normalise(text))) == ["Qwen/Qwen3-0.6B"], text
+    assert query_words("qwen3 0.6b") == ("qwen3", "06b")
+
+
+def test_selected_defaults_to_the_newest_stack_most_popular_first(world):
+    snap, rankings = world
+    result = select(snap, rankings, normalise())
+    assert (result.stack.neuronx_cc, result.stack.library_version) == (NEW_CC, "5.0.0")
+    result = select(snap, rankings, normalise(neuronx_cc=NEW_CC, library_version="4.57.1"))
+    assert ids(result)[:2] == ["Qwen/Qwen3-0.6B", "meta-llama/Llama-3.1-8B-Instruct"]  # ranked by downloads
+    assert result.total == 4 and result.passed == 1
+
+
+def test_unknown_versions_fall_back_to_the_newest(world):
+    snap, rankings = world
+    result = select(snap, rankings, normalise(neuronx_cc="9.9.9", library_version="nope"))
+    assert result.stack == snap.newest
+    short = select(snap, rankings, normalise(neuronx_cc="2.9.1.0", library_version="4.50.0"))
+    assert short.stack.neuronx_cc == OLD_CC  # the public part of a version is enough
+
+
+def test_task_filters_selected_where_the_task_is_known(world):
+    snap, rankings = world
+    q = normalise(task="image-text-to-text", neuronx_cc=NEW_CC, library_version="4.57.1")
+    result = ids(select(snap, rankings, q))
+    assert "google/gemma-3-4b-it" in result
+    assert "meta-llama/Llama-3.1-8B-Instruct" not in result  # known to be text-generation
+    assert "evil/<img src=x onerror=alert(1)>" in result  # task unknown: kept
+
+
+def test_trending_lists_ranked_models_in_rank_order_with_untested_ones(world):
+    snap, rankings = world
+    q = normalise(view=TRENDING, task="text-generation", neuronx_cc=NEW_CC, library_version="4.57.1")
+    rows = select(snap, rankings, q).records()
+    assert [(r["rank"], r["model_id"], r["result"]) for r in rows] == [
+        (1, "meta-llama/Llama-3.1-8B-Instruct", "FAIL"),
+        (2, "new/untested-7B", "not tested"),
+        (3, "Qwen/Qwen3-0.6B", "PASS"),
+    ]
+    assert rows[1]["kind"] == "not tested" and rows[1]["neuronx_cc"] == NEW_CC
+
+
+def test_an_excluded_ranked_model_says_why(world):
+    snap, rankings = world
+    q = normalise(view=DOWNLOADS, task="image-text-to-text", neuronx_cc=NEW_CC, library_version="4.57.1")
+    (only,) = select(snap, rankings, q).records()
+    assert only["result"] == "EXCLUDED" and only["exclusion"] == "not prioritized"
+
+
+def test_all_tasks_in_a_ranked_view_interleaves_by_rank(world):
+    snap, rankings = world
+    rows = select(snap, rankings, normalise(view=TRENDING)).records()
+    assert [(r["rank"], r["task"]) for r in rows][:4] == [
+        (1, "text-generation"), (1, "image-text-to-text"), (2, "text-generation"), (2, "image-text-to-text"),
+    ]  # fmt: skip
+
+
+def test_search_filters_within_a_ranking(world):
+    snap, rankings = world
+    rows = select(snap, rankings, normalise("untested", view=TRENDING)).records()
+    assert [r["model_id"] for r in rows] == ["new/untested-7B", "vlm/untested"]
+
+
+def test_nonsense_inputs_become_defaults():
+    q = normalise("x" * 10_000, view="<script>", task="fly", neuronx_cc=None, library_version=3)
+    assert q.view == SELECTED and q.task == "" and len(q.text) == 200 and q.library_version == "3"
+
+
+def test_records_are_plain_json(world):
+    import json
+
+    snap, rankings = world
+    rows = select(snap, rankings, normalise(neuronx_cc=NEW_CC, library_version="4.57.1")).records()
+    text = json.dumps(rows)
+    assert "NaN" not in text
+    excluded = next(r for r in rows if r["model_id"] == "google/gemma-3-4b-it")
+    assert excluded["tp"] is None and excluded["wall_s"] is None
+    qwen = next(r for r in rows if r["model_id"] == "Qwen/Qwen3-0.6B")
+    assert qwen["tp"] == 1 and isinstance(qwen["tp"], int)
+
+
+def test_answers_are_memoised_per_snapshot(world):
+    snap, rankings = world
+    q = normalise("qwen")
+    assert select(snap, rankings, q) is select(snap, rankings, q)
+
+
+def test_names_whose_words_start_as_typed_come_first(tmp_path):
+    from datetime import datetime
+
+    from components.sources.dataset import load
+    from components.sources.rankings import RankedModel, Rankings
+    from tests.helpers import row, write
+
+    write(tmp_path / "a.parquet", [row("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"), row("Qwen/Qwen3-8B")])
+    popular = (RankedModel("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", 1, "text-generation", downloads=10**6),)
+    rankings = Rankings(lists={("text-generation", "downloads"): popular},
+                        fetched_at=datetime(2026, 11, 30, tzinfo=UTC), origin="snapshot", source="t.json")  # fmt: skip
+    snap = load(tmp_path)
+    assert ids(select(snap, rankings, normalise("qwen3"))) == [
+        "Qwen/Qwen3-8B",
+        "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+    ]
+    assert ids(select(snap, rankings, normalise(""))) == ["deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "Qwen/Qwen3-8B"]

@@ -1,0 +1,47 @@
+"""The layering the folder shows: sources → queries → web. Each layer imports only the ones before it,
+and only the web layer knows about Gradio, plotly or HTML."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+LAYERS = ("sources", "queries", "web")
+WEB_ONLY = ("gradio", "gradio_client", "plotly", "markupsafe", "html")
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
+def modules_of(layer: str) -> list[Path]:
+    return sorted((ROOT / "components" / layer).glob("*.py"))
+
+
+@pytest.mark.parametrize("layer", LAYERS[:2])
+def test_the_data_side_never_imports_the_web_side(layer):
+    later = [f"components.{name}" for name in LAYERS[LAYERS.index(layer) + 1 :]]
+    found = {
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in modules_of(layer)
+        for name in imported_modules(path)
+        if name.split(".")[0] in WEB_ONLY or any(name == m or name.startswith(m + ".") for m in later)
+    }
+    assert not found, sorted(found)
+
+
+def test_every_layer_has_modules_and_nothing_sits_loose():
+    assert all(modules_of(layer) for layer in LAYERS)
+    loose = [p.name for p in (ROOT / "components").glob("*.py") if p.name != "__init__.py"]
+    assert loose == []
