@@ -198,11 +198,13 @@ def main(argv: list[str] | None = None) -> None:
     try:
         rankings = resolve_rankings(args.rankings)
         datasets = DatasetStore(args.dataset)
-        datasets.start()
+        datasets.begin()  # the Hub is read while the page is built
     except (DatasetError, ValueError) as exc:
         sys.exit(f"error: {exc}")
     rankings.start()
-    serve(build(datasets, rankings), dataset=args.dataset, server_name=args.host, server_port=args.port)
+    demo = build(datasets, rankings)
+    datasets.start()
+    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port)
 
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:

@@ -111,6 +111,21 @@ class Server:
         self.log.close()
 
 
+def call(client, name: str, **params):
+    """One named-endpoint call over plain HTTP (an httpx.Client on the app's URL), as any client makes
+    it: POST every argument, then read the event stream. Returns the answer."""
+    import re
+
+    posted = client.post(f"/gradio_api/call/{name}", json={"data": list(params.values())})
+    posted.raise_for_status()
+    stream = client.get(f"/gradio_api/call/{name}/{posted.json()['event_id']}")
+    stream.raise_for_status()
+    events = re.findall(r"^event: (\w+)\ndata: (.*)$", stream.text, re.MULTILINE)
+    kinds = [kind for kind, _ in events]
+    assert kinds and kinds[-1] == "complete", stream.text[:300]
+    return json.loads(events[-1][1])[0]
+
+
 SAMPLE_ARGS = ("--dataset", str(ROOT / "data" / "sample"), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"))
 
 

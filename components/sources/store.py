@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -40,6 +41,10 @@ from components.sources.snapshot import Snapshot
 log = logging.getLogger(__name__)
 
 SAMPLE_LABEL = "bundled sample data"
+# How long start-up gives the Hub dataset, counted from `DatasetStore.begin()` (the page is built
+# meanwhile) before the labelled sample is served in its place: a hanging Hub must not keep the
+# app from serving within a few seconds of launch.
+STARTUP_WAIT = 1.0
 # Reads still running after their timeout. Past this many, a refresh is not even tried: each one
 # holds a thread (and a socket) until huggingface_hub's own timeouts end it.
 MAX_ABANDONED_READS = 3
@@ -307,7 +312,7 @@ class DatasetStore(RefreshingStore[Snapshot]):
     """Holds the current Snapshot of the dataset.
 
     The default source is the live Hub dataset; when the Hub cannot be read within `startup_wait`
-    seconds the bundled sample is served at once (labelled as such) and the Hub data is swapped in
+    seconds of `begin()` the bundled sample is served at once (labelled as such) and the Hub data is swapped in
     when it arrives. A local source is read as it is, and reread when a refresh is requested.
     """
 
@@ -317,7 +322,7 @@ class DatasetStore(RefreshingStore[Snapshot]):
         self,
         source: str | None = None,
         *,
-        startup_wait: float = 6.0,
+        startup_wait: float = STARTUP_WAIT,
         refresh_seconds: float = 3600.0,
         read_timeout: float = 120.0,
         backoff: Backoff = Backoff(),
@@ -330,24 +335,34 @@ class DatasetStore(RefreshingStore[Snapshot]):
         self.startup_wait = startup_wait
         self._loader = loader
         self._first_attempt = threading.Event()
+        self._began: float | None = None
 
     @property
     def live(self) -> bool:
         return (self.source or HUB_DATASET).startswith("hf://")
 
-    def start(self) -> Snapshot:
-        """Load the first snapshot. A local source must exist (DatasetError otherwise); the Hub
-        gets `startup_wait` seconds before the sample is served in its place."""
+    def begin(self) -> None:
+        """Start reading the first snapshot without waiting for the Hub: a local source is read now
+        (DatasetError when it does not exist), the Hub on the refresh thread. Idempotent."""
+        if self._began is not None:
+            return
+        self._began = time.monotonic()
         if not self.live:
             self._swap(self.read())
-            return self.current()
-        if hf_constants.is_offline_mode():
+        elif hf_constants.is_offline_mode():
             self._swap(load_sample("HF_HUB_OFFLINE is set, so the Hub dataset was not read"))
-            return self.current()
-        self.start_refreshing(now=True)
-        if not self._first_attempt.wait(self.startup_wait) or self._value is None:
-            reason = self.last_error or f"the Hub dataset did not answer within {self.startup_wait:g} s"
-            self._swap_if_empty(lambda: load_sample(reason))
+        else:
+            self.start_refreshing(now=True)
+
+    def start(self) -> Snapshot:
+        """Load the first snapshot (see `begin`). The Hub gets `startup_wait` seconds from `begin()`
+        before the sample is served in its place; the Hub data is swapped in when it arrives."""
+        self.begin()
+        if self._value is None:
+            left = max(self.startup_wait - (time.monotonic() - self._began), 0.0)
+            if not self._first_attempt.wait(left) or self._value is None:
+                reason = self.last_error or f"the Hub dataset did not answer within {self.startup_wait:g} s"
+                self._swap_if_empty(lambda: load_sample(reason))
         return self.current()
 
     # ---- RefreshingStore ---------------------------------------------------------------------------

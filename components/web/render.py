@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from components.queries import formatting
+from components.queries import formatting, freshness
 from components.sources.columns import BY_NAME, STACK_PACKAGES
 from components.sources.results import EXCLUDED, FAIL, MEANING, NOT_TESTED, OTHER, PASS
 from components.sources.snapshot import Provenance, Skipped, Stack
@@ -82,8 +82,12 @@ def provenance_line(p: Provenance) -> str:
         "sample": "Made-up data bundled with the app, not real results",
     }.get(p.kind, p.source)
     line = f"{what}: {p.rows_read:,} rows from {p.files_read} file(s), newest run {newest}"
-    # live data can outlive a failed refresh: say when it was read
-    line += f", read from the Hub {p.loaded_at:%Y-%m-%d %H:%M} UTC." if p.kind == "hub" else "."
+    # live data can outlive a failed refresh: say when it was read, and how long ago
+    age = freshness.age_text(freshness.data_age(p))
+    if p.kind == "hub":
+        line += f", read from the Hub {p.loaded_at:%Y-%m-%d %H:%M} UTC ({age} ago)."
+    else:
+        line += "." if p.is_sample else f", read {age} ago."
     if p.fallback_reason:
         line += f" Shown because {p.fallback_reason}."
     return line
@@ -99,6 +103,9 @@ def header(
     if provenance.is_sample:
         parts.append('<strong class="sample-flag">Sample data</strong> ')
     parts.append(esc(provenance_line(provenance)))
+    stale = freshness.stale_warning(provenance)
+    if stale:
+        parts.append(f'<br><strong class="stale">{esc(stale)}</strong>')
     if refresh_error and not provenance.is_sample:  # the sample already says why it is shown
         parts.append(
             f'<br><span class="refresh-failed">The latest refresh failed ({esc(refresh_error)}); '

@@ -9,10 +9,12 @@ with HF_HUB_OFFLINE unset, so the real `hf://` and `list_models` code paths meet
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import httpx
 import httpx2
 import pytest
 from huggingface_hub.errors import HfHubHTTPError
@@ -22,7 +24,7 @@ from components.sources import store
 from components.sources.dataset import DatasetError, load, read_files
 from components.sources.rankings import RankingsStore, fetch_live
 from components.web.page import Page as PageHandlers
-from tests.helpers import FakeApi, Server, free_port, row, write
+from tests.helpers import SAMPLE_ARGS, FakeApi, Server, call, free_port, row, write
 
 FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"
 HUB_LABEL = "aws-neuron/torch-neuronx-model-support"
@@ -219,12 +221,40 @@ class FakeHub(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
 
+def hanging_hub():
+    """A socket on 127.0.0.1 that accepts every connection and never answers: (endpoint, close)."""
+    listener = socket.create_server(("127.0.0.1", 0), backlog=128)
+    held = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+
+    def close() -> None:
+        listener.close()
+        for connection in held:
+            connection.close()
+
+    return f"http://127.0.0.1:{listener.getsockname()[1]}", close
+
+
 @pytest.fixture
 def fake_hub(request):
-    """The HF_ENDPOINT of a fake Hub in `request.param` mode ("refused" is a port nobody listens on)."""
+    """The HF_ENDPOINT of a fake Hub in `request.param` mode ("refused" is a port nobody listens on,
+    "hang" accepts connections and never answers)."""
     mode = request.param
     if mode == "refused":
         yield f"http://127.0.0.1:{free_port()}"
+        return
+    if mode == "hang":
+        endpoint, close = hanging_hub()
+        yield endpoint
+        close()
         return
     handler = type("Hub", (FakeHub,), {"mode": mode})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -238,7 +268,8 @@ def fake_hub(request):
 REASONS = {
     "refused": "ConnectError",
     "500": "500",
-    "slow": "did not answer within 6 s",
+    "slow": f"did not answer within {store.STARTUP_WAIT:g} s",
+    "hang": f"did not answer within {store.STARTUP_WAIT:g} s",
     "malformed": "could not be read",
 }
 
@@ -269,3 +300,63 @@ def test_the_app_with_no_flags_and_a_broken_hub_serves_the_sample_within_seconds
         assert FAKE_TOKEN not in html and "hf_FAKE" not in html
     finally:
         server.stop()
+
+
+def started(server: Server) -> float:
+    """Seconds from launching `server` to its first HTTP 200."""
+    began = time.monotonic()
+    server.wait(60)
+    return time.monotonic() - began
+
+
+def test_a_hub_that_never_answers_adds_nothing_to_start_up_and_lookups_answer(tmp_path):
+    """A fake Hub that accepts connections and never answers, against the same app kept offline."""
+    endpoint, close = hanging_hub()
+    env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": endpoint, "HF_HOME": str(tmp_path / "hf"), "SUPPORT_DATASET": "",
+           "SUPPORT_RANKINGS": ""}  # fmt: skip
+    offline = Server(*SAMPLE_ARGS)
+    try:
+        offline_start = started(offline)
+    finally:
+        offline.stop()
+    hanging = Server(env=env)
+    try:
+        hanging_start = started(hanging)
+        print(f"first HTTP 200: {hanging_start:.1f} s with a hanging Hub, {offline_start:.1f} s offline")
+        # the Hub gets STARTUP_WAIT seconds, overlapping the page build: the rest is the machine's
+        assert hanging_start < offline_start + store.STARTUP_WAIT + 2, (hanging_start, offline_start)
+        with httpx.Client(base_url=hanging.url, timeout=30) as client:
+            answer = call(client, "lookup", model_id="Qwen/Qwen3-0.6B", neuronx_cc="", library_version="")
+            assert answer["model_id"] == "Qwen/Qwen3-0.6B" and answer["result"] == "PASS"
+            assert call(client, "stacks")
+    finally:
+        hanging.stop()
+        close()
+
+
+def test_the_header_says_how_old_the_data_is_and_when_the_live_dataset_is_a_day_old(sample_dir, hub_folder):
+    import dataclasses
+    from datetime import UTC, datetime, timedelta
+
+    fresh = hub_snapshot(hub_folder)
+    datasets = store.DatasetStore(loader=lambda source: fresh, startup_wait=5)
+    datasets.start()
+    datasets.stop()
+    page_header = header(datasets)
+    assert "UTC (less than a minute ago)." in page_header and "has not refreshed" not in page_header
+    fresh.provenance = dataclasses.replace(fresh.provenance, loaded_at=datetime.now(UTC) - timedelta(hours=25))
+    page_header = header(datasets)
+    assert "UTC (25 h ago)." in page_header
+    assert "The live dataset has not refreshed for 25 h" in page_header
+
+
+def test_a_local_dataset_says_when_it_was_read_and_is_never_called_stale(tmp_path):
+    import dataclasses
+    from datetime import UTC, datetime, timedelta
+
+    write(tmp_path / "x.parquet", [row("local/model")])
+    datasets = store.DatasetStore(str(tmp_path))
+    snapshot = datasets.start()
+    snapshot.provenance = dataclasses.replace(snapshot.provenance, loaded_at=datetime.now(UTC) - timedelta(days=3))
+    page_header = header(datasets)
+    assert "read 3 days ago." in page_header and "has not refreshed" not in page_header

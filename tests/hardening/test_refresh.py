@@ -8,8 +8,6 @@ generation g give each model `downloads` = g*1_000_000 + rank, so an answer that
 
 from __future__ import annotations
 
-import json
-import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +22,7 @@ from components.sources import store
 from components.sources.dataset import load
 from components.sources.rankings import RankedModel, Rankings, RankingsStore
 from components.web.page import Page
-from tests.helpers import ROOT, free_port, row, write
+from tests.helpers import ROOT, call, free_port, row, write
 
 # Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
 pytestmark = pytest.mark.filterwarnings("ignore::pandas.errors.Pandas4Warning")
@@ -91,18 +89,6 @@ def swapping_app(tmp_path, monkeypatch):
                      quiet=True)  # fmt: skip
     yield f"http://127.0.0.1:{port}", datasets, rankings, loads, fetches
     demo.close()
-
-
-def call(client: httpx.Client, name: str, **params):
-    """One named-endpoint call over plain HTTP, as any client makes it: POST, then read the event stream."""
-    posted = client.post(f"/gradio_api/call/{name}", json={"data": list(params.values())})
-    posted.raise_for_status()
-    stream = client.get(f"/gradio_api/call/{name}/{posted.json()['event_id']}")
-    stream.raise_for_status()
-    events = re.findall(r"^event: (\w+)\ndata: (.*)$", stream.text, re.MULTILINE)
-    kinds = [kind for kind, _ in events]
-    assert kinds and kinds[-1] == "complete", stream.text[:300]
-    return json.loads(events[-1][1])[0]
 
 
 def test_20_clients_search_while_the_data_and_rankings_are_swapped(swapping_app):
