@@ -20,7 +20,7 @@ from components.queries.views import VIEW_LABELS, VIEWS
 from components.sources.dataset import DatasetError
 from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
 from components.sources.store import DatasetStore
-from components.web import charts_tab, compare_tab, downloads, serving
+from components.web import charts_tab, compare_tab, downloads, serving, webhook
 from components.web.api import Api
 from components.web.page import PAGE_SIZE, Page
 from components.web.render import TABLE_HEADERS, TABLE_TYPES
@@ -204,7 +204,9 @@ def main(argv: list[str] | None = None) -> None:
     rankings.start()
     demo = build(datasets, rankings)
     datasets.start()
-    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port)
+    # the webhook route comes first, before every route of Gradio's own
+    webhook_routes = {"routes": webhook.routes(datasets)}
+    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=webhook_routes)
 
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:

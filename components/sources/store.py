@@ -263,6 +263,10 @@ class RefreshingStore(Generic[T]):
         self._thread = threading.Thread(target=self._refresh_forever, name=f"{self.source_name}-refresh", daemon=True)
         self._thread.start()
 
+    def refresh_pending(self) -> bool:
+        """True when a refresh was requested and has not started yet."""
+        return self._wake.is_set()
+
     def request_refresh(self) -> bool:
         """Ask for a refresh now, without waiting for it. While one runs, at most one more is queued.
         Returns False when no refresh can run (offline, or stopped)."""
