@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
@@ -18,9 +19,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from huggingface_hub import HfApi, HfFileSystem
 
 from components.sources.columns import BY_NAME, COLUMNS, HEAVY, ROW_KEY, STACK_KEY
 from components.sources.errors import describe_error
+from components.sources.file_cache import FileCache, FileTable
 from components.sources.snapshot import Provenance, Skipped, Snapshot
 
 log = logging.getLogger(__name__)
@@ -30,6 +33,8 @@ HUB_DATASET = f"hf://datasets/{HUB_REPO}/data"
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DIR = ROOT / "data" / "sample"
 UNKNOWN = "unknown"
+# One Hub call, the listing: the reads of the files themselves have huggingface_hub's own timeouts.
+HUB_TIMEOUT = 30.0
 
 # Columns that repeat a few values over many rows: stored as categories to keep memory flat.
 _CATEGORICAL = set(HEAVY) | set(STACK_KEY) | {
@@ -43,58 +48,93 @@ class DatasetError(Exception):
     """The source itself cannot be read (not one of its files: those are skipped and reported)."""
 
 
-def load(source: str | os.PathLike, *, kind: str | None = None, label: str | None = None) -> Snapshot:
+@dataclass(frozen=True)
+class Listing:
+    """The Parquet files of a source: each name with its key (blob id, or size and mtime), and how to open one."""
+
+    files: dict[str, str]
+    opener: Callable[[str], BinaryIO]
+
+    @property
+    def identity(self) -> tuple[tuple[str, str], ...]:
+        """Equal for two listings exactly when every file is the same."""
+        return tuple(sorted(self.files.items()))
+
+
+def load(
+    source: str | os.PathLike, *, kind: str | None = None, label: str | None = None, cache: FileCache | None = None
+) -> Snapshot:
     """Read every Parquet file under `source` (a folder, a file, or an `hf://datasets/...` path).
 
+    With a `cache` (kept between calls) only new or changed files are read, and nothing at all when no
+    file changed (the Hub is asked for the revision's file list first, with each file's blob id).
     Returns a Snapshot, possibly empty; files that cannot be read are listed in `skipped`.
     Raises DatasetError when the source itself does not exist or cannot be listed.
     """
     text = str(source)
+    ticket = cache.ticket() if cache is not None else 0
     if text.startswith("hf://"):
-        files, opener = _list_hub(text)
+        listing = _list_hub(text)
         kind = kind or "hub"
         label = label or _hub_label(text)
     else:
-        files, opener = _list_local(Path(text))
+        listing = _list_local(Path(text))
         kind = kind or "local"
         label = label or Path(text).name or text
-    return read_files(files, opener, source=label, kind=kind)
+    if cache is None:
+        return _build(read_listing(listing), source=label, kind=kind)
+    checked = cache.unchanged(listing.identity)
+    if checked is not None:
+        return checked
+    files = read_listing(listing, cache)
+    snapshot = _build(files, source=label, kind=kind)
+    reread = sum(cache.get(name, key) is None for name, key in listing.files.items())
+    cache.commit(ticket, listing.identity, files, snapshot, reread)
+    return snapshot
 
 
 def read_files(files: Iterable[str], opener: Callable[[str], BinaryIO], *, source: str, kind: str) -> Snapshot:
     """Read the named files with `opener` and build a snapshot; one bad file never stops the rest."""
-    tables: list[pa.Table] = []
-    skipped: list[Skipped] = []
-    rows_read = 0
-    files_read = 0
-    for name in files:
-        try:
-            with opener(name) as handle:
-                # long free text repeats across rows and stacks: never materialise it densely
-                table = pq.read_table(handle, read_dictionary=list(HEAVY))
-        except Exception as exc:  # noqa: BLE001 — any unreadable file is reported, not fatal
-            skipped.append(Skipped(name, f"unreadable Parquet file ({describe_error(exc)})"))
-            continue
-        files_read += 1
-        rows_read += table.num_rows
-        table, notes = normalise_table(table)
-        skipped.extend(Skipped(name, note) for note in notes)
-        if table.num_rows:
-            tables.append(table)
-    rows = _combine(tables)
-    del tables
-    # the loader's transient Arrow buffers are freed; give their pages back to the system
+    return _build(read_listing(Listing(dict.fromkeys(files, ""), opener)), source=source, kind=kind)
+
+
+def read_listing(listing: Listing, cache: FileCache | None = None) -> dict[str, FileTable]:
+    """Each file of `listing` as a FileTable: from `cache` when its key is unchanged, else read now."""
+    files = {}
+    for name, key in listing.files.items():
+        cached = cache.get(name, key) if cache is not None else None
+        files[name] = cached if cached is not None else read_file(name, key, listing.opener)
+    return files
+
+
+def read_file(name: str, key: str, opener: Callable[[str], BinaryIO]) -> FileTable:
+    """One file, normalised; an unreadable file gives a FileTable without a table that says why."""
+    try:
+        with opener(name) as handle:
+            # long free text repeats across rows and stacks: never materialise it densely
+            table = pq.read_table(handle, read_dictionary=list(HEAVY))
+    except Exception as exc:  # noqa: BLE001 — any unreadable file is reported, not fatal
+        return FileTable(key, None, (Skipped(name, f"unreadable Parquet file ({describe_error(exc)})"),), 0)
+    rows_read = table.num_rows
+    table, notes = normalise_table(table)
+    return FileTable(key, table, tuple(Skipped(name, note) for note in notes), rows_read)
+
+
+def _build(files: dict[str, FileTable], *, source: str, kind: str) -> Snapshot:
+    """One snapshot from every file's table."""
+    rows = _combine([f.table for f in files.values() if f.table is not None and f.table.num_rows])
+    # the combine's transient Arrow buffers are freed; give their pages back to the system
     pa.default_memory_pool().release_unused()
     newest = rows["tested_at"].max() if len(rows) else None
     provenance = Provenance(
         source=source,
         kind=kind,
-        files_read=files_read,
-        rows_read=rows_read,
+        files_read=sum(f.table is not None for f in files.values()),
+        rows_read=sum(f.rows_read for f in files.values()),
         newest_tested_at=None if newest is None or pd.isna(newest) else newest.to_pydatetime(),
         loaded_at=datetime.now(UTC),
     )
-    return Snapshot(rows, provenance, tuple(skipped))
+    return Snapshot(rows, provenance, tuple(s for f in files.values() for s in f.skipped))
 
 
 def normalise_table(table: pa.Table) -> tuple[pa.Table, list[str]]:
@@ -238,14 +278,19 @@ def _combine(tables: list[pa.Table]) -> pd.DataFrame:
     return table.to_pandas(types_mapper={pa.int32(): pd.Int32Dtype()}.get)
 
 
-def _list_local(path: Path) -> tuple[list[str], Callable[[str], BinaryIO]]:
+def _list_local(path: Path) -> Listing:
     if path.is_file():
-        return [str(path)], _local_opener(path.parent)
+        return Listing({path.name: _stat_key(path)}, _local_opener(path.parent))
     if not path.is_dir():
         raise DatasetError(f"dataset not found: '{path.name or path}' is neither a Parquet file nor a folder")
-    base = path
-    files = sorted(str(p.relative_to(base)) for p in base.rglob("*.parquet") if p.is_file())
-    return files, _local_opener(base)
+    files = {str(p.relative_to(path)): _stat_key(p) for p in sorted(path.rglob("*.parquet")) if p.is_file()}
+    return Listing(files, _local_opener(path))
+
+
+def _stat_key(path: Path) -> str:
+    """A local file's key: a rewritten file changes size or modification time."""
+    stat = path.stat()
+    return f"{stat.st_size}:{stat.st_mtime_ns}"
 
 
 def _local_opener(base: Path) -> Callable[[str], BinaryIO]:
@@ -255,26 +300,35 @@ def _local_opener(base: Path) -> Callable[[str], BinaryIO]:
     return opener
 
 
-def _list_hub(url: str) -> tuple[list[str], Callable[[str], BinaryIO]]:
-    from huggingface_hub import HfFileSystem
-
-    fs = HfFileSystem()
-    path = url[len("hf://") :].rstrip("/")
+def _list_hub(url: str) -> Listing:
+    """The Parquet files under an `hf://datasets/ORG/NAME[@REVISION]/PATH` URL at the repo's current
+    revision, each keyed by its blob id, from one `dataset_info` call; files open at that revision."""
+    parts = url[len("hf://") :].rstrip("/").split("/")
+    if len(parts) < 3 or parts[0] != "datasets":
+        raise DatasetError(f"not a Hub dataset path: {url} (expected hf://datasets/ORG/NAME/PATH)")
+    name, _, revision = parts[2].partition("@")
+    repo_id, path = f"{parts[1]}/{name}", "/".join(parts[3:])
     try:
-        if path.endswith(".parquet"):
-            files = [path]
-        else:
-            files = sorted(fs.glob(f"{path}/**/*.parquet"))
+        info = HfApi().dataset_info(repo_id, revision=revision or None, files_metadata=True, timeout=HUB_TIMEOUT)
     except Exception as exc:  # noqa: BLE001 — network, auth and not-found errors all mean "unreachable"
         raise DatasetError(f"cannot list {_hub_label(url)} on the Hub ({describe_error(exc)})") from exc
+    single = path.endswith(".parquet")
+    folder = str(PurePosixPath(path).parent) if single else path
+    prefix = f"{folder}/" if folder not in ("", ".") else ""
+    files = {}
+    for sibling in sorted(info.siblings or [], key=lambda s: s.rfilename):
+        wanted = sibling.rfilename == path if single else sibling.rfilename.endswith(".parquet")
+        if wanted and sibling.rfilename.startswith(prefix):
+            files[sibling.rfilename[len(prefix) :]] = sibling.blob_id or f"{sibling.size}:{info.sha}"
     if not files:
         raise DatasetError(f"no Parquet files in {_hub_label(url)}")
-    prefix = path if not path.endswith(".parquet") else str(PurePosixPath(path).parent)
+    fs = HfFileSystem()
+    pinned = f"datasets/{repo_id}@{info.sha or revision or 'main'}"
 
     def opener(name: str) -> BinaryIO:
-        return fs.open(f"{prefix}/{name}", "rb")
+        return fs.open(f"{pinned}/{prefix}{name}", "rb")
 
-    return [f[len(prefix) + 1 :] for f in files], opener
+    return Listing(files, opener)
 
 
 def _hub_label(url: str) -> str:

@@ -23,6 +23,7 @@ with `_swap()` (a bundled snapshot, say) and calls `start_refreshing()`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import threading
 import time
@@ -36,6 +37,7 @@ from huggingface_hub import constants as hf_constants
 
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, load
 from components.sources.errors import describe_error
+from components.sources.file_cache import FileCache
 from components.sources.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -330,14 +332,15 @@ class DatasetStore(RefreshingStore[Snapshot]):
         refresh_seconds: float = 3600.0,
         read_timeout: float = 120.0,
         backoff: Backoff = Backoff(),
-        loader: Callable[[str], Snapshot] = load,
+        loader: Callable[[str], Snapshot] | None = None,
     ):
         self.source = source or None
         super().__init__(
             refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff, periodic=self.live
         )
         self.startup_wait = startup_wait
-        self._loader = loader
+        # the default loader keeps each file's table between refreshes: a refresh reads what changed
+        self._loader = loader or functools.partial(load, cache=FileCache())
         self._first_attempt = threading.Event()
         self._began: float | None = None
 
