@@ -22,6 +22,7 @@ import common
 import load
 import memory
 import page_weight
+import refresh
 import search_latency
 
 BENCHMARKS = (
@@ -31,6 +32,7 @@ BENCHMARKS = (
     ("Memory (RSS)", memory),
     ("In Chromium: typing a query → the table shows it", browser),
     (f"Load: {load.CLIENTS} concurrent clients searching", load),
+    ("Refresh: nothing changed, one file changed, in full", refresh),
 )
 
 

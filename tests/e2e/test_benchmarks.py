@@ -18,6 +18,8 @@ FIGURES = [
     "RSS after start, small set", "RSS after start, large set",
     "typing to result, median", "typing to result, p95",
     "load: requests served", "load: errors", "load: p50", "load: p95",
+    "refresh, nothing changed", "refresh, one file changed", "refresh in full (every file changed)",
+    "peak RSS, refresh with nothing changed", "peak RSS, refresh with one file changed", "peak RSS, refresh in full",
 ]  # fmt: skip
 
 
