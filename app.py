@@ -17,6 +17,7 @@ import gradio as gr
 from huggingface_hub import constants as hf_constants
 
 from components.queries.views import VIEW_LABELS, VIEWS
+from components.sources import hub_log
 from components.sources.dataset import DatasetError
 from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
 from components.sources.store import DatasetStore
@@ -194,6 +195,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    hub_log.quiet()
     args = parse_args(argv)
     try:
         rankings = resolve_rankings(args.rankings)

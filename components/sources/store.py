@@ -35,6 +35,7 @@ from typing import Any, Generic, TypeVar
 
 from huggingface_hub import constants as hf_constants
 
+from components.sources import hub_log
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, load
 from components.sources.errors import describe_error
 from components.sources.file_cache import FileCache
@@ -211,7 +212,9 @@ class RefreshingStore(Generic[T]):
             # what is served and leave the refresh thread alive to try again.
             except Exception as exc:  # noqa: BLE001
                 self._failures += 1
-                self.last_error = str(exc) if isinstance(exc, (Rejected, DatasetError)) else describe_error(exc)
+                self.last_error = (
+                    str(exc) if isinstance(exc, (Rejected, ReadTimeout, DatasetError)) else describe_error(exc)
+                )
                 log.warning("%s refresh failed: %s", self.source_name, self.last_error)
                 self.on_failure(self.last_error, exc)
                 return False
@@ -240,18 +243,23 @@ class RefreshingStore(Generic[T]):
             except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
                 box["error"] = exc
             finally:
+                hub_log.forget(threading.get_ident())
                 with self._abandoned_lock:
                     done.set()
                     if box.get("abandoned"):
                         self._abandoned -= 1
 
-        threading.Thread(target=work, name=f"{self.source_name}-read", daemon=True).start()
+        worker = threading.Thread(target=work, name=f"{self.source_name}-read", daemon=True)
+        worker.start()
         if not done.wait(self.read_timeout):
             with self._abandoned_lock:
                 if not done.is_set():
                     box["abandoned"] = True
                     self._abandoned += 1
-                    raise ReadTimeout(f"{self.reader_label()} did not answer within {self.read_timeout:g} s")
+                    message = f"{self.reader_label()} did not answer within {self.read_timeout:g} s"
+                    # huggingface_hub retries a failing call for ~23 s: name why it is still retrying
+                    cause = hub_log.last_cause(worker.ident)
+                    raise ReadTimeout(f"{message} (still retrying after {cause})" if cause else message)
         if "error" in box:
             raise box["error"]
         return box["value"]
