@@ -7,6 +7,7 @@ per model and stack (the newest `tested_at` wins), and a report of everything it
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable, Iterable
@@ -103,7 +104,16 @@ def read_listing(listing: Listing, cache: FileCache | None = None) -> dict[str, 
     files = {}
     for name, key in listing.files.items():
         cached = cache.get(name, key) if cache is not None else None
-        files[name] = cached if cached is not None else read_file(name, key, listing.opener)
+        if cached is None:
+            cached = read_file(name, key, listing.opener)
+            if cache is not None and cached.table is not None:
+                cached = dataclasses.replace(cached, table=cache.share(cached.table, HEAVY))
+        files[name] = cached
+    if cache is not None:  # every file on the final shared dictionaries: earlier versions can go
+        files = {
+            name: dataclasses.replace(f, table=cache.rebind(f.table, HEAVY)) if f.table is not None else f
+            for name, f in files.items()
+        }
     return files
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import threading
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from components.sources.snapshot import Skipped, Snapshot
 
@@ -45,6 +46,38 @@ class FileCache:
         self._listing: Hashable | None = None
         self._last: Snapshot | None = None
         self.files_reread = 0  # files the latest committed load had to read (for tests and benchmarks)
+        # One dictionary per long-text column, shared by every cached file: the same run.py and
+        # tracebacks recur on every stack, and per-file dictionaries would hold them once per file.
+        self._vocabulary: dict[str, pa.Array] = {}
+
+    def share(self, table: pa.Table, columns: Iterable[str]) -> pa.Table:
+        """`table` with its dictionary `columns` re-encoded against the shared dictionaries (which grow)."""
+        with self._lock:
+            for name in columns:
+                column = table.column(name).combine_chunks()
+                vocabulary = self._vocabulary.get(name, pa.array([], column.type.value_type))
+                positions = pc.index_in(column.dictionary, value_set=vocabulary)
+                new = column.dictionary.filter(pc.is_null(positions))
+                if len(new):
+                    vocabulary = pa.concat_arrays([vocabulary, new])
+                    positions = pc.index_in(column.dictionary, value_set=vocabulary)
+                    self._vocabulary[name] = vocabulary
+                indices = positions.take(column.indices).cast(column.type.index_type)
+                table = table.set_column(
+                    table.column_names.index(name), name, pa.DictionaryArray.from_arrays(indices, vocabulary)
+                )
+        return table
+
+    def rebind(self, table: pa.Table, columns: Iterable[str]) -> pa.Table:
+        """`table` (from `share`) pointing at the latest shared dictionaries, so no older copy stays alive."""
+        with self._lock:
+            for name in columns:
+                column = table.column(name).combine_chunks()
+                latest = self._vocabulary.get(name)
+                if latest is not None:
+                    rebound = pa.DictionaryArray.from_arrays(column.indices, latest)
+                    table = table.set_column(table.column_names.index(name), name, rebound)
+        return table
 
     def ticket(self) -> int:
         with self._lock:
