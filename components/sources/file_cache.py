@@ -51,10 +51,12 @@ class FileCache:
         self._vocabulary: dict[str, pa.Array] = {}
 
     def share(self, table: pa.Table, columns: Iterable[str]) -> pa.Table:
-        """`table` with its dictionary `columns` re-encoded against the shared dictionaries (which grow)."""
+        """`table` with `columns` dictionary-encoded against the shared dictionaries (which grow)."""
         with self._lock:
             for name in columns:
                 column = table.column(name).combine_chunks()
+                if not pa.types.is_dictionary(column.type):
+                    column = pc.dictionary_encode(column)
                 vocabulary = self._vocabulary.get(name, pa.array([], column.type.value_type))
                 positions = pc.index_in(column.dictionary, value_set=vocabulary)
                 new = column.dictionary.filter(pc.is_null(positions))
