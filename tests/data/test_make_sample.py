@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -15,18 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load_make_sample():
-    spec = importlib.util.spec_from_file_location("make_sample", ROOT / "data" / "make_sample.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_sample", module)  # dataclasses look their module up by name
-    spec.loader.exec_module(sys.modules["make_sample"])
-    return sys.modules["make_sample"]
-
-
-ms = _load_make_sample()
+from data import make_sample as ms
+from tests.helpers import ROOT
 
 STACK_COLUMNS = [
     "neuronx_cc",
