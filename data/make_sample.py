@@ -166,6 +166,9 @@ def _stack(entry: dict[str, Any]) -> Stack:
 SAMPLE_STACKS: tuple[Stack, ...] = tuple(_stack(s) for s in STORY["stacks"])
 STACK_INDEX = {s["name"]: i for i, s in enumerate(STORY["stacks"])}
 NEWEST_STACK = SAMPLE_STACKS[-1].key
+# Libraries beyond Transformers (diffusers, sentence-transformers): a few models each, on the newest compiler.
+LIBRARY_STACKS: tuple[Stack, ...] = tuple(_stack(s) for s in STORY["library_stacks"])
+ALL_STACKS = SAMPLE_STACKS + LIBRARY_STACKS
 
 # ---------------------------------------------------------------------------------------------
 # The model catalogue shared by the sample and the rankings snapshot.
@@ -674,16 +677,82 @@ def sample_tables() -> dict[str, pa.Table]:
     return tables
 
 
+def library_run_py(library: str, model_id: str, **values: Any) -> str:
+    """The run.py for a model of a library beyond Transformers (a DiffusionPipeline, a SentenceTransformer)."""
+    return _template(f"run_py/{library}.py.tmpl").substitute(model_id=model_id, **values)
+
+
+def _library_error(kind: str, model_id: str, stack: Stack, run_py: str, rng: random.Random) -> str:
+    """A failure of a library model (a template in tracebacks/), with frames pointing into its run.py."""
+    frames = {"module_frame": _script_frame(run_py, "    main()", "<module>")}
+    if "generate(pipe)" in run_py:
+        frames["main_frame"] = _script_frame(run_py, "image = generate(pipe)", "main")
+        frames["generate_frame"] = _script_frame(run_py, "return pipe(", "generate")
+    else:
+        frames["main_frame"] = _script_frame(run_py, 'device="neuron"', "main")
+    return _fill(
+        kind,
+        model_id=model_id,
+        run_py_path=HARNESS["run_py_path"],
+        compiler=stack.neuronx_cc.split("+")[0],
+        neuronx_cc=stack.neuronx_cc,
+        module=f"{rng.getrandbits(64):016x}",
+        pid=10000 + rng.randrange(50000),
+        need_gb=f"{HBM_PER_CORE_GB * rng.uniform(1.3, 1.6):.2f}",
+        **frames,
+    )
+
+
+def library_tables() -> dict[str, pa.Table]:
+    """The made-up files of libraries beyond Transformers as {file name: table}: one core per model."""
+    tables = {}
+    for stack, entry in zip(LIBRARY_STACKS, STORY["library_stacks"]):
+        rng = random.Random(f"{SEED}:library:{stack.library}")
+        cols = _new_columns()
+        at = stack.tested_from
+        for model in entry["models"]:
+            run_py = library_run_py(stack.library, model["model_id"], **model["run_py"])
+            passed = model["result"] == PASS
+            wall = (180 + 90 * model["params_b"] + rng.uniform(0, 120)) * (1 if passed else rng.uniform(0.3, 0.6))
+            peak = round(model["params_b"] * 2 * rng.uniform(1.3, 1.6) + rng.uniform(0.3, 0.9), 2) if passed else None
+            error = None if passed else _library_error(model["result"], model["model_id"], stack, run_py, rng)
+            row = {
+                "model_id": model["model_id"],
+                "library": stack.library,
+                "tp": 1,
+                "runner": "single-core",
+                "result": PASS if passed else FAIL,
+                "notes": entry["note"],
+                "error": error,
+                "exclusion": None,
+                "wall_s": int(wall),
+                "hbm_peak_gb": peak,
+                "hbm_capacity_gb": HBM_PER_CORE_GB,
+                "cpu_match": "match" if passed else None,
+                "english": None,
+                "neuronx_cc": stack.neuronx_cc,
+                "library_version": stack.library_version,
+                **dict(stack.packages),
+                "tested_at": at,
+                "run_py": run_py,
+            }
+            for name, value in row.items():
+                cols.setdefault(name, []).append(value)
+            at += timedelta(seconds=int(wall) + 40 + rng.randrange(120))
+        tables[stack.file_name] = _to_table(cols, stack)
+    return tables
+
+
 def write_sample(out_dir: str | Path = SAMPLE_DIR) -> list[Path]:
     """Write the sample dataset (one Parquet file per stack) to `out_dir`, replacing older sample files.
 
-    Returns the paths written, oldest stack first.
+    Returns the paths written: the Transformers stacks oldest first, then the other libraries.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     _clear(out_dir)
     paths = []
-    for name, table in sample_tables().items():
+    for name, table in (sample_tables() | library_tables()).items():
         _write(table, out_dir / name)
         paths.append(out_dir / name)
     return paths
