@@ -9,7 +9,7 @@ import pytest
 from components.queries.compare import LISTS, Thresholds, compare, default_stacks, resolve_pair
 from components.sources.dataset import SAMPLE_DIR, load
 from components.web.api import Api
-from data import make_sample as ms
+from data import catalogue
 from tests.helpers import row, write
 
 OLD, NEW = "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"
@@ -143,14 +143,14 @@ def test_api_compare_defaults_and_docstring(snap):
 @pytest.mark.skipif(not any(SAMPLE_DIR.glob("*.parquet")), reason="no bundled sample in data/sample")
 def test_the_sample_lists_exactly_its_expected_changes():
     snap = load(SAMPLE_DIR)
-    assert ms.COMPARE_NEWEST[1] == ms.COMPARE_NEWEST[3]  # the two newest compilers, same Transformers
-    for key, expected in ms.EXPECTED_CHANGES.items():
+    assert catalogue.COMPARE_NEWEST[1] == catalogue.COMPARE_NEWEST[3]  # the two newest compilers, same Transformers
+    for key, expected in catalogue.EXPECTED_CHANGES.items():
         answer = compare(snap, *resolve_pair(snap, *key))
         assert (answer["stack_a"]["neuronx_cc"], answer["stack_a"]["library_version"]) == key[:2]
         assert (answer["stack_b"]["neuronx_cc"], answer["stack_b"]["library_version"]) == key[2:]
         for name, models in expected.items():
             assert set(ids(answer[name])) == set(models), (key, name)
         assert answer["other_changes"] == [], key  # "no other model changes result"
-    newest = compare(snap, *resolve_pair(snap, *ms.COMPARE_NEWEST))
-    assert set(ids(newest["regressions"])) == ms.REGRESSIONS_NEWEST
-    assert set(ids(newest["fixes"])) == ms.FIXES_NEWEST
+    newest = compare(snap, *resolve_pair(snap, *catalogue.COMPARE_NEWEST))
+    assert set(ids(newest["regressions"])) == catalogue.REGRESSIONS_NEWEST
+    assert set(ids(newest["fixes"])) == catalogue.FIXES_NEWEST
