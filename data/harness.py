@@ -47,13 +47,12 @@ PIXEL_VALUES = '    inputs["pixel_values"] = inputs["pixel_values"].to(torch.bfl
 
 
 @cache
-def make_run_py(model_id: str, tp: int, task: str = TEXT, runner: str = "", instruct: bool = True) -> str:
+def make_run_py(model_id: str, tp: int, task: str, runner: str, chat: bool) -> str:
     """The run.py the harness wrote for `model_id` on `tp` cores (same inputs, same script)."""
     model_class, processor_class = CHECKPOINT_CLASSES[task]
-    runner = runner or ("single-core" if tp == 1 else "tensor-parallel")
     vision = task == VISION
     expert_parallel = runner == "expert-parallel"
-    inputs = "image" if vision else ("chat" if instruct else "plain")
+    inputs = "image" if vision else ("chat" if chat else "plain")
     sharding = 'tp_plan="auto", device_mesh=mesh'
     if expert_parallel:
         sharding += ", distributed_config=DistributedConfig(enable_expert_parallel=True)"

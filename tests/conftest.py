@@ -47,7 +47,7 @@ def pytest_collection_modifyitems(config, items):
     config.stash[SKIPPED_FOR_CHROMIUM] = len(browser_tests)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
+def pytest_terminal_summary(terminalreporter, config):
     if skipped := config.stash.get(SKIPPED_FOR_CHROMIUM, 0):
         terminalreporter.write_line(
             f"Chromium not found, so {skipped} browser tests were skipped. To run them: {INSTALL_CHROMIUM}"
