@@ -3,15 +3,55 @@
 from __future__ import annotations
 
 import os
+import shutil
 from datetime import UTC
 
 import pytest
 
-from assets.make_screenshot import CHROMIUM, CHROMIUM_ARGS  # one launch recipe for tests and screenshots
+from assets.make_screenshot import CHROMIUM_ARGS  # one set of launch flags for tests and screenshots
 from tests.helpers import NEW_CC, OLD_CC, SAMPLE_ARGS, Server, row, write
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+
+def find_chromium() -> str | None:
+    """The browser the tests drive: $CHROMIUM when set (empty or missing = none), else chromium on PATH."""
+    if "CHROMIUM" in os.environ:
+        path = os.environ["CHROMIUM"]
+        return path if path and os.access(path, os.X_OK) else None
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+CHROMIUM = find_chromium()
+INSTALL_CHROMIUM = "sudo apt-get update && sudo apt-get install -y chromium fonts-dejavu-core"
+# A test needs Chromium when it asks for pytest-playwright's browser (page, context, ...) or is marked so.
+BROWSER_FIXTURES = {"browser_type", "browser", "context", "page"}
+SKIPPED_FOR_CHROMIUM = pytest.StashKey[int]()
+
+
+def needs_browser(item: pytest.Item) -> bool:
+    return (
+        bool(BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())))
+        or item.get_closest_marker("browser") is not None
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if CHROMIUM:
+        return
+    skip = pytest.mark.skip(reason=f"needs Chromium, which is not installed ({INSTALL_CHROMIUM})")
+    browser_tests = [item for item in items if needs_browser(item)]
+    for item in browser_tests:
+        item.add_marker(skip)
+    config.stash[SKIPPED_FOR_CHROMIUM] = len(browser_tests)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if skipped := config.stash.get(SKIPPED_FOR_CHROMIUM, 0):
+        terminalreporter.write_line(
+            f"Chromium not found, so {skipped} browser tests were skipped. To run them: {INSTALL_CHROMIUM}"
+        )
 
 
 @pytest.fixture

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -15,18 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load_make_sample():
-    spec = importlib.util.spec_from_file_location("make_sample", ROOT / "data" / "make_sample.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_sample", module)  # dataclasses look their module up by name
-    spec.loader.exec_module(sys.modules["make_sample"])
-    return sys.modules["make_sample"]
-
-
-ms = _load_make_sample()
+from data import catalogue
+from data import make_sample as ms
+from tests.helpers import ROOT
 
 STACK_COLUMNS = [
     "neuronx_cc",
@@ -59,7 +48,8 @@ def frames(sample_dir) -> dict[str, pd.DataFrame]:
 
 @pytest.fixture(scope="module")
 def rows(frames) -> pd.DataFrame:
-    return pd.concat(frames.values(), ignore_index=True)
+    """The Transformers rows (the files of other libraries have tests of their own)."""
+    return pd.concat([f for f in frames.values() if set(f["library"]) == {"transformers"}], ignore_index=True)
 
 
 @pytest.fixture(scope="module")
@@ -86,28 +76,68 @@ def test_sample_and_snapshot_are_byte_identical_across_runs(tmp_path, sample_dir
 
 
 def test_one_file_per_stack_named_after_it(sample_dir, frames):
-    assert len(frames) == len(ms.SAMPLE_STACKS)
-    for stack in ms.SAMPLE_STACKS:
+    assert len(frames) == len(catalogue.ALL_STACKS) == len(catalogue.SAMPLE_STACKS) + 2
+    for stack in catalogue.ALL_STACKS:
         frame = frames[stack.file_name]
-        assert stack.file_name == f"neuronxcc-{stack.neuronx_cc}_transformers-{stack.transformers}.parquet"
-        for column in STACK_COLUMNS:
+        assert stack.file_name == f"neuronxcc-{stack.neuronx_cc}_{stack.library}-{stack.library_version}.parquet"
+        version_column = stack.library.replace("-", "_")
+        for column in [*STACK_COLUMNS, version_column]:
             assert frame[column].nunique() == 1, (stack.file_name, column)
         assert frame["neuronx_cc"].iloc[0] == stack.neuronx_cc
-        assert frame["library_version"].iloc[0] == frame["transformers"].iloc[0] == stack.transformers
-        assert set(frame["library"]) == {"transformers"}
+        assert frame["library_version"].iloc[0] == frame[version_column].iloc[0] == stack.library_version
+        assert set(frame["library"]) == {stack.library}
+
+
+@pytest.mark.parametrize(
+    ("file_name", "version_column", "pipeline", "failing"),
+    [
+        (
+            "neuronxcc-2.28.7631.0+82129205_diffusers-0.36.0.parquet",
+            "diffusers",
+            "DiffusionPipeline.from_pretrained(MODEL_ID",
+            "black-forest-labs/FLUX.1-schnell",
+        ),
+        (
+            "neuronxcc-2.28.7631.0+82129205_sentence-transformers-5.1.2.parquet",
+            "sentence_transformers",
+            'SentenceTransformer(MODEL_ID, device="neuron"',
+            "nomic-ai/nomic-embed-text-v1.5",
+        ),
+    ],
+)
+def test_made_up_library_files(sample_dir, frames, file_name, version_column, pipeline, failing):
+    schema = pq.read_schema(sample_dir / file_name)
+    frame = frames[file_name]
+    cores = "neuron_cores" if version_column == "sentence_transformers" else "tp"  # the dataset's documented alias
+    assert cores in schema.names and ({"tp", "neuron_cores"} - {cores}).isdisjoint(schema.names)
+    assert schema.field(cores).type == pa.int32() and list(frame[cores]) == [1] * len(frame)
+    assert schema.field(version_column).type == pa.string()
+    assert 4 <= len(frame) <= 6 and frame["model_id"].is_unique
+    assert list(frame.loc[frame["result"] == "FAIL", "model_id"]) == [failing]
+    assert set(frame["result"]) == {"PASS", "FAIL"}
+    assert frame["error"].notna().eq(frame["result"] == "FAIL").all()
+    assert frame["notes"].str.contains("made-up sample").all()
+    for model_id, script in zip(frame["model_id"], frame["run_py"]):
+        compile(script, "run.py", "exec")
+        assert f'MODEL_ID = "{model_id}"' in script and pipeline in script and 'backend="neuron"' in script
+    error = frame.loc[frame["result"] == "FAIL", "error"].iloc[0]
+    assert error.startswith("Traceback (most recent call last):") and '/run.py", line' in error
+    passed = frame[frame["result"] == "PASS"]
+    assert (passed["hbm_peak_gb"] < passed["hbm_capacity_gb"]).all() and (passed["cpu_match"] == "match").all()
+    assert frame["tested_at"].min() > frames[catalogue.SAMPLE_STACKS[-1].file_name]["tested_at"].max()
 
 
 def test_schema_types_and_drift(sample_dir):
-    for i, stack in enumerate(ms.SAMPLE_STACKS):
+    for i, stack in enumerate(catalogue.SAMPLE_STACKS):
         schema = pq.read_schema(sample_dir / stack.file_name)
         assert ("exclusion" in schema.names) == (i >= 2), stack.file_name
-        expected = {name: typ for name, typ in ms.COLUMNS if name in schema.names}
+        expected = {name: typ for name, typ in catalogue.COLUMNS if name in schema.names}
         assert {f.name: f.type for f in schema} == expected
         assert schema.field("tp").type == pa.int32()
         assert schema.field("wall_s").type == pa.int32()
         assert schema.field("hbm_peak_gb").type == pa.float64()
         assert schema.field("tested_at").type == pa.timestamp("ms", tz="UTC")
-    for stack in ms.SAMPLE_STACKS[:2]:
+    for stack in catalogue.SAMPLE_STACKS[:2]:
         assert "exclusion" not in pq.read_schema(sample_dir / stack.file_name).names
 
 
@@ -127,7 +157,7 @@ def test_models_and_stacks_cover_the_brief(rows):
     assert sorted(ccs) != ccs, "some compiler versions should sort differently as strings"
     newest = rows[rows["neuronx_cc"] == ccs[-1]]
     assert newest["library_version"].nunique() == 2
-    assert (ccs[-1], max(newest["library_version"], key=Version)) == ms.NEWEST_STACK
+    assert (ccs[-1], max(newest["library_version"], key=Version)) == catalogue.NEWEST_STACK
 
 
 def test_results_mix(rows):
@@ -154,7 +184,7 @@ def test_cores_memory_and_checks_are_consistent(rows):
     assert (peaks["hbm_peak_gb"] < peaks["hbm_capacity_gb"]).all()
     assert (peaks["hbm_peak_gb"] > 0).all()
     for model_id, tp in zip(tested["model_id"], tested["tp"]):
-        assert tp == ms.cores_for(ms.MODELS[model_id].params_b), model_id
+        assert tp == catalogue.cores_for(catalogue.MODELS[model_id].params_b), model_id
     one_core = tested[tested["tp"] == 1]
     sharded = tested[tested["tp"] > 1]
     assert one_core["english"].isna().all() and sharded["cpu_match"].isna().all()
@@ -169,7 +199,10 @@ def test_cores_memory_and_checks_are_consistent(rows):
 
 
 def test_newer_compilers_were_tested_later(frames):
-    spans = [(frames[s.file_name]["tested_at"].min(), frames[s.file_name]["tested_at"].max()) for s in ms.SAMPLE_STACKS]
+    spans = [
+        (frames[s.file_name]["tested_at"].min(), frames[s.file_name]["tested_at"].max())
+        for s in catalogue.SAMPLE_STACKS
+    ]
     for (_, older_end), (newer_start, _) in itertools.pairwise(spans):
         assert older_end < newer_start
 
@@ -207,7 +240,7 @@ def test_expected_changes_between_stacks(latest):
         stack = latest[(latest["neuronx_cc"] == cc) & (latest["library_version"] == tf)]
         return dict(zip(stack["model_id"], stack["result"]))
 
-    for (cc_a, tf_a, cc_b, tf_b), expected in ms.EXPECTED_CHANGES.items():
+    for (cc_a, tf_a, cc_b, tf_b), expected in catalogue.EXPECTED_CHANGES.items():
         a, b = results(cc_a, tf_a), results(cc_b, tf_b)
         both = a.keys() & b.keys()
         assert {m for m in both if a[m] == "PASS" and b[m] == "FAIL"} == expected["regressions"]
@@ -216,20 +249,26 @@ def test_expected_changes_between_stacks(latest):
         assert a.keys() - b.keys() == expected["removed"]
         changed = {m for m in both if a[m] != b[m]}
         assert changed == expected["regressions"] | expected["fixes"]
-    assert ms.REGRESSIONS_NEWEST and ms.FIXES_NEWEST and ms.ADDED_NEWEST and ms.REMOVED_NEWEST
-    assert ms.COMPARE_NEWEST[2] == ms.SAMPLE_STACKS[-1].neuronx_cc
+    assert (
+        catalogue.REGRESSIONS_NEWEST and catalogue.FIXES_NEWEST and catalogue.ADDED_NEWEST and catalogue.REMOVED_NEWEST
+    )
+    assert catalogue.COMPARE_NEWEST[2] == catalogue.SAMPLE_STACKS[-1].neuronx_cc
 
 
 def test_rerun_keeps_both_rows_and_the_newer_one_passes(frames, latest):
-    stack = next(s for s in ms.SAMPLE_STACKS if s.key == (ms.RERUN["neuronx_cc"], ms.RERUN["library_version"]))
+    stack = next(
+        s
+        for s in catalogue.SAMPLE_STACKS
+        if s.key == (catalogue.RERUN["neuronx_cc"], catalogue.RERUN["library_version"])
+    )
     frame = frames[stack.file_name]
-    runs = frame[frame["model_id"] == ms.RERUN["model_id"]]
+    runs = frame[frame["model_id"] == catalogue.RERUN["model_id"]]
     assert len(runs) == 2
-    assert list(runs.sort_values("tested_at")["result"]) == list(ms.RERUN["results"])
+    assert list(runs.sort_values("tested_at")["result"]) == list(catalogue.RERUN["results"])
     assert runs["tested_at"].iloc[0] > runs["tested_at"].iloc[1], "the newer row is written first"
     assert frame.duplicated(["model_id"]).sum() == 1
     won = latest[
-        (latest["model_id"] == ms.RERUN["model_id"])
+        (latest["model_id"] == catalogue.RERUN["model_id"])
         & (latest["neuronx_cc"] == stack.neuronx_cc)
         & (latest["library_version"] == stack.transformers)
     ]
@@ -237,7 +276,7 @@ def test_rerun_keeps_both_rows_and_the_newer_one_passes(frames, latest):
 
 
 def test_models_come_and_go(frames):
-    per_stack = [set(frames[s.file_name]["model_id"]) for s in ms.SAMPLE_STACKS]
+    per_stack = [set(frames[s.file_name]["model_id"]) for s in catalogue.SAMPLE_STACKS]
     assert any(newer - older for older, newer in itertools.pairwise(per_stack))
     assert any(older - newer for older, newer in itertools.pairwise(per_stack))
 
@@ -256,35 +295,35 @@ def test_rankings_snapshot(snapshot):
             key = "trending_score" if ranking == "trending" else "downloads"
             values = [e[key] for e in entries]
             assert values == sorted(values, reverse=True), (task, ranking)
-            tested = sum(e["model_id"] in ms.MODELS for e in entries) / len(entries)
+            tested = sum(e["model_id"] in catalogue.MODELS for e in entries) / len(entries)
             assert 0.45 <= tested <= 0.75, (task, ranking, tested)
             assert any(e["num_parameters"] is None for e in entries) or task == "text-generation"
             for e in entries:
                 assert set(e) == {"model_id", "rank", "task", "downloads", "likes", "trending_score", "num_parameters"}
-                if e["model_id"] in ms.MODELS:
-                    assert ms.MODELS[e["model_id"]].task == task
+                if e["model_id"] in catalogue.MODELS:
+                    assert catalogue.MODELS[e["model_id"]].task == task
     text = {e["model_id"] for e in snapshot["tasks"]["text-generation"]["trending"]}
     assert "Qwen/Qwen3-0.6B" in text
-    assert text & set(ms.EXCLUSIONS), "an excluded model should be ranked, so the page can say why"
+    assert text & set(catalogue.EXCLUSIONS), "an excluded model should be ranked, so the page can say why"
 
 
 def test_catalogue_is_shared_and_well_formed():
-    ids = [m.model_id for m in ms.CATALOGUE]
+    ids = [m.model_id for m in catalogue.CATALOGUE]
     assert len(ids) == len(set(ids)) >= 120
     assert all(re.fullmatch(r"[\w.-]+/[\w.-]+", i) for i in ids)
-    assert {m.task for m in ms.CATALOGUE} == {"text-generation", "image-text-to-text"}
-    assert any(m.is_moe for m in ms.CATALOGUE) and any(m.params_b > 60 for m in ms.CATALOGUE)
+    assert {m.task for m in catalogue.CATALOGUE} == {"text-generation", "image-text-to-text"}
+    assert any(m.is_moe for m in catalogue.CATALOGUE) and any(m.params_b > 60 for m in catalogue.CATALOGUE)
     known = set(ids)
     for group in (
-        ms.EXCLUSIONS,
-        ms.OVERRIDES,
-        ms.ADDED_AT,
-        ms.REMOVED_AFTER,
-        ms.EXPERT_PARALLEL,
-        ms.REGRESSIONS_NEWEST,
-        ms.FIXES_NEWEST,
-        ms.REGRESSIONS_TF5,
-        ms.FIXES_TF5,
+        catalogue.EXCLUSIONS,
+        catalogue.OVERRIDES,
+        catalogue.ADDED_AT,
+        catalogue.REMOVED_AFTER,
+        catalogue.EXPERT_PARALLEL,
+        catalogue.REGRESSIONS_NEWEST,
+        catalogue.FIXES_NEWEST,
+        catalogue.REGRESSIONS_TF5,
+        catalogue.FIXES_TF5,
     ):
         assert set(group) <= known
 
@@ -322,7 +361,7 @@ def test_command_line_synthetic_writes_only_parquet(tmp_path, capsys):
 
 def test_command_line_sample_honours_its_paths(tmp_path):
     assert ms.main(["--out", str(tmp_path / "sample"), "--rankings", str(tmp_path / "r.json")]) == 0
-    assert len(list((tmp_path / "sample").glob("*.parquet"))) == len(ms.SAMPLE_STACKS)
+    assert len(list((tmp_path / "sample").glob("*.parquet"))) == len(catalogue.ALL_STACKS)
     assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["tasks"]
 
 

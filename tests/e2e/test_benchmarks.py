@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import ROOT
 
 FIGURES = [
@@ -23,6 +25,7 @@ FIGURES = [
 ]  # fmt: skip
 
 
+@pytest.mark.browser  # the typing benchmark drives Chromium
 def test_every_benchmark_runs_in_quick_mode(tmp_path):
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "run_all.py"), "--quick"],
