@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from components.queries.views import SELECTED, Query, normalise
 from components.sources.snapshot import Snapshot
+from components.sources.stacks import library_spec
 
 MAX_VALUE = 200
 
@@ -26,9 +27,9 @@ def parse(params: Mapping[str, str], snapshot: Snapshot) -> PageState:
         return value[:MAX_VALUE] if isinstance(value, str) else ""
 
     query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), get("transformers"))
-    stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version)
+    stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
     if stack is not None:
-        query = Query(query.text, query.view, query.task, stack.neuronx_cc, stack.library_version)
+        query = Query(query.text, query.view, query.task, stack.neuronx_cc, library_spec(stack))
     model = snapshot.canonical_model_id(get("model")) or ""
     return PageState(query, model)
 
