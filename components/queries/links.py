@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -11,6 +12,8 @@ from components.sources.snapshot import Snapshot
 from components.sources.stacks import library_spec
 
 MAX_VALUE = 200
+# what a Hub model id can be: `owner/name` (or a bare legacy name), letters, digits, `-`, `_`, `.`
+HUB_ID = re.compile(r"[\w.-]{1,96}(?:/[\w.-]{1,96})?", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,8 @@ class PageState:
 
 
 def parse(params: Mapping[str, str], snapshot: Snapshot) -> PageState:
-    """Read a link's parameters; any missing, unknown, hostile or huge value falls back to the default."""
+    """Read a link's parameters; any missing, unknown, hostile or huge value falls back to the default,
+    except a well-formed model id that is not in the data: the page then says it was not tested."""
 
     def get(name: str) -> str:
         value = params.get(name) if params else None
@@ -30,7 +34,9 @@ def parse(params: Mapping[str, str], snapshot: Snapshot) -> PageState:
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
     if stack is not None:
         query = Query(query.text, query.view, query.task, stack.neuronx_cc, library_spec(stack))
-    model = snapshot.canonical_model_id(get("model")) or ""
+    asked = get("model").strip()
+    # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
+    model = snapshot.canonical_model_id(asked) or (asked if HUB_ID.fullmatch(asked) else "")
     return PageState(query, model)
 
 

@@ -49,11 +49,9 @@ class Page:
     @staticmethod
     def library_choices(snapshot: Snapshot, neuronx_cc: str) -> list[tuple[str, str]]:
         stacks = snapshot.library_versions(neuronx_cc)
+        # the value names the library too, so a diffusers and a Transformers version never collide
         return [
-            (
-                s.library_version if s.library == "transformers" else f"{s.library} {s.library_version}",
-                s.library_version,
-            )
+            (s.library_version if s.library == "transformers" else f"{s.library} {s.library_version}", library_spec(s))
             for s in stacks
         ]
 
@@ -62,7 +60,7 @@ class Page:
         snapshot = self.datasets.current()
         stack = snapshot.stack_or_default(neuronx_cc, library_version)
         choices = self.library_choices(snapshot, stack.neuronx_cc) if stack else []
-        return gr.update(choices=choices, value=stack.library_version if stack else None)
+        return gr.update(choices=choices, value=library_spec(stack) if stack else None)
 
     # ---- table ----------------------------------------------------------------------------
 
