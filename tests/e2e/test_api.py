@@ -86,3 +86,17 @@ def test_unknown_stacks_reach_plain_http_callers_as_an_error(sample_app):
     with urllib.request.urlopen(f"{sample_app.url}/gradio_api/call/search/{event_id}", timeout=30) as stream:
         text = stream.read().decode()
     assert "event: error" in text and "No tested stack matches neuronx-cc 2.99.0" in text
+
+
+def test_the_sample_library_stacks_answer_by_version_or_library_pin(client):
+    stacks = client.predict(api_name="/stacks")
+    assert stacks[0]["library"] == "transformers"  # "" is the newest Transformers stack
+    assert {"diffusers", "sentence-transformers"} <= {s["library"] for s in stacks}
+    rows = client.predict(query="sd-turbo", library_version="diffusers==0.36.0", api_name="/search")
+    assert [(r["model_id"], r["library"]) for r in rows] == [("stabilityai/sd-turbo", "diffusers")]
+    plain = client.predict(query="sd-turbo", neuronx_cc="2.28.7631.0", library_version="0.36.0", api_name="/search")
+    assert plain == rows  # a plain version finds the library whose version it is
+    answer = client.predict(
+        model_id="BAAI/bge-small-en-v1.5", library_version="sentence-transformers==5.1.2", api_name="/lookup"
+    )
+    assert answer["library"] == "sentence-transformers" and answer["result"] in ("PASS", "FAIL")
