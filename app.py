@@ -18,7 +18,7 @@ from huggingface_hub import constants as hf_constants
 
 from components.queries.views import VIEW_LABELS, VIEWS
 from components.sources import hub_log
-from components.sources.dataset import DatasetError
+from components.sources.dataset import DatasetError, check_local_source
 from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
 from components.sources.store import DatasetStore
 from components.web import charts_tab, compare_tab, downloads, serving, webhook
@@ -197,8 +197,14 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     hub_log.quiet()
     args = parse_args(argv)
+    # At the command line the person gave the paths: errors name them whole (the page and API scrub them).
     try:
         rankings = resolve_rankings(args.rankings)
+    except ValueError as exc:
+        sys.exit(f"error: --rankings '{args.rankings}': {exc}")
+    try:
+        if args.dataset and not args.dataset.startswith("hf://"):
+            check_local_source(args.dataset)
         datasets = DatasetStore(args.dataset)
         datasets.begin()  # the Hub is read while the page is built
     except (DatasetError, ValueError) as exc:

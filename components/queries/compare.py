@@ -56,9 +56,8 @@ def resolve_pair(
     neuronx_cc_b: str = "",
     library_version_b: str = "",
 ) -> tuple[Stack | None, Stack | None]:
-    """The two stacks asked for. A side left empty, or naming an unknown compiler, gets its default
-    (A: the stack before the newest, B: the newest); an unknown library version gets the newest one
-    on that compiler."""
+    """The two stacks asked for. A side left empty gets its default (A: the stack before the newest,
+    B: the newest); a side naming a stack that is not in the data raises UnknownStack."""
     default_a, default_b = default_stacks(snapshot)
     return (
         _resolve(snapshot, neuronx_cc_a, library_version_a, default_a),
@@ -72,9 +71,6 @@ def _resolve(
     cc = (neuronx_cc or "").strip()
     lv = (library_version or "").strip()
     if not cc and not lv:
-        return default
-    if cc and not any(cc in (s.neuronx_cc, s.neuronx_cc.split("+", 1)[0]) for s in snapshot.stacks):
-        # resolve_stack would fall back to the newest stack, which for A is the wrong default
         return default
     return snapshot.resolve_stack(cc, lv)
 

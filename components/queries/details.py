@@ -8,6 +8,7 @@ from components.queries.formatting import plain
 from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
 from components.sources.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
 from components.sources.snapshot import Snapshot
+from components.sources.stacks import UnknownStack
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
 NEURON_PIP_INDEX = "https://pip.repos.neuron.amazonaws.com"
@@ -61,12 +62,24 @@ def history(snapshot: Snapshot, model_id: str) -> list[dict]:
 
 def lookup(snapshot: Snapshot, model_id: str, neuronx_cc: str = "", library_version: str = "") -> dict:
     """The model's row on the chosen stack (default: newest) with install and cache commands and its
-    history; an unknown model gives `{"model_id": ..., "result": "not tested"}`."""
+    history; an unknown model gives `{"model_id": ..., "result": "not tested"}`, and an unknown stack a
+    `not tested` answer that names the stack asked for in `unknown_stack` (never another stack's row)."""
     asked = " ".join(str(model_id or "").split())
     canonical = snapshot.canonical_model_id(asked)
     if canonical is None:
         return {"model_id": asked, "result": NOT_TESTED_RESULT, "kind": NOT_TESTED}
-    stack = snapshot.resolve_stack(neuronx_cc, library_version)
+    try:
+        stack = snapshot.resolve_stack(neuronx_cc, library_version)
+    except UnknownStack as unknown:
+        return {
+            "model_id": canonical,
+            "result": NOT_TESTED_RESULT,
+            "kind": NOT_TESTED,
+            "neuronx_cc": unknown.neuronx_cc,
+            "library_version": unknown.library_version,
+            "unknown_stack": str(unknown),
+            "history": history(snapshot, canonical),
+        }
     position = snapshot.row_for(canonical, stack) if stack else None
     past = history(snapshot, canonical)
     if position is None:

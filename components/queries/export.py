@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 
 from components.queries.views import RANK_FIELDS, ROW_FIELDS, ViewResult
 from components.sources.columns import BY_NAME
+from components.sources.versions import short_version
 
 FORMATS = ("csv", "parquet")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -66,7 +67,7 @@ def defuse(text: str) -> str:
 
 def file_name(result: ViewResult, fmt: str) -> str:
     """`torch-neuronx-support_selected_2.28.7631.0.csv`: the view and the compiler, safe as a file name."""
-    cc = result.stack.neuronx_cc.split("+", 1)[0] if result.stack else "no-data"
+    cc = short_version(result.stack.neuronx_cc) if result.stack else "no-data"
     return f"torch-neuronx-support_{_UNSAFE_NAME.sub('_', result.query.view)}_{_UNSAFE_NAME.sub('_', cc)}.{fmt}"
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from components.queries.formatting import plain
 from components.sources.rankings import TASKS, Rankings
-from components.sources.results import NOT_TESTED, NOT_TESTED_RESULT
+from components.sources.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.sources.snapshot import Snapshot, Stack, search_key
 
 SELECTED, TRENDING, DOWNLOADS = "selected", "trending", "downloads"
@@ -52,7 +52,7 @@ class ViewResult:
 
     @property
     def passed(self) -> int:
-        return int((self.frame["kind"] == "pass").sum()) if len(self.frame) else 0
+        return int((self.frame["kind"] == PASS).sum()) if len(self.frame) else 0
 
     def records(self, limit: int | None = None) -> list[dict]:
         """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
@@ -101,7 +101,8 @@ def matches(key: str, words: tuple[str, ...]) -> bool:
 
 
 def select(snapshot: Snapshot, rankings: Rankings, query: Query) -> ViewResult:
-    """The rows of one view on one stack, filtered by search text and task, in display order."""
+    """The rows of one view on one stack, filtered by search text and task, in display order.
+    Raises UnknownStack when the query names a stack that is not in the data."""
     # the rankings object is kept in the answer so its id cannot be reused while cached
     _, result = snapshot.memo(("select", id(rankings), query), lambda: (rankings, _select(snapshot, rankings, query)))
     return result

@@ -315,6 +315,33 @@ def _join_shared_dictionaries(table: pa.Table) -> pa.Table:
     return table
 
 
+def check_local_source(source: str | os.PathLike) -> None:
+    """For the command line, where the person gave the path: raise DatasetError, naming the whole path
+    and what was found there, unless `source` holds at least one readable Parquet file."""
+    path = Path(source)
+    if path.is_file():
+        candidates = [path]
+    elif path.is_dir():
+        candidates = sorted(p for p in path.rglob("*.parquet") if p.is_file())
+        if not candidates:
+            others = sorted(str(p.relative_to(path)) for p in path.rglob("*") if p.is_file())
+            found = f"{len(others)} other file(s): {', '.join(others[:5])}" if others else "nothing"
+            raise DatasetError(f"no Parquet files in '{path}' (found {found})")
+    else:
+        raise DatasetError(f"dataset not found: '{path}' is neither a Parquet file nor a folder")
+    problems = []
+    for candidate in candidates:
+        try:
+            pq.read_schema(candidate)
+            return
+        except Exception as exc:  # noqa: BLE001 — whatever pyarrow raises, the file is not readable Parquet
+            problems.append(
+                f"'{candidate}' ({type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''})"
+            )
+    shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+    raise DatasetError(f"no readable Parquet file in '{path}': {shown}")
+
+
 def _list_local(path: Path) -> Listing:
     if path.is_file():
         return Listing({path.name: _stat_key(path)}, _local_opener(path.parent))

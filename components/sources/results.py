@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+# kinds: what a result means, the app's own vocabulary
 PASS, FAIL, EXCLUDED, NOT_TESTED, OTHER = "pass", "fail", "excluded", "not tested", "other"
 
-NOT_TESTED_RESULT = "not tested"
+# results as the dataset records them (and as the API answers for a model without a row)
+PASS_RESULT, FAIL_RESULT, NOT_TESTED_RESULT = "PASS", "FAIL", "not tested"
+
+# how each kind is named to people
+KIND_LABELS = {
+    PASS: PASS_RESULT,
+    FAIL: FAIL_RESULT,
+    EXCLUDED: "excluded",
+    NOT_TESTED: "not tested",
+    OTHER: "other result",
+}
 
 MEANING = {
     PASS: "Generated 32 tokens that matched a CPU run of the same checkpoint (one core) "
@@ -21,10 +32,10 @@ def result_kind(result: object, exclusion: object = None) -> str:
     """Classify a recorded result: pass, fail, excluded, not tested or other (an unknown value)."""
     text = result.strip().upper() if isinstance(result, str) else ""
     if isinstance(exclusion, str) and exclusion.strip():
-        return EXCLUDED if text not in ("PASS", "FAIL") else (PASS if text == "PASS" else FAIL)
-    if text == "PASS":
+        return EXCLUDED if text not in (PASS_RESULT, FAIL_RESULT) else (PASS if text == PASS_RESULT else FAIL)
+    if text == PASS_RESULT:
         return PASS
-    if text in ("FAIL", "FAILED", "ERROR"):
+    if text in (FAIL_RESULT, "FAILED", "ERROR"):
         return FAIL
     if text in ("EXCLUDED", "SKIPPED", "SKIP"):
         return EXCLUDED

@@ -20,7 +20,10 @@ import pyarrow.compute as pc
 
 from components.sources.columns import STACK_KEY
 from components.sources.results import PASS, result_kind
+from components.sources.stacks import Stack, library_order, resolve, resolve_or_default
 from components.sources.versions import newest_first
+
+__all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
 
 
 @dataclass(frozen=True)
@@ -46,30 +49,6 @@ class Provenance:
     @property
     def is_sample(self) -> bool:
         return self.kind == "sample"
-
-
-@dataclass(frozen=True)
-class Stack:
-    """One neuronx-cc × library × library version, with its counts."""
-
-    neuronx_cc: str
-    library: str
-    library_version: str
-    models: int
-    passed: int
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.neuronx_cc, self.library, self.library_version)
-
-    def as_dict(self) -> dict:
-        return {
-            "neuronx_cc": self.neuronx_cc,
-            "library": self.library,
-            "library_version": self.library_version,
-            "models": self.models,
-            "passed": self.passed,
-        }
 
 
 _NON_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
@@ -154,15 +133,7 @@ class Snapshot:
         lv_rank = {v: i for i, v in enumerate(newest_first(s.library_version for s in stacks))}
         # Transformers first on each compiler: the page and `""` in every endpoint mean its newest stack.
         self.stacks: tuple[Stack, ...] = tuple(
-            sorted(
-                stacks,
-                key=lambda s: (
-                    cc_rank[s.neuronx_cc],
-                    s.library != "transformers",
-                    s.library,
-                    lv_rank[s.library_version],
-                ),
-            )
+            sorted(stacks, key=lambda s: (cc_rank[s.neuronx_cc], library_order(s.library), lv_rank[s.library_version]))
         )
 
         self._memo: OrderedDict[Hashable, object] = OrderedDict()
@@ -201,23 +172,12 @@ class Snapshot:
         return [s for s in self.stacks if s.neuronx_cc == neuronx_cc]
 
     def resolve_stack(self, neuronx_cc: str | None = "", library_version: str | None = "") -> Stack | None:
-        """The stack asked for; an empty or unknown compiler means the newest, and an empty or
-        unknown library version the newest one on that compiler. None only when there is no data."""
-        if not self.stacks:
-            return None
-        cc = (neuronx_cc or "").strip()
-        lv = (library_version or "").strip()
-        candidates = [s for s in self.stacks if s.neuronx_cc == cc]
-        if not candidates and cc:
-            # people type the public part of a version: 2.28.7631.0 for 2.28.7631.0+82129205
-            candidates = [s for s in self.stacks if s.neuronx_cc.split("+", 1)[0] == cc]
-        if not candidates:
-            candidates = list(self.stacks[:1])
-            candidates = [s for s in self.stacks if s.neuronx_cc == candidates[0].neuronx_cc]
-        for s in candidates:
-            if s.library_version == lv:
-                return s
-        return candidates[0]
+        """The stack asked for (see `stacks.resolve`); raises UnknownStack. None only when there is no data."""
+        return resolve(self.stacks, neuronx_cc, library_version)
+
+    def stack_or_default(self, neuronx_cc: str | None = "", library_version: str | None = "") -> Stack | None:
+        """The stack asked for, or a default for an unknown one (the page's choice, see `stacks.resolve_or_default`)."""
+        return resolve_or_default(self.stacks, neuronx_cc, library_version)
 
     def stack_positions(self, stack: Stack) -> np.ndarray:
         return self._stack_rows.get(stack.key, np.empty(0, dtype=np.int64))

@@ -6,9 +6,12 @@ The docstrings are the endpoints' descriptions in the API page and the MCP schem
 
 from __future__ import annotations
 
+import gradio as gr
+
 from components.queries import compare as comparison
 from components.queries import details, views
 from components.sources.rankings import RankingsStore
+from components.sources.stacks import UnknownStack
 from components.sources.store import DatasetStore
 
 
@@ -36,25 +39,28 @@ class Api:
             query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
             view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
             task: "text-generation" or "image-text-to-text"; "" means all tasks.
-            neuronx_cc: compiler version; "" means the newest stack.
-            library_version: Transformers version on that compiler; "" means the newest one.
+            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
+            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task}; ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb.
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task}; ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
-        return views.select(self.datasets.current(), self.rankings.current(), q).records()
+        try:
+            return views.select(self.datasets.current(), self.rankings.current(), q).records()
+        except UnknownStack as unknown:
+            raise gr.Error(str(unknown), print_exception=False) from None
 
     def lookup(self, model_id: str, neuronx_cc: str = "", library_version: str = "") -> dict:
         """Everything about one model on one stack: the result, how to reproduce it, and its history.
 
         Args:
             model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
-            neuronx_cc: compiler version; "" means the newest stack.
-            library_version: Transformers version on that compiler; "" means the newest one.
+            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
+            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). An unknown model gives {"model_id": ..., "result": "not tested"}.
+            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). An unknown model gives {"model_id": ..., "result": "not tested"}; a stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones.
         """
         return details.lookup(self.datasets.current(), model_id, neuronx_cc, library_version)
 
@@ -65,15 +71,18 @@ class Api:
 
         Args:
             neuronx_cc_a: compiler version of stack A, the older one as a rule; "" (with library_version_a "") means the stack just before the newest.
-            library_version_a: Transformers version of stack A; "" means the newest one on that compiler.
+            library_version_a: library version of stack A, plain ("4.57.1") or LIBRARY==VERSION; "" means the first stack on that compiler.
             neuronx_cc_b: compiler version of stack B; "" (with library_version_b "") means the newest stack.
-            library_version_b: Transformers version of stack B; "" means the newest one on that compiler.
+            library_version_b: library version of stack B, plain ("4.57.1") or LIBRARY==VERSION; "" means the first stack on that compiler.
 
         Returns:
-            A dict with stack_a and stack_b (the stacks compared: neuronx_cc, library, library_version, models, passed), thresholds, and six lists of models: regressions (PASS on A, FAIL on B), fixes (FAIL on A, PASS on B), added (run on B only), removed (run on A only), changed (PASS on both with wall time moved by at least 25% and 60 s, peak memory by at least 20% and 1 GB, or a different number of cores; each entry adds reasons) and other_changes (any other change of result, such as PASS to EXCLUDED: an exclusion is a decision, not a regression). Each entry has model_id and, for each side, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb and exclusion with the suffix _a or _b; a side without a run has result "not tested". A stack compared with itself gives empty lists; an unknown compiler falls back to that side's default.
+            A dict with stack_a and stack_b (the stacks compared: neuronx_cc, library, library_version, models, passed), thresholds, and six lists of models: regressions (PASS on A, FAIL on B), fixes (FAIL on A, PASS on B), added (run on B only), removed (run on A only), changed (PASS on both with wall time moved by at least 25% and 60 s, peak memory by at least 20% and 1 GB, or a different number of cores; each entry adds reasons) and other_changes (any other change of result, such as PASS to EXCLUDED: an exclusion is a decision, not a regression). Each entry has model_id and, for each side, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb and exclusion with the suffix _a or _b; a side without a run has result "not tested". A stack compared with itself gives empty lists; a stack not in the data is an error naming the known stacks.
         """
         snapshot = self.datasets.current()
-        stack_a, stack_b = comparison.resolve_pair(
-            snapshot, neuronx_cc_a, library_version_a, neuronx_cc_b, library_version_b
-        )
+        try:
+            stack_a, stack_b = comparison.resolve_pair(
+                snapshot, neuronx_cc_a, library_version_a, neuronx_cc_b, library_version_b
+            )
+        except UnknownStack as unknown:
+            raise gr.Error(str(unknown), print_exception=False) from None
         return comparison.compare(snapshot, stack_a, stack_b)

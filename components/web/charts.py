@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from components.queries import formatting
-from components.sources.results import EXCLUDED, FAIL, OTHER, PASS
+from components.sources.results import EXCLUDED, FAIL, KIND_LABELS, OTHER, PASS
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.versions import short_version
+from components.sources.stacks import stack_label
 from components.web.render import esc
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 TOP_ORGS = 20
 NO_ORG = "(no organisation)"
 KINDS = (PASS, FAIL, EXCLUDED, OTHER)
-KIND_LABELS = {PASS: "PASS", FAIL: "FAIL", EXCLUDED: "excluded", OTHER: "other result"}
 # Mid-tone colours read on a white and on a near-black page alike.
 KIND_COLOURS = {PASS: "#22a355", FAIL: "#e5484d", EXCLUDED: "#d4a017", OTHER: "#8b95a7"}
 RATE_COLOUR = "#3b82f6"
@@ -43,11 +42,6 @@ CAPTIONS = {
     "orgs": f"Results on this stack by organisation (the part of the model id before “/”), the {TOP_ORGS} "
     "organisations with the most models.",
 }
-
-
-def stack_label(stack: Stack) -> str:
-    library = stack.library_version if stack.library == "transformers" else f"{stack.library} {stack.library_version}"
-    return f"{short_version(stack.neuronx_cc)} · {library}"
 
 
 def organisation(model_id: str) -> str:

@@ -11,6 +11,7 @@ import gradio as gr
 from components.queries import details, links, views
 from components.sources.rankings import RankingsStore
 from components.sources.snapshot import Snapshot
+from components.sources.stacks import library_spec
 from components.sources.store import DatasetStore
 from components.sources.versions import short_version
 from components.web import render
@@ -48,20 +49,18 @@ class Page:
     @staticmethod
     def library_choices(snapshot: Snapshot, neuronx_cc: str) -> list[tuple[str, str]]:
         stacks = snapshot.library_versions(neuronx_cc)
+        # the value names the library too, so a diffusers and a Transformers version never collide
         return [
-            (
-                s.library_version if s.library == "transformers" else f"{s.library} {s.library_version}",
-                s.library_version,
-            )
+            (s.library_version if s.library == "transformers" else f"{s.library} {s.library_version}", library_spec(s))
             for s in stacks
         ]
 
     def on_compiler(self, neuronx_cc: str, library_version: str):
         """New compiler: the Transformers choices follow it, keeping the version when it exists there."""
         snapshot = self.datasets.current()
-        stack = snapshot.resolve_stack(neuronx_cc, library_version)
+        stack = snapshot.stack_or_default(neuronx_cc, library_version)
         choices = self.library_choices(snapshot, stack.neuronx_cc) if stack else []
-        return gr.update(choices=choices, value=stack.library_version if stack else None)
+        return gr.update(choices=choices, value=library_spec(stack) if stack else None)
 
     # ---- table ----------------------------------------------------------------------------
 
@@ -73,6 +72,10 @@ class Page:
 
     @staticmethod
     def _table(snapshot, rankings, text, view, task, neuronx_cc, library_version, limit=PAGE_SIZE):
+        # a person's choice no longer in the data (a refresh dropped it) shows the default stack
+        stack = snapshot.stack_or_default(neuronx_cc, library_version)
+        if stack is not None:
+            neuronx_cc, library_version = stack.neuronx_cc, library_spec(stack)
         query = views.normalise(text, view, task, neuronx_cc, library_version)
         result = views.select(snapshot, rankings, query)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))

@@ -10,8 +10,9 @@ import pandas as pd
 
 from components.queries import formatting, freshness
 from components.sources.columns import BY_NAME, STACK_PACKAGES
-from components.sources.results import EXCLUDED, FAIL, MEANING, NOT_TESTED, OTHER, PASS
+from components.sources.results import EXCLUDED, FAIL, KIND_LABELS, MEANING, NOT_TESTED, OTHER, PASS
 from components.sources.snapshot import Provenance, Skipped, Stack
+from components.sources.stacks import stack_label
 from components.sources.versions import short_version
 
 HUB = "https://huggingface.co"
@@ -33,8 +34,7 @@ def model_link(model_id: str) -> str:
 
 
 def badge(kind: str, result: object) -> str:
-    text = {PASS: "PASS", FAIL: "FAIL", EXCLUDED: "excluded", NOT_TESTED: "not tested"}.get(kind)
-    label = text or str(result or "unknown")[:40]
+    label = KIND_LABELS[kind] if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else str(result or "unknown")[:40]
     css = kind if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else OTHER
     return f'<span class="badge badge-{css.replace(" ", "-")}">{esc(label)}</span>'
 
@@ -62,7 +62,7 @@ def table_frame(frame: pd.DataFrame) -> pd.DataFrame:
 def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_label: str) -> str:
     if stack is None:
         return '<p class="summary">No data loaded. See the notice above.</p>'
-    where = f"neuronx-cc {esc(short_version(stack.neuronx_cc))} · {esc(stack.library)} {esc(stack.library_version)}"
+    where = esc(stack_label(stack))
     if not total:
         return (
             f'<p class="summary empty">No models match in the {esc(view_label)} view on {where}. '

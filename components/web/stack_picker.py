@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qsl, urlencode
 
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.versions import short_version
+from components.sources.stacks import stack_label
 
 
 def stack_value(stack: Stack) -> str:
@@ -25,8 +25,4 @@ def stack_from_value(snapshot: Snapshot, value: str | None) -> Stack | None:
 
 def stack_choices(snapshot: Snapshot) -> list[tuple[str, str]]:
     """Every stack, newest first, as (label, value): `neuronx-cc 2.28.7631.0 · transformers 4.57.1`."""
-    return [
-        (f"neuronx-cc {short_version(s.neuronx_cc)} · {s.library} {s.library_version}" + (" (newest)" if i == 0 else ""),
-         stack_value(s))
-        for i, s in enumerate(snapshot.stacks)
-    ]  # fmt: skip
+    return [(stack_label(s) + (" (newest)" if i == 0 else ""), stack_value(s)) for i, s in enumerate(snapshot.stacks)]

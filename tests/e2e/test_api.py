@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import urllib.request
+
+import pytest
+from gradio_client.exceptions import AppError
 
 
 def test_stacks_newest_first(client):
@@ -55,7 +60,43 @@ def test_lookup_of_an_unknown_model_is_not_an_error(client):
     }  # fmt: skip
 
 
-def test_unknown_versions_answer_for_the_newest_stack(client):
+def test_unknown_stacks_are_a_clear_no_never_another_stacks_answer(client):
     newest = client.predict(api_name="/stacks")[0]
-    rows = client.predict(query="qwen3", neuronx_cc="0.0.bogus", library_version="x", api_name="/search")
-    assert rows and all(r["neuronx_cc"] == newest["neuronx_cc"] for r in rows)
+    for call in (
+        lambda: client.predict(query="qwen3", neuronx_cc="0.0.bogus", library_version="x", api_name="/search"),
+        lambda: client.predict(newest["neuronx_cc"], "9.9", "", "", api_name="/compare"),
+    ):
+        with pytest.raises(
+            AppError, match=f"No tested stack matches.*Known stacks: .*{re.escape(newest['neuronx_cc'])}"
+        ):
+            call()
+    answer = client.predict(model_id="Qwen/Qwen3-0.6B", neuronx_cc="2.99.0", library_version="9.9", api_name="/lookup")
+    assert answer["result"] == "not tested" and "neuronx-cc 2.99.0 with library version 9.9" in answer["unknown_stack"]
+    rows = client.predict(query="qwen3", neuronx_cc=newest["neuronx_cc"].split("+")[0], api_name="/search")
+    assert rows and all(r["neuronx_cc"] == newest["neuronx_cc"] for r in rows)  # the public part is enough
+
+
+def test_unknown_stacks_reach_plain_http_callers_as_an_error(sample_app):
+    """Over plain HTTP (show_error=False) the message still reaches the caller in the event stream."""
+    body = json.dumps({"data": ["qwen3", "selected", "", "2.99.0", "9.9"]}).encode()
+    request = urllib.request.Request(
+        f"{sample_app.url}/gradio_api/call/search", body, {"Content-Type": "application/json"}
+    )
+    event_id = json.load(urllib.request.urlopen(request, timeout=30))["event_id"]
+    with urllib.request.urlopen(f"{sample_app.url}/gradio_api/call/search/{event_id}", timeout=30) as stream:
+        text = stream.read().decode()
+    assert "event: error" in text and "No tested stack matches neuronx-cc 2.99.0" in text
+
+
+def test_the_sample_library_stacks_answer_by_version_or_library_pin(client):
+    stacks = client.predict(api_name="/stacks")
+    assert stacks[0]["library"] == "transformers"  # "" is the newest Transformers stack
+    assert {"diffusers", "sentence-transformers"} <= {s["library"] for s in stacks}
+    rows = client.predict(query="sd-turbo", library_version="diffusers==0.36.0", api_name="/search")
+    assert [(r["model_id"], r["library"]) for r in rows] == [("stabilityai/sd-turbo", "diffusers")]
+    plain = client.predict(query="sd-turbo", neuronx_cc="2.28.7631.0", library_version="0.36.0", api_name="/search")
+    assert plain == rows  # a plain version finds the library whose version it is
+    answer = client.predict(
+        model_id="BAAI/bge-small-en-v1.5", library_version="sentence-transformers==5.1.2", api_name="/lookup"
+    )
+    assert answer["library"] == "sentence-transformers" and answer["result"] in ("PASS", "FAIL")

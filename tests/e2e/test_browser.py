@@ -73,6 +73,23 @@ def test_a_deep_link_opens_a_model(opened):
     expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"model=Qwen%2FQwen3-0.6B"))
 
 
+def test_a_deep_link_to_a_model_not_in_the_data_says_not_tested(opened):
+    page = opened("?model=does/not-exist")
+    summary = page.locator("#details-summary")
+    expect(summary.locator("h3")).to_contain_text("does/not-exist", timeout=TIMEOUT)
+    expect(summary).to_contain_text("not tested")
+    expect(summary).to_contain_text("This model is not in the dataset")
+    expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"model=does%2Fnot-exist"))
+
+
+def test_a_deep_link_to_an_unknown_stack_shows_the_stack_applied(opened, client):
+    newest = client.predict(api_name="/stacks")[0]
+    page = opened("?neuronx_cc=2.99.0&transformers=9.9")
+    expect(page.locator("#stack-tf input").first).to_have_value(newest["library_version"], timeout=TIMEOUT)
+    link = page.locator("#link textarea, #link input").first
+    expect(link).not_to_have_value(re.compile("2.99.0|9.9"))
+
+
 def test_copy_buttons_exist(opened):
     page = opened("?model=Qwen/Qwen3-0.6B")
     expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)

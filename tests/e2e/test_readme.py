@@ -44,3 +44,50 @@ def test_every_use_it_from_code_example_runs(sample_app):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
+
+
+def _ci_gate() -> str:
+    block = next(b for b in python_blocks(section("Use it from code")) if "sys.exit" in b)
+    assert 'NEURONX_CC, LIBRARY_VERSION = "Qwen/Qwen3-0.6B", "", ""' in block
+    return block
+
+
+def test_the_ci_gate_fails_non_zero_on_a_stack_that_is_not_in_the_data(sample_app):
+    """The gate must never read a PASS from a stack it did not ask about."""
+    import subprocess
+    import sys
+
+    for asked in ('"2.99.0", "9.9"', '"", "9.9"', '"2.99.0", ""'):
+        code = _ci_gate().replace(DEFAULT_URL, sample_app.url)
+        code = code.replace('NEURONX_CC, LIBRARY_VERSION = "Qwen/Qwen3-0.6B", "", ""',
+                            f'NEURONX_CC, LIBRARY_VERSION = "Qwen/Qwen3-0.6B", {asked}')  # fmt: skip
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert done.returncode != 0, (asked, done.stdout)
+        assert "No tested stack matches" in done.stderr and "passes" not in done.stdout
+    newest = subprocess.run(
+        [sys.executable, "-c", _ci_gate().replace(DEFAULT_URL, sample_app.url)], capture_output=True, text=True
+    )
+    assert newest.returncode == 0 and "passes on neuronx-cc" in newest.stdout
+
+
+def test_the_compare_example_names_both_sides_of_each_stack(sample_app):
+    block = next(b for b in python_blocks(section("Use it from code")) if "/compare" in b)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(block.replace(DEFAULT_URL, sample_app.url), "README.md", "exec"), {"__name__": "__readme__"})
+    first = next(line for line in out.getvalue().splitlines() if "→" in line)
+    assert re.fullmatch(r"neuronx-cc \S+ \+ \S+ \S+ → neuronx-cc \S+ \+ \S+ \S+", first), first
+    assert first.split(" → ")[0] != first.split(" → ")[1]
+
+
+def test_the_curl_example_sends_every_argument_and_gets_the_answer(sample_app):
+    import shutil
+    import subprocess
+
+    assert shutil.which("curl"), "the curl example needs curl"
+    block = re.search(r"```bash\n(URL=.*?)```", section("Use it from code"), re.S).group(1)
+    script = block.replace(DEFAULT_URL, sample_app.url)
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "event: complete" in done.stdout
+    assert re.search(r'"model_id": ?"Qwen/Qwen3-0.6B"', done.stdout) and re.search(r'"result": ?"PASS"', done.stdout)

@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from gradio_client.exceptions import AppError
 from playwright.sync_api import Page, expect
 
 TIMEOUT = 20_000
@@ -99,8 +100,15 @@ def test_unknown_keys_repeated_keys_and_broken_encoding_are_ignored(guarded, cli
 def test_the_api_takes_the_same_values_without_an_error(client):
     cc, lv = newest_stack(client)
     value = hostile("api") * 20  # about 100 KB
-    rows = client.predict(query="", view=value, task=value, neuronx_cc=value, library_version=value, api_name="/search")
+    rows = client.predict(query="", view=value, task=value, api_name="/search")
     assert rows and {(r["neuronx_cc"], r["library_version"]) for r in rows} == {(cc, lv)}
+    for call in (  # a stack not in the data is a short, clear no: never another stack's answer
+        lambda: client.predict(query="", neuronx_cc=value, library_version=value, api_name="/search"),
+        lambda: client.predict(value, value, value, value, api_name="/compare"),
+    ):
+        with pytest.raises(AppError, match="No tested stack matches") as raised:
+            call()
+        assert len(str(raised.value)) < 2000
     assert client.predict(query=value, api_name="/search") == []
     answer = client.predict(model_id=value, neuronx_cc=value, library_version=value, api_name="/lookup")
     assert answer["result"] == "not tested"

@@ -8,6 +8,7 @@ import pytest
 
 from components.queries.compare import LISTS, Thresholds, compare, default_stacks, resolve_pair
 from components.sources.dataset import SAMPLE_DIR, load
+from components.sources.stacks import UnknownStack
 from components.web.api import Api
 from data import catalogue
 from tests.helpers import row, write
@@ -104,7 +105,8 @@ def test_defaults_are_the_stack_before_the_newest_and_the_newest(snap, tmp_path)
     old, new = default_stacks(snap)
     assert (old.neuronx_cc, new.neuronx_cc) == (OLD, NEW)
     assert resolve_pair(snap) == (old, new)
-    assert resolve_pair(snap, "9.9.9", "", "", "") == (old, new)  # an unknown compiler: that side's default
+    with pytest.raises(UnknownStack, match="9.9.9.*Known stacks: 2.28.7631.0"):  # never another stack's answer
+        resolve_pair(snap, "9.9.9", "", "", "")
     assert resolve_pair(snap, "2.28.7631.0", "", "2.26.9117.0", "") == (new, old)  # the public part is enough
     write(tmp_path / "one" / "only.parquet", [row("a/m", cc=NEW)])
     one = load(tmp_path / "one")

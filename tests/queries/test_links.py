@@ -32,3 +32,10 @@ def test_build_and_parse_round_trip(world):
     params = {k: v[0] for k, v in parse_qs(link).items()}
     assert parse(params, snap) == state
     assert "view" not in build(PageState(Query(), ""))  # defaults are left out
+
+
+def test_a_model_not_in_the_data_is_kept_to_be_answered_not_tested(world):
+    snap, _ = world
+    assert parse({"model": " does/not-exist "}, snap).model == "does/not-exist"
+    for bad in ("<b>x</b>", "a/b/c", "../../etc/passwd", "x" * 300):
+        assert parse({"model": bad}, snap).model == "", bad

@@ -1,6 +1,10 @@
+import re
 from datetime import UTC
 
+import pytest
+
 from components.queries.views import DOWNLOADS, SELECTED, TRENDING, normalise, query_words, select
+from components.sources.stacks import UnknownStack
 from tests.helpers import NEW_CC, OLD_CC
 
 
@@ -24,10 +28,11 @@ def test_selected_defaults_to_the_newest_stack_most_popular_first(world):
     assert result.total == 4 and result.passed == 1
 
 
-def test_unknown_versions_fall_back_to_the_newest(world):
+def test_unknown_stacks_are_refused_naming_the_known_ones(world):
     snap, rankings = world
-    result = select(snap, rankings, normalise(neuronx_cc="9.9.9", library_version="nope"))
-    assert result.stack == snap.newest
+    for cc, lv in (("9.9.9", "nope"), ("9.9.9", ""), (NEW_CC, "9.9"), ("", "9.9")):
+        with pytest.raises(UnknownStack, match=f"Known stacks: {re.escape(NEW_CC)} with transformers==5.0.0"):
+            select(snap, rankings, normalise(neuronx_cc=cc, library_version=lv))
     short = select(snap, rankings, normalise(neuronx_cc="2.9.1.0", library_version="4.50.0"))
     assert short.stack.neuronx_cc == OLD_CC  # the public part of a version is enough
 

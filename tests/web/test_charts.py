@@ -38,7 +38,10 @@ def snap(tmp_path):
 def test_pass_rate_and_models_run_per_stack_oldest_first(snap):
     trend = charts.stack_trend(snap)
     assert list(trend["neuronx_cc"]) == [OLD, NEW]
-    assert list(trend["label"]) == ["2.9.1.0 · 4.57.1", "2.10.0.0 · 4.57.1"]
+    assert list(trend["label"]) == [
+        "neuronx-cc 2.9.1.0 · transformers 4.57.1",
+        "neuronx-cc 2.10.0.0 · transformers 4.57.1",
+    ]
     assert list(trend["run"]) == [3, 6] and list(trend["passed"]) == [1, 4] and list(trend["excluded"]) == [1, 0]
     assert trend["pass_rate"].tolist() == pytest.approx([1 / 3, 4 / 6])
     fig = charts.trend_figure(snap)
