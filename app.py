@@ -1,6 +1,6 @@
 """torch-neuronx model support: does this Hub model run unmodified on AWS Trainium, and how?
 
-`python app.py [--dataset SOURCE] [--rankings SOURCE] [--host H] [--port P]`
+`python app.py [--dataset SOURCE] [--rankings SOURCE] [--models SOURCE] [--host H] [--port P]`
 
 This file lays out the page and wires its events; the data side lives in `components/`.
 """
@@ -19,6 +19,8 @@ from huggingface_hub import constants as hf_constants
 from components.queries.views import VIEW_LABELS, VIEWS
 from components.sources.dataset import DatasetError
 from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
+from components.sources.records import empty_records
+from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
 from components.web import charts_tab, compare_tab, downloads, serving
 from components.web.api import Api
@@ -52,10 +54,11 @@ URL_JS = """(q) => {
 COPY_JS = """(link) => { navigator.clipboard && navigator.clipboard.writeText(link || window.location.href); }"""
 
 
-def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
+def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None) -> gr.Blocks:
     """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
-    page = Page(datasets, rankings)
-    api = Api(datasets, rankings)
+    records = records or RecordsStore(empty_records(), live=False)
+    page = Page(datasets, rankings, records)
+    api = Api(datasets, rankings, records)
     # exported files are copied into Gradio's cache: clear what is an hour old, every hour
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.HTML(
@@ -187,6 +190,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="Parquet folder, file or hf://datasets/... path (env SUPPORT_DATASET); default: the Hub dataset, falling back to the bundled sample")  # fmt: skip
     parser.add_argument("--rankings", default=os.environ.get("SUPPORT_RANKINGS") or None,
                         help="a rankings snapshot file, or 'hub' (env SUPPORT_RANKINGS); default: live, falling back to the bundled snapshot")  # fmt: skip
+    parser.add_argument("--models", default=os.environ.get("SUPPORT_MODELS") or None,
+                        help="a Hub model records JSON file, or 'hub' (env SUPPORT_MODELS); default: the bundled records snapshot plus live Hub look-ups for ids it lacks")  # fmt: skip
     parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
     return parser.parse_args(argv)
@@ -197,12 +202,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     try:
         rankings = resolve_rankings(args.rankings)
+        records = resolve_records(args.models)
         datasets = DatasetStore(args.dataset)
         datasets.start()
     except (DatasetError, ValueError) as exc:
         sys.exit(f"error: {exc}")
     rankings.start()
-    serve(build(datasets, rankings), dataset=args.dataset, server_name=args.host, server_port=args.port)
+    records.cover(datasets.current().model_ids, datasets.current())
+    serve(build(datasets, rankings, records), dataset=args.dataset, server_name=args.host, server_port=args.port)
 
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:

@@ -9,15 +9,18 @@ from __future__ import annotations
 from components.queries import compare as comparison
 from components.queries import details, views
 from components.sources.rankings import RankingsStore
+from components.sources.records import empty_records
+from components.sources.records_store import RecordsStore
 from components.sources.store import DatasetStore
 
 
 # Gradio reads each line of an Args or Returns entry as its own item, so every description below
 # stays on one line, however long: wrapped, it reaches the API page and MCP clients garbled.
 class Api:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore):
+    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
         self.datasets = datasets
         self.rankings = rankings
+        self.records = records or RecordsStore(empty_records(), live=False)
 
     def stacks(self) -> list[dict]:
         """List the tested software stacks, newest first.

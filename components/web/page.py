@@ -10,6 +10,8 @@ import gradio as gr
 
 from components.queries import details, links, views
 from components.sources.rankings import RankingsStore
+from components.sources.records import empty_records
+from components.sources.records_store import RecordsStore
 from components.sources.snapshot import Snapshot
 from components.sources.store import DatasetStore
 from components.sources.versions import short_version
@@ -34,9 +36,10 @@ class DetailsOutputs:
 
 
 class Page:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore):
+    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
         self.datasets = datasets
         self.rankings = rankings
+        self.records = records or RecordsStore(empty_records(), live=False)
 
     # ---- pickers --------------------------------------------------------------------------
 
