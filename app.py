@@ -93,7 +93,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
                             wrap=True, max_height=640, column_widths=["56px", "38%", "96px", "64px", "110px", "150px"],
                         )  # fmt: skip
                         more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-                        downloads.build([search, view, task, cc, tf], datasets, rankings)
+                        downloads.build([search, view, task, cc, tf], datasets, rankings, records)
                         gr.Markdown(
                             "Click a row to see how to run the model. *Wall time* includes compilation; "
                             "*peak memory* is device (HBM) memory against the capacity of the cores used.",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from components.queries.views import SELECTED, Query, normalise
+from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
 
 MAX_VALUE = 200
@@ -18,18 +19,22 @@ class PageState:
     model: str = ""
 
 
-def parse(params: Mapping[str, str], snapshot: Snapshot) -> PageState:
-    """Read a link's parameters; any missing, unknown, hostile or huge value falls back to the default."""
+def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] | None = None) -> PageState:
+    """Read a link's parameters; any missing, unknown, hostile or huge value falls back to the default.
+    `tasks`: the tasks on offer (default: any well-formed task)."""
 
     def get(name: str) -> str:
         value = params.get(name) if params else None
         return value[:MAX_VALUE] if isinstance(value, str) else ""
 
     query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), get("transformers"))
+    if tasks is not None and query.task not in tasks:
+        query = Query(query.text, query.view, "", query.neuronx_cc, query.library_version)
     stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version)
     if stack is not None:
         query = Query(query.text, query.view, query.task, stack.neuronx_cc, stack.library_version)
-    model = snapshot.canonical_model_id(get("model")) or ""
+    # a model without a row is kept when it is a Hub id: its page says "not tested" and gives the evidence
+    model = snapshot.canonical_model_id(get("model")) or hub_id(get("model")) or ""
     return PageState(query, model)
 
 

@@ -38,15 +38,15 @@ class Api:
         Args:
             query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
             view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
-            task: "text-generation" or "image-text-to-text"; "" means all tasks.
+            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; "" means all tasks; a model whose task is unknown is listed under all tasks only; trending and downloads rank only the tasks the Hub rankings have.
             neuronx_cc: compiler version; "" means the newest stack.
             library_version: Transformers version on that compiler; "" means the newest one.
 
         Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task}; ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb.
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
-        return views.select(self.datasets.current(), self.rankings.current(), q).records()
+        return views.select(self.datasets.current(), self.rankings.current(), q, self.records.current()).records()
 
     def lookup(self, model_id: str, neuronx_cc: str = "", library_version: str = "") -> dict:
         """Everything about one model on one stack: the result, how to reproduce it, and its history.

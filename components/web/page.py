@@ -71,13 +71,14 @@ class Page:
     def table(self, text, view, task, neuronx_cc, library_version, limit=PAGE_SIZE):
         """The table, its summary, the model ids shown (in order) and whether there are more."""
         return self._table(
-            self.datasets.current(), self.rankings.current(), text, view, task, neuronx_cc, library_version, limit
-        )
+            self.datasets.current(), self.rankings.current(), text, view, task, neuronx_cc, library_version, limit,
+            self.records.current(),
+        )  # fmt: skip
 
     @staticmethod
-    def _table(snapshot, rankings, text, view, task, neuronx_cc, library_version, limit=PAGE_SIZE):
+    def _table(snapshot, rankings, text, view, task, neuronx_cc, library_version, limit=PAGE_SIZE, records=None):
         query = views.normalise(text, view, task, neuronx_cc, library_version)
-        result = views.select(snapshot, rankings, query)
+        result = views.select(snapshot, rankings, query, records)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
         shown = result.frame.head(limit)
         summary = render.summary_line(
@@ -113,7 +114,10 @@ class Page:
     def on_stack(self, text, view, task, neuronx_cc, library_version, model_id):
         """The chosen stack changed: the table, and the open model, are shown on the new stack."""
         snapshot = self.datasets.current()  # one snapshot for both halves of the answer
-        table = self._table(snapshot, self.rankings.current(), text, view, task, neuronx_cc, library_version)
+        table = self._table(
+            snapshot, self.rankings.current(), text, view, task, neuronx_cc, library_version,
+            records=self.records.current(),
+        )  # fmt: skip
         return (*table, *self._details(snapshot, model_id, neuronx_cc, library_version).values())
 
     # ---- page load ------------------------------------------------------------------------
@@ -121,21 +125,24 @@ class Page:
     def on_load(self, request: gr.Request | None):
         """Open the state a deep link asks for; unknown values fall back to the defaults."""
         snapshot = self.datasets.current()
+        rankings = self.rankings.current()
+        self.records.cover(snapshot.model_ids, snapshot)
+        records = self.records.current()
+        tasks = views.task_choices(snapshot, rankings, records)
         params = dict(request.query_params) if request is not None else {}
-        state = links.parse(params, snapshot)
+        state = links.parse(params, snapshot, tasks)
         q = state.query
         cc_choices = self.compiler_choices(snapshot)
         tf_choices = self.library_choices(snapshot, q.neuronx_cc) if q.neuronx_cc else []
-        rankings = self.rankings.current()
         table, summary, shown, more = self._table(
-            snapshot, rankings, q.text, q.view, q.task, q.neuronx_cc, q.library_version
+            snapshot, rankings, q.text, q.view, q.task, q.neuronx_cc, q.library_version, records=records
         )
         panel = self._details(snapshot, state.model, q.neuronx_cc, q.library_version)
         return (
             render.header(snapshot.provenance, snapshot.skipped, rankings.label(), self.datasets.last_error),
             q.text,
             q.view,
-            q.task,
+            gr.update(choices=[("All tasks", "")] + [(t, t) for t in tasks], value=q.task),
             gr.update(choices=cc_choices, value=q.neuronx_cc or None),
             gr.update(choices=tf_choices, value=q.library_version or None),
             table,

@@ -32,3 +32,11 @@ def test_build_and_parse_round_trip(world):
     params = {k: v[0] for k, v in parse_qs(link).items()}
     assert parse(params, snap) == state
     assert "view" not in build(PageState(Query(), ""))  # defaults are left out
+
+
+def test_tasks_on_offer_and_untested_models(world):
+    snap, _ = world
+    assert parse({"task": "text-to-image"}, snap, ["text-generation", "text-to-image"]).query.task == "text-to-image"
+    assert parse({"task": "fill-mask"}, snap, ["text-generation"]).query.task == ""
+    assert parse({"model": "someone/Fine-Tune-7B"}, snap).model == "someone/Fine-Tune-7B"  # a Hub id, untested
+    assert parse({"model": "not a/hub/id"}, snap).model == ""
