@@ -22,7 +22,7 @@ from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import charts_tab, compare_tab, downloads, serving
+from components.web import architectures_tab, charts_tab, compare_tab, downloads, serving
 from components.web.api import Api
 from components.web.page import PAGE_SIZE, Page
 from components.web.render import TABLE_HEADERS, TABLE_TYPES
@@ -139,6 +139,8 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
                 compare_tab.build(compare, datasets)
             with gr.Tab("Charts", id="charts") as charts:
                 charts_tab.build(charts, datasets)
+            with gr.Tab("Architectures", id="architectures") as architectures:
+                architectures_tab.build(architectures, datasets, rankings, records)
             with gr.Tab("About", id="about"):
                 gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))
 
@@ -181,6 +183,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
         gr.api(api.search, api_name="search")
         gr.api(api.lookup, api_name="lookup")
         gr.api(api.compare, api_name="compare")
+        gr.api(api.architectures, api_name="architectures")
     return demo
 
 

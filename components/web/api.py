@@ -6,12 +6,17 @@ The docstrings are the endpoints' descriptions in the API page and the MCP schem
 
 from __future__ import annotations
 
+import gradio as gr
+
+from components.queries import architectures, details, views
 from components.queries import compare as comparison
-from components.queries import details, views
 from components.sources.rankings import RankingsStore
-from components.sources.records import empty_records
+from components.sources.records import empty_records, hub_id
 from components.sources.records_store import RecordsStore
 from components.sources.store import DatasetStore
+
+# How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
+LOOKUP_WAIT = 3.0
 
 
 # Gradio reads each line of an Args or Returns entry as its own item, so every description below
@@ -57,9 +62,31 @@ class Api:
             library_version: Transformers version on that compiler; "" means the newest one.
 
         Returns:
-            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). An unknown model gives {"model_id": ..., "result": "not tested"}.
+            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus task and architecture (from the Hub record, null when unknown), instance (the smallest trn2 instance for its cores), install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). A model with no row on the stack gives {"model_id": ..., "result": "not tested"} plus evidence {base_model: {model_id, result, tp, hops} or null, architecture: {name, tested, passed, closest} or null} on that stack, record_unknown (why the Hub record is unknown, if it is) and, where a passing script of the same architecture can be adapted, suggested_run_py (UNTESTED) with suggested_from (the model whose script was adapted) and suggested_tp; no cache_sync_command, as compiled graphs are per model.
         """
-        return details.lookup(self.datasets.current(), model_id, neuronx_cc, library_version)
+        record = self.records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
+        snapshot = self.datasets.current()
+        unknown = None if record else self.records.why_unknown(str(model_id or ""))
+        return details.lookup(snapshot, model_id, neuronx_cc, library_version, self.records.current(), unknown)
+
+    def architectures(self, neuronx_cc: str = "", library_version: str = "", task: str = "") -> list[dict]:
+        """How each model architecture fares on one stack: how many models of it were tested and passed.
+
+        Args:
+            neuronx_cc: compiler version; "" means the newest stack; a version not in the data is an error naming the known stacks.
+            library_version: library version on that compiler ("" means the newest one); a version not in the data is an error.
+            task: a Hub task (pipeline tag) such as "text-generation"; "" means all tasks.
+
+        Returns:
+            A list of {architecture, tested, passed, models}, most tested first: architecture is the model class the Hub record names (e.g. LlamaForCausalLM), tested counts models run on the stack (excluded ones are not), passed those that passed, models lists {model_id, result, tp, num_parameters} smallest first. Models whose Hub record is unknown are left out.
+        """
+        snapshot = self.datasets.current()
+        try:
+            stack = architectures.strict_stack(snapshot, neuronx_cc, library_version)
+        except architectures.UnknownStack as exc:
+            raise gr.Error(str(exc)) from None
+        task_text = str(task or "").strip().lower()
+        return architectures.architectures(snapshot, self.records.current(), stack, task_text)
 
     def compare(
         self, neuronx_cc_a: str = "", library_version_a: str = "", neuronx_cc_b: str = "", library_version_b: str = ""

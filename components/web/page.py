@@ -7,15 +7,16 @@ import re
 from dataclasses import dataclass
 
 import gradio as gr
+from markupsafe import Markup
 
 from components.queries import details, links, views
 from components.sources.rankings import RankingsStore
-from components.sources.records import empty_records
+from components.sources.records import empty_records, hub_id
 from components.sources.records_store import RecordsStore
 from components.sources.snapshot import Snapshot
 from components.sources.store import DatasetStore
 from components.sources.versions import short_version
-from components.web import render
+from components.web import evidence, render
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -84,6 +85,10 @@ class Page:
         summary = render.summary_line(
             result.total, len(shown), result.passed, result.stack, views.VIEW_LABELS[query.view]
         )
+        if not result.total and hub_id(query.text):
+            summary = Markup(summary) + evidence.lookup_offer(
+                query.text, links.build(links.PageState(query, hub_id(query.text)))
+            )
         more = gr.update(visible=result.total > len(shown))
         return render.table_frame(shown), summary, list(shown["model_id"]), more
 
@@ -93,17 +98,18 @@ class Page:
 
     # ---- details --------------------------------------------------------------------------
 
-    @staticmethod
-    def _details(snapshot: Snapshot, model_id: str, neuronx_cc: str, library_version: str) -> DetailsOutputs:
+    def _details(self, snapshot: Snapshot, model_id: str, neuronx_cc: str, library_version: str) -> DetailsOutputs:
         if not model_id:
             return DetailsOutputs(render.details({}), "", "", "", "", "")
-        answer = details.lookup(snapshot, model_id, neuronx_cc, library_version)
+        record = self.records.lookup(model_id)  # never waits: a missing record is asked for in the background
+        unknown = None if record else self.records.why_unknown(model_id)
+        answer = details.lookup(snapshot, model_id, neuronx_cc, library_version, self.records.current(), unknown)
         return DetailsOutputs(
-            html=render.details(answer),
+            html=Markup(render.details(answer)) + evidence.evidence_html(answer),  # render escapes its values
             history=render.history_table(answer.get("history", [])),
             install=answer.get("install_command", ""),
             cache_sync=answer.get("cache_sync_command", ""),
-            run_py=answer.get("run_py") or "",
+            run_py=answer.get("run_py") or answer.get("suggested_run_py") or "",
             model=answer["model_id"],
         )
 

@@ -129,6 +129,9 @@ def details(answer: dict) -> str:
             f'<p class="on-stack">on neuronx-cc {esc(answer["neuronx_cc"])} · {esc(answer.get("library"))} '
             f"{esc(answer.get('library_version'))}</p>"
         )
+    known = [v for v in (answer.get("task"), answer.get("architecture")) if v]
+    if known:
+        out.append(f'<p class="model-kind">{" · ".join(esc(v) for v in known)}</p>')
     out.append(f'<p class="meaning">{esc(MEANING.get(kind, MEANING[OTHER]))}</p>')
     if kind == NOT_TESTED:
         tested = [h for h in answer.get("history", [])]
@@ -146,7 +149,9 @@ def details(answer: dict) -> str:
             f"<li><b>Wall time</b> (compilation included): {esc(formatting.duration(answer.get('wall_s')))}</li>"
             f"<li><b>Peak device memory:</b> "
             f"{esc(formatting.memory(answer.get('hbm_peak_gb'), answer.get('hbm_capacity_gb')))}</li>"
-            f"{_check_line(answer)}</ul>"
+            f"{_check_line(answer)}"
+            + (f"<li><b>Smallest instance:</b> {esc(answer['instance'])}</li>" if answer.get("instance") else "")
+            + "</ul>"
         )
     if answer.get("error"):
         out.append(_error_block(str(answer["error"])))
