@@ -31,7 +31,7 @@ def evidence_html(answer: dict) -> Markup:
     model_id = answer.get("model_id", "")
     parts = [
         Markup('<div class="evidence" id="evidence"><p class="not-tested-plain"><b>Not tested.</b> '
-               "No run of <code>{}</code> on this stack is in the dataset. What the data says instead:</p>").format(model_id)
+               "<code>{}</code> has no run on this stack. What the data says instead:</p>").format(model_id)
     ]  # fmt: skip
     if answer.get("record_unknown"):
         parts.append(

@@ -157,7 +157,7 @@ def details(answer: dict) -> str:
         out.append(_error_block(str(answer["error"])))
     if answer.get("notes"):
         out.append(f'<p class="notes"><b>Notes:</b> {esc(answer["notes"])}</p>')
-    if stack:
+    if stack and kind != NOT_TESTED:  # a model with no run has no stack of its own to show
         out.append(_stack_table(answer))
     out.append("</div>")
     return "".join(out)
