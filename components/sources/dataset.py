@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -21,6 +20,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from components.sources.columns import BY_NAME, COLUMNS, HEAVY, ROW_KEY, STACK_KEY
+from components.sources.errors import describe_error
 from components.sources.snapshot import Provenance, Skipped, Snapshot
 
 log = logging.getLogger(__name__)
@@ -290,20 +290,3 @@ def _type_word(t: pa.DataType) -> str:
     if pa.types.is_timestamp(t):
         return "timestamps"
     return "text"
-
-
-def describe_error(exc: BaseException) -> str:
-    """A one-line reason safe to show: the exception type and its first line, without local paths."""
-    text = str(exc).splitlines()[0] if str(exc) else ""
-    text = _TOKEN.sub("***", text)
-    home = os.path.expanduser("~")
-    if home and home != "/":
-        text = text.replace(home, "~")
-    text = _ABS_PATH.sub(lambda m: os.path.basename(m.group(0).rstrip("/")) or "/", text)
-    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
-
-
-_TOKEN = re.compile(r"hf_[A-Za-z0-9]{6,}")
-# An absolute path outside a URL (no word character, ':', '/', '.' or '~' right before it), e.g. a
-# local dataset folder named in an OSError: only its last part is shown.
-_ABS_PATH = re.compile(r"(?<![\w:/.~])/[^\s'\"]+")

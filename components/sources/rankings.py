@@ -2,7 +2,7 @@
 
 `Rankings` is one immutable set of ranked lists; `RankingsStore` serves the bundled snapshot at
 once and swaps live Hub rankings in from a background thread when (and if) the Hub answers.
-A Hub fault never reaches a request: the last good rankings stay in place.
+A Hub fault never reaches a request: the last good rankings stay in place (see `store.RefreshingStore`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ import json
 import logging
 import math
 import os
-import re
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,8 +21,9 @@ from typing import Any
 
 import httpx2
 from huggingface_hub import HfApi
+from huggingface_hub import constants as hf_constants
 
-from components.sources.store import hub_offline
+from components.sources.store import Backoff, RefreshingStore
 
 log = logging.getLogger(__name__)
 
@@ -316,34 +315,24 @@ def fetch_live(api: HfApi | None = None, limit: int = 100) -> Rankings:
     return check_complete(rankings)
 
 
-_SECRET = re.compile(r"hf_[A-Za-z0-9]{6,}|(?<=Bearer )\S+", re.IGNORECASE)
-# An absolute path not inside a URL (no word character, ':', '/' or '.' right before it).
-_ABS_PATH = re.compile(r"(?<![\w:/.~])/[^\s'\"]+")
-
-
-def _describe(exc: BaseException) -> str:
-    """A short, display-safe account of `exc`: no tokens, no absolute local paths."""
-    text = " ".join(str(exc).split()) or "no details"
-    text = _SECRET.sub("***", text)
-    text = _ABS_PATH.sub(lambda m: os.path.basename(m.group(0).rstrip("/")) or "/", text)
-    if len(text) > 160:
-        text = text[:157] + "..."
-    return f"{type(exc).__name__}: {text}"
-
-
 def _caveat_for(exc: BaseException) -> str:
     if isinstance(exc, (httpx2.TransportError, OSError)):  # includes timeouts and offline mode
         return "Hub unreachable"
     return "live rankings unavailable"
 
 
-class RankingsStore:
-    """Holds the current Rankings; `current()` is one attribute read, a swap one assignment.
+OFFLINE_STATUS = "HF_HUB_OFFLINE is set, so live rankings are not fetched"
+
+
+class RankingsStore(RefreshingStore[Rankings]):
+    """Holds the current Rankings on the store base (`store.RefreshingStore`).
 
     `start()` loads the snapshot synchronously and, when live, fetches from the Hub on a daemon
     thread every `ttl_seconds`. A fetch that raises, answers garbage or takes longer than
     `timeout_seconds` leaves the last good rankings in place and is reported by `status()`.
     """
+
+    source_name = "rankings"
 
     def __init__(
         self,
@@ -353,22 +342,23 @@ class RankingsStore:
         fetch: Callable[[], Rankings] | None = None,
         ttl_seconds: float = 3600.0,
         timeout_seconds: float = 20.0,
+        backoff: Backoff = Backoff(),
     ):
+        super().__init__(refresh_seconds=ttl_seconds, read_timeout=timeout_seconds, backoff=backoff)
         self.snapshot_path = Path(snapshot_path)
         self.live = live
-        self.ttl_seconds = ttl_seconds
-        self.timeout_seconds = timeout_seconds
         self._fetch = fetch or fetch_live
-        self._current = empty_rankings("Rankings have not been loaded yet.")
+        self._swap(empty_rankings("Rankings have not been loaded yet."))
         self._loaded = False
         self._status = ""
-        self._refresh_lock = threading.Lock()  # one refresh at a time; readers never take it
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def current(self) -> Rankings:
-        """The rankings to serve now; read it once per request."""
-        return self._current
+    @property
+    def ttl_seconds(self) -> float:
+        return self.refresh_seconds
+
+    @property
+    def timeout_seconds(self) -> float:
+        return self.read_timeout
 
     def status(self) -> str:
         """Why live rankings are not shown, or "" when nothing went wrong."""
@@ -381,88 +371,65 @@ class RankingsStore:
         return rankings
 
     def _use_snapshot(self, rankings: Rankings) -> None:
-        if self.live and hub_offline():
+        if self.live and hf_constants.is_offline_mode():
             rankings = dataclasses.replace(rankings, caveat="offline mode")
-            self._status = "HF_HUB_OFFLINE is set, so live rankings are not fetched"
-        self._current = rankings
+            self._status = OFFLINE_STATUS
+        self._swap(rankings)
         self._loaded = True
 
     def start(self) -> Rankings:
         """Serve the snapshot now; when live, fetch from the Hub in the background. Never blocks on the Hub."""
         if not self._loaded:
             self.load()
-        if self.live and not hub_offline() and self._thread is None:
-            self._thread = threading.Thread(target=self._refresh_forever, name="rankings-refresh", daemon=True)
-            self._thread.start()
-        return self._current
-
-    def stop(self) -> None:
-        """Stop the background refresh after its current attempt."""
-        self._stop.set()
-
-    def _refresh_forever(self) -> None:
-        while not self._stop.is_set():
-            self.refresh_now()
-            self._stop.wait(self.ttl_seconds)
+        if self.live and not hf_constants.is_offline_mode():
+            self.start_refreshing(now=True)
+        return self.current()
 
     def refresh_now(self, block: bool = True) -> bool | None:
         """Fetch live rankings and swap them in. Returns whether that worked (None when not blocking)."""
         if not block:
-            threading.Thread(target=self.refresh_now, name="rankings-refresh-once", daemon=True).start()
+            self.request_refresh()
             return None
+        return self.refresh()
+
+    # ---- RefreshingStore ---------------------------------------------------------------------------
+
+    def read(self) -> Rankings:
+        return self._fetch()
+
+    def accept(self, value: Any) -> Rankings:
+        return check_complete(value)
+
+    def kind_of(self, rankings: Rankings) -> str:
+        return rankings.origin
+
+    def loaded_at_of(self, rankings: Rankings) -> datetime:
+        return rankings.fetched_at
+
+    def can_refresh(self) -> bool:
         if not self.live:
             return False
-        if hub_offline():
-            self._status = "HF_HUB_OFFLINE is set, so live rankings are not fetched"
+        if hf_constants.is_offline_mode():
+            self._status = OFFLINE_STATUS
             return False
-        with self._refresh_lock:
-            try:
-                rankings = check_complete(self._fetch_with_timeout())
-            # The fetch is any callable talking to the network: whatever it raises must leave the
-            # served rankings in place rather than kill the refresh thread.
-            except Exception as exc:  # noqa: BLE001
-                self._record_failure(exc)
-                return False
-            self._current = rankings
-            self._status = ""
-            log.info("live rankings swapped in (%s)", rankings.label())
-            return True
+        return True
 
-    def _fetch_with_timeout(self) -> Any:
-        """Run the fetch on its own daemon thread and stop waiting after `timeout_seconds`.
+    def reader_label(self) -> str:
+        return "the Hub"
 
-        A fetch that outlives the wait writes into its own box, which nobody reads any more,
-        so it cannot overwrite a later result.
-        """
-        box: dict[str, Any] = {}
-        done = threading.Event()
+    def on_success(self, rankings: Rankings) -> None:
+        self._status = ""
+        log.info("live rankings swapped in (%s)", rankings.label())
 
-        def work() -> None:
-            try:
-                box["value"] = self._fetch()
-            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
-                box["error"] = exc
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="rankings-fetch", daemon=True).start()
-        if not done.wait(self.timeout_seconds):
-            raise TimeoutError(f"the Hub did not answer within {self.timeout_seconds:g} s")
-        if "error" in box:
-            raise box["error"]
-        return box["value"]
-
-    def _record_failure(self, exc: BaseException) -> None:
-        detail = _describe(exc)
-        current = self._current
+    def on_failure(self, error: str, exc: BaseException) -> None:
+        current = self.current()
         if current.origin == "live":
             self._status = (
-                f"Live refresh failed ({detail}); keeping rankings fetched {current.fetched_at:%Y-%m-%d %H:%M} UTC"
+                f"Live refresh failed ({error}); keeping rankings fetched {current.fetched_at:%Y-%m-%d %H:%M} UTC"
             )
         else:
-            self._status = f"Live rankings unavailable ({detail})"
-            self._current = dataclasses.replace(current, caveat=_caveat_for(exc))
-        log.warning("rankings refresh failed: %s", detail)
+            self._status = f"Live rankings unavailable ({error})"
+            self._swap(dataclasses.replace(current, caveat=_caveat_for(exc)))
 
 
 def resolve_rankings(source: str | None = None) -> RankingsStore:

@@ -1,33 +1,299 @@
-"""Which dataset the app serves, and the atomic swap that replaces it on refresh.
+"""Sources refreshed from the Hub, and the dataset store built on them.
 
-The default source is the live Hub dataset; when the Hub cannot be reached quickly the app
-serves the bundled sample at once (labelled as such) and swaps the Hub data in when it arrives.
+`RefreshingStore` is the one base for every source the app rereads from the Hub (the dataset, the
+rankings, the model records). It gives each the same behaviour:
+
+- `current()` is one attribute read; a refresh builds a new value and swaps it in whole.
+- A background thread rereads every `refresh_seconds` (or only when asked, for sources that do not
+  change on their own), and `request_refresh()` asks for a reread now: a burst of requests runs
+  one read at a time with at most one more queued.
+- Every read runs on a worker thread and is given up after `read_timeout` seconds. The abandoned
+  read can no longer swap anything in and holds no lock, so the next refresh starts on time.
+- After a failure the next attempt comes sooner than the period, backing off exponentially.
+- The last good value stays served, and `source_status()` says what is served, from when, and why
+  the latest attempt failed, in one shape (`SourceStatus`) for the page header and the API.
+
+A new source subclasses `RefreshingStore`, names itself (`source_name`), and overrides `read()`
+(the network read), and where needed `accept()` (reject an answer: raise `Rejected`), `kind_of()` and
+`loaded_at_of()` (what the status reports), `on_failure()` and `on_success()`. It serves a first value
+with `_swap()` (a bundled snapshot, say) and calls `start_refreshing()`.
+`RankingsStore` (rankings.py) is a small example.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from huggingface_hub import constants as hf_constants
 
-from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, describe_error, load
+from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, load
+from components.sources.errors import describe_error
 from components.sources.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
 SAMPLE_LABEL = "bundled sample data"
+# Reads still running after their timeout. Past this many, a refresh is not even tried: each one
+# holds a thread (and a socket) until huggingface_hub's own timeouts end it.
+MAX_ABANDONED_READS = 3
+
+T = TypeVar("T")
 
 
-def hub_offline() -> bool:
-    """True when huggingface_hub was told not to use the network."""
-    return bool(hf_constants.HF_HUB_OFFLINE) or os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in (
-        "1", "true", "yes", "on",
-    )  # fmt: skip
+class Rejected(Exception):
+    """A read answered, but with nothing worth serving; the message says why, as is."""
+
+
+class ReadTimeout(TimeoutError):
+    """A read did not finish within its timeout; it was abandoned."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How soon to try again after `failures` failed attempts in a row: `first`, doubling, at most `cap`,
+    and never later than the normal period."""
+
+    first: float = 15.0
+    cap: float = 600.0
+
+    def delay(self, failures: int, period: float) -> float:
+        return min(self.first * 2 ** max(failures - 1, 0), self.cap, period)
+
+
+@dataclass(frozen=True)
+class SourceStatus:
+    """What one source serves and how fresh it is; the same shape for every source."""
+
+    source: str  # "dataset", "rankings", "records"
+    kind: str  # what is served, e.g. "hub", "local", "sample", "live", "snapshot"
+    loaded_at: datetime | None  # when what is served was read
+    last_error: str | None  # why the latest attempt failed (display-safe), None after a success
+    failures: int  # failed attempts in a row
+    last_attempt_at: datetime | None
+    next_attempt_at: datetime | None  # None when no attempt is planned (offline, local, stopped)
+    refreshing: bool
+
+    def age(self, now: datetime | None = None) -> timedelta | None:
+        """How long ago what is served was read."""
+        return None if self.loaded_at is None else (now or datetime.now(UTC)) - self.loaded_at
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON values, times in ISO 8601."""
+        return {
+            field.name: value.isoformat() if isinstance(value, datetime) else value
+            for field in dataclasses.fields(self)
+            for value in [getattr(self, field.name)]
+        }
+
+
+class RefreshingStore(Generic[T]):
+    """A value read from a source, served at once and refreshed in the background (see the module doc)."""
+
+    source_name = "source"
+
+    def __init__(
+        self,
+        *,
+        refresh_seconds: float = 3600.0,
+        read_timeout: float = 60.0,
+        backoff: Backoff = Backoff(),
+        periodic: bool = True,
+    ):
+        self.refresh_seconds = refresh_seconds
+        self.read_timeout = read_timeout
+        self.backoff = backoff
+        self.periodic = periodic
+        self._value: T | None = None
+        self._kind = "none"
+        self._loaded_at: datetime | None = None
+        self.last_error: str | None = None
+        self._failures = 0
+        self._last_attempt_at: datetime | None = None
+        self._next_attempt_at: datetime | None = None
+        self._refresh_lock = threading.Lock()  # one read at a time; readers of current() never take it
+        self._swap_lock = threading.Lock()  # decides between a first value and a fallback
+        self._abandoned = 0
+        self._abandoned_lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ---- what a subclass provides ----------------------------------------------------------------
+
+    def read(self) -> T:
+        """Read the source (runs on a worker thread, under `read_timeout`)."""
+        raise NotImplementedError
+
+    def accept(self, value: T) -> T:
+        """Check a read's answer before it is served; raise `Rejected` to keep what is served."""
+        return value
+
+    def kind_of(self, value: T) -> str:
+        return "live"
+
+    def loaded_at_of(self, value: T) -> datetime:
+        return datetime.now(UTC)
+
+    def can_refresh(self) -> bool:
+        """False when no read should be tried now (e.g. offline); `refresh()` then returns False."""
+        return not hf_constants.is_offline_mode()
+
+    def reader_label(self) -> str:
+        """Who failed to answer, for the timeout message."""
+        return f"the {self.source_name} source"
+
+    def on_failure(self, error: str, exc: BaseException) -> None:
+        """Called after a failed attempt, `last_error` already set."""
+
+    def on_success(self, value: T) -> None:
+        """Called after a new value was swapped in."""
+
+    # ---- serving ---------------------------------------------------------------------------------
+
+    def current(self) -> T:
+        """The value to serve now; read it once per request."""
+        value = self._value
+        if value is None:
+            raise RuntimeError(f"{type(self).__name__}.start() has not been called")
+        return value
+
+    def _swap(self, value: T) -> None:
+        self._kind = self.kind_of(value)
+        self._loaded_at = self.loaded_at_of(value)
+        self._value = value
+
+    def _swap_if_empty(self, make: Callable[[], T]) -> bool:
+        """Serve `make()` unless something is served already (a fallback never replaces real data)."""
+        with self._swap_lock:
+            if self._value is not None:
+                return False
+            self._swap(make())
+            return True
+
+    def source_status(self) -> SourceStatus:
+        """What is served, from when, and how the refreshes go."""
+        return SourceStatus(
+            source=self.source_name,
+            kind=self._kind,
+            loaded_at=self._loaded_at,
+            last_error=self.last_error,
+            failures=self._failures,
+            last_attempt_at=self._last_attempt_at,
+            next_attempt_at=self._next_attempt_at if self._thread is not None and not self._stop.is_set() else None,
+            refreshing=self._refresh_lock.locked(),
+        )
+
+    # ---- refreshing ------------------------------------------------------------------------------
+
+    def refresh(self) -> bool:
+        """Read the source once and swap the answer in; on failure keep what is served. Returns success."""
+        if not self.can_refresh():
+            return False
+        with self._refresh_lock:
+            self._last_attempt_at = datetime.now(UTC)
+            try:
+                value = self.accept(self._read_with_timeout())
+            # The read talks to the network and parses its answers: whatever it raises must keep
+            # what is served and leave the refresh thread alive to try again.
+            except Exception as exc:  # noqa: BLE001
+                self._failures += 1
+                self.last_error = str(exc) if isinstance(exc, (Rejected, DatasetError)) else describe_error(exc)
+                log.warning("%s refresh failed: %s", self.source_name, self.last_error)
+                self.on_failure(self.last_error, exc)
+                return False
+            with self._swap_lock:
+                self._swap(value)
+            self._failures = 0
+            self.last_error = None
+            self.on_success(value)
+            return True
+
+    def _read_with_timeout(self) -> T:
+        """Run `read()` on its own daemon thread and stop waiting after `read_timeout` seconds.
+
+        A read that outlives the wait writes into its own box, which nobody reads any more, so it
+        cannot overwrite a later result.
+        """
+        with self._abandoned_lock:
+            if self._abandoned >= MAX_ABANDONED_READS:
+                raise ReadTimeout(f"{self._abandoned} earlier reads of {self.reader_label()} still have not answered")
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["value"] = self.read()
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                box["error"] = exc
+            finally:
+                with self._abandoned_lock:
+                    done.set()
+                    if box.get("abandoned"):
+                        self._abandoned -= 1
+
+        threading.Thread(target=work, name=f"{self.source_name}-read", daemon=True).start()
+        if not done.wait(self.read_timeout):
+            with self._abandoned_lock:
+                if not done.is_set():
+                    box["abandoned"] = True
+                    self._abandoned += 1
+                    raise ReadTimeout(f"{self.reader_label()} did not answer within {self.read_timeout:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    def start_refreshing(self, *, now: bool = False) -> None:
+        """Start the background refresh thread (once); `now` makes its first attempt immediate."""
+        if self._thread is not None:
+            return
+        if now:
+            self._wake.set()
+        self._thread = threading.Thread(target=self._refresh_forever, name=f"{self.source_name}-refresh", daemon=True)
+        self._thread.start()
+
+    def request_refresh(self) -> bool:
+        """Ask for a refresh now, without waiting for it. While one runs, at most one more is queued.
+        Returns False when no refresh can run (offline, or stopped)."""
+        if self._stop.is_set() or not self.can_refresh():
+            return False
+        self._wake.set()
+        self.start_refreshing()
+        return True
+
+    def _delay(self) -> float | None:
+        if self._failures:
+            return self.backoff.delay(self._failures, self.refresh_seconds)
+        return self.refresh_seconds if self.periodic else None
+
+    def _refresh_forever(self) -> None:
+        while not self._stop.is_set():
+            delay = 0.0 if self._wake.is_set() else self._delay()
+            self._next_attempt_at = None if delay is None else datetime.now(UTC) + timedelta(seconds=delay)
+            self._wake.wait(delay)
+            if self._stop.is_set():
+                return
+            # cleared before the read: a request that arrives during it queues exactly one more
+            self._wake.clear()
+            self.refresh()
+            self.after_attempt()
+
+    def after_attempt(self) -> None:
+        """Called on the refresh thread after each attempt, success or not."""
+
+    def stop(self) -> None:
+        """Stop the background refresh after its current attempt."""
+        self._stop.set()
+        self._wake.set()
+
+
+# ---- the dataset ---------------------------------------------------------------------------------
 
 
 def load_sample(reason: str | None = None) -> Snapshot:
@@ -37,8 +303,15 @@ def load_sample(reason: str | None = None) -> Snapshot:
     return snapshot
 
 
-class DatasetStore:
-    """Holds the current Snapshot; `current()` is one attribute read, `_swap` one assignment."""
+class DatasetStore(RefreshingStore[Snapshot]):
+    """Holds the current Snapshot of the dataset.
+
+    The default source is the live Hub dataset; when the Hub cannot be read within `startup_wait`
+    seconds the bundled sample is served at once (labelled as such) and the Hub data is swapped in
+    when it arrives. A local source is read as it is, and reread when a refresh is requested.
+    """
+
+    source_name = "dataset"
 
     def __init__(
         self,
@@ -46,26 +319,17 @@ class DatasetStore:
         *,
         startup_wait: float = 6.0,
         refresh_seconds: float = 3600.0,
+        read_timeout: float = 120.0,
+        backoff: Backoff = Backoff(),
         loader: Callable[[str], Snapshot] = load,
     ):
         self.source = source or None
+        super().__init__(
+            refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff, periodic=self.live
+        )
         self.startup_wait = startup_wait
-        self.refresh_seconds = refresh_seconds
         self._loader = loader
-        self._snapshot: Snapshot | None = None
-        self._refresh_lock = threading.Lock()  # one load at a time
-        self._swap_lock = threading.Lock()  # decides between the first load and the sample; readers never take it
-        self.last_error: str | None = None
-        self._stop = threading.Event()
-
-    def current(self) -> Snapshot:
-        snapshot = self._snapshot
-        if snapshot is None:
-            raise RuntimeError("DatasetStore.start() has not been called")
-        return snapshot
-
-    def _swap(self, snapshot: Snapshot) -> None:
-        self._snapshot = snapshot
+        self._first_attempt = threading.Event()
 
     @property
     def live(self) -> bool:
@@ -75,66 +339,50 @@ class DatasetStore:
         """Load the first snapshot. A local source must exist (DatasetError otherwise); the Hub
         gets `startup_wait` seconds before the sample is served in its place."""
         if not self.live:
-            if Path(self.source).resolve() == SAMPLE_DIR.resolve():
-                self._swap(load_sample("it was chosen with --dataset"))
-            else:
-                self._swap(self._loader(self.source))
+            self._swap(self.read())
             return self.current()
-        if hub_offline():
+        if hf_constants.is_offline_mode():
             self._swap(load_sample("HF_HUB_OFFLINE is set, so the Hub dataset was not read"))
             return self.current()
-        done = threading.Event()
-
-        def first_load() -> None:
-            self.refresh()
-            done.set()
-            self._refresh_forever()
-
-        threading.Thread(target=first_load, name="dataset-refresh", daemon=True).start()
-        if not done.wait(self.startup_wait) or self._snapshot is None:
-            with self._swap_lock:
-                if self._snapshot is None:
-                    reason = self.last_error or f"the Hub dataset did not answer within {self.startup_wait:g} s"
-                    self._swap(load_sample(reason))
+        self.start_refreshing(now=True)
+        if not self._first_attempt.wait(self.startup_wait) or self._value is None:
+            reason = self.last_error or f"the Hub dataset did not answer within {self.startup_wait:g} s"
+            self._swap_if_empty(lambda: load_sample(reason))
         return self.current()
 
-    def refresh(self) -> bool:
-        """Reload the source and swap it in; on failure keep what is served. Returns success."""
-        source = self.source or HUB_DATASET
-        with self._refresh_lock:
-            try:
-                snapshot = self._loader(source)
-            # The loader talks to the network and parses its answers: whatever it raises must keep
-            # what is served and leave the refresh thread alive to try again.
-            except Exception as exc:  # noqa: BLE001
-                self.last_error = str(exc) if isinstance(exc, DatasetError) else describe_error(exc)
-                log.warning("dataset refresh failed: %s", self.last_error)
-                with self._swap_lock:
-                    if self._snapshot is None and self.live:
-                        self._swap(load_sample(f"the Hub dataset could not be read: {self.last_error}"))
-                return False
-            with self._swap_lock:
-                if not len(snapshot) and self._snapshot is None and self.live:
-                    # every file listed but none readable (a Hub serving errors): the sample says more
-                    problem = f"; {snapshot.skipped[0].reason}" if snapshot.skipped else ""
-                    self.last_error = (
-                        f"the Hub dataset had no readable rows ({len(snapshot.skipped)} problem(s){problem})"
-                    )
-                    self._swap(load_sample(self.last_error))
-                    return False
-                if not len(snapshot) and self._snapshot is not None and len(self._snapshot):
-                    self.last_error = "the refreshed dataset had no rows; keeping the previous data"
-                    return False
-                self.last_error = None
-                self._swap(snapshot)
-                return True
+    # ---- RefreshingStore ---------------------------------------------------------------------------
 
-    def _refresh_forever(self) -> None:
-        # after a failure, try again sooner: a passing Hub outage should not pin the sample for an hour
-        while not self._stop.wait(
-            self.refresh_seconds if self.last_error is None else min(300.0, self.refresh_seconds)
-        ):
-            self.refresh()
+    def read(self) -> Snapshot:
+        if not self.live and Path(self.source).resolve() == SAMPLE_DIR.resolve():
+            return load_sample("it was chosen with --dataset")
+        return self._loader(self.source or HUB_DATASET)
 
-    def stop(self) -> None:
-        self._stop.set()
+    def accept(self, snapshot: Snapshot) -> Snapshot:
+        served = self._value
+        if not len(snapshot) and served is None and self.live:
+            # every file listed but none readable (a Hub serving errors): the sample says more
+            problem = f"; {snapshot.skipped[0].reason}" if snapshot.skipped else ""
+            raise Rejected(f"the Hub dataset had no readable rows ({len(snapshot.skipped)} problem(s){problem})")
+        if not len(snapshot) and served is not None and len(served):
+            raise Rejected("the refreshed dataset had no rows; keeping the previous data")
+        return snapshot
+
+    def kind_of(self, snapshot: Snapshot) -> str:
+        return snapshot.provenance.kind
+
+    def loaded_at_of(self, snapshot: Snapshot) -> datetime:
+        return snapshot.provenance.loaded_at
+
+    def can_refresh(self) -> bool:
+        return not self.live or not hf_constants.is_offline_mode()
+
+    def reader_label(self) -> str:
+        return "the Hub dataset" if self.live else "the dataset folder"
+
+    def on_failure(self, error: str, exc: BaseException) -> None:
+        if self.live:
+            reason = error if isinstance(exc, Rejected) else f"the Hub dataset could not be read: {error}"
+            self._swap_if_empty(lambda: load_sample(reason))
+
+    def after_attempt(self) -> None:
+        self._first_attempt.set()

@@ -14,6 +14,7 @@ import pytest
 from huggingface_hub import constants as hf_constants
 
 from components.sources import rankings as rk
+from components.sources.errors import describe_error
 from components.sources.rankings import (
     RANKINGS,
     TASKS,
@@ -350,6 +351,7 @@ def test_start_returns_at_once_and_background_refresh_swaps(snapshot_file, relea
 
 def test_offline_mode_fetches_nothing(snapshot_file, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", True)
     calls = []
     store = RankingsStore(snapshot_file, live=True, fetch=lambda: calls.append(1) or live_rankings())
     current = store.start()
@@ -379,7 +381,7 @@ def test_status_hides_tokens_and_local_paths(snapshot_file):
     assert "token.txt" in status
     assert str(snapshot_file.parent) not in status and "hf_abcdefghij" not in status
     url_error = httpx2.ConnectError("cannot reach https://huggingface.co/api/models?limit=100")
-    assert "https://huggingface.co/api/models" in rk._describe(url_error)
+    assert "https://huggingface.co/api/models" in describe_error(url_error)
 
 
 # --- resolution from --rankings / SUPPORT_RANKINGS ------------------------------------------
@@ -388,6 +390,7 @@ def test_status_hides_tokens_and_local_paths(snapshot_file):
 @pytest.mark.parametrize("source", [None, "", "hub", " HUB "])
 def test_resolve_hub_uses_bundled_snapshot(snapshot_file, monkeypatch, source):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", True)
     bundled = snapshot_file.with_name("rankings_snapshot.json")
     snapshot_file.rename(bundled)
     monkeypatch.setattr(rk, "BUNDLED_SNAPSHOT", bundled)
@@ -423,6 +426,7 @@ def test_resolve_bad_path_raises(tmp_path):
 
 def test_resolve_hub_without_bundled_snapshot_is_empty_not_a_crash(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", True)
     monkeypatch.setattr(rk, "BUNDLED_SNAPSHOT", tmp_path / "rankings_snapshot.json")
     store = resolve_rankings("hub")
     current = store.start()

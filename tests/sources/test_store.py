@@ -19,6 +19,7 @@ def hub_like(folder):
 
 def test_offline_serves_the_sample_at_once_and_says_why(sample_dir, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", True)
     calls = []
     s = store.DatasetStore(loader=lambda src: calls.append(src))
     started = time.monotonic()
@@ -92,3 +93,143 @@ def test_a_refresh_swaps_a_new_snapshot_whole(tmp_path):
     assert s.current() is not first
     assert sorted(s.current().rows["model_id"]) == ["a/one", "a/two"]
     assert list(first.rows["model_id"]) == ["a/one"]  # the old snapshot is untouched
+
+
+# ---- the base every Hub source runs on ---------------------------------------------------------
+
+
+class Counter(store.RefreshingStore[int]):
+    """A source whose reads are scripted: each read pops the next behaviour."""
+
+    source_name = "counter"
+
+    def __init__(self, behaviours, **kwargs):
+        super().__init__(**kwargs)
+        self.behaviours = list(behaviours)
+        self.reads = 0
+        self._swap(0)
+
+    def read(self) -> int:
+        self.reads += 1
+        behaviour = self.behaviours.pop(0) if self.behaviours else (lambda: self.reads)
+        return behaviour()
+
+
+@pytest.fixture
+def online(monkeypatch):
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+
+
+@pytest.fixture
+def release():
+    event = threading.Event()
+    yield event
+    event.set()
+
+
+def test_back_off_doubles_is_capped_and_never_later_than_the_period():
+    backoff = store.Backoff(first=10, cap=100)
+    assert [backoff.delay(n, 3600) for n in range(1, 7)] == [10, 20, 40, 80, 100, 100]
+    assert backoff.delay(3, 30) == 30
+
+
+def test_a_stuck_read_is_abandoned_and_the_next_refresh_starts_on_time(online, release):
+    def stuck():
+        release.wait(10)
+        return -1
+
+    s = Counter([stuck], read_timeout=0.3)
+    started = time.monotonic()
+    assert s.refresh() is False
+    assert "the counter source did not answer within 0.3 s" in s.last_error
+    assert s.refresh() is True  # the first read still hangs: it holds no lock
+    assert time.monotonic() - started < 2
+    assert s.current() == 2
+    release.set()
+    time.sleep(0.1)
+    assert s.current() == 2  # the abandoned read answered late: nobody takes its answer
+
+
+def test_reads_that_never_answer_are_not_piled_up(online, release):
+    s = Counter([lambda: release.wait(10)] * store.MAX_ABANDONED_READS, read_timeout=0.05)
+    for _ in range(store.MAX_ABANDONED_READS):
+        assert s.refresh() is False
+    reads = s.reads
+    assert s.refresh() is False and s.reads == reads
+    assert "still have not answered" in s.last_error
+    release.set()
+    deadline = time.monotonic() + 5
+    while s.refresh() is False and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert s.current() == reads + 1
+
+
+def test_failures_keep_the_value_and_the_status_says_why_and_when_the_next_try_is(online):
+    def boom():
+        raise ConnectionError("[Errno -3] Temporary failure in name resolution")
+
+    s = Counter([lambda: 7, boom, boom], refresh_seconds=3600, backoff=store.Backoff(first=60, cap=600))
+    assert s.refresh() is True
+    loaded = s.source_status().loaded_at
+    assert s.refresh() is False and s.refresh() is False
+    assert s.current() == 7
+    status = s.source_status()
+    assert status.source == "counter" and status.kind == "live" and status.loaded_at == loaded
+    assert (
+        status.failures == 2 and status.last_error == "ConnectionError: [Errno -3] Temporary failure in name resolution"
+    )
+    assert status.next_attempt_at is None  # no refresh thread: nothing planned
+    assert status.as_dict()["loaded_at"] == loaded.isoformat()
+    s.start_refreshing()
+    deadline = time.monotonic() + 2
+    while s.source_status().next_attempt_at is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    wait = (s.source_status().next_attempt_at - s.source_status().last_attempt_at).total_seconds()
+    s.stop()
+    assert 110 < wait < 130  # the second failure in a row: 60 s doubled, well before the hour
+
+
+def test_a_burst_of_refresh_requests_runs_one_read_at_a_time_with_one_more_queued(online, release):
+    running, most = [0], [0]
+
+    def slow():
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        release.wait(10)
+        running[0] -= 1
+        return 1
+
+    s = Counter([slow, slow, slow], periodic=False, read_timeout=20)
+    assert s.request_refresh() is True
+    deadline = time.monotonic() + 2
+    while s.reads == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    for _ in range(50):
+        assert s.request_refresh() is True
+    release.set()
+    deadline = time.monotonic() + 5
+    while (s.reads < 2 or s.source_status().refreshing) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)
+    s.stop()
+    assert s.reads == 2 and most[0] == 1
+
+
+def test_huggingface_hubs_own_offline_switch_stops_every_refresh(monkeypatch):
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", True)
+    s = Counter([])
+    assert s.refresh() is False and s.request_refresh() is False and s.reads == 0
+
+
+def test_a_refresh_request_rereads_a_local_folder(tmp_path):
+    write(tmp_path / "x.parquet", [row("a/one")])
+    s = store.DatasetStore(str(tmp_path))
+    s.start()
+    write(tmp_path / "y.parquet", [row("a/two")])
+    assert s.request_refresh() is True
+    deadline = time.monotonic() + 5
+    while len(s.current()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    s.stop()
+    assert sorted(s.current().rows["model_id"]) == ["a/one", "a/two"]
+    assert s.source_status().kind == "local" and s.source_status().next_attempt_at is None
