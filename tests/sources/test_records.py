@@ -222,8 +222,11 @@ def test_resolve_records_sources(tmp_path, monkeypatch):
 @pytest.fixture
 def online(monkeypatch):
     """huggingface_hub's offline switch off for this test (the suite runs with HF_HUB_OFFLINE=1)."""
+    from components.sources import store
+
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(records_store, "hub_offline", lambda: False)
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(store.hf_constants, "is_offline_mode", lambda: False)
 
 
 def wait_until(condition, timeout=5.0):
@@ -235,13 +238,18 @@ def wait_until(condition, timeout=5.0):
     return False
 
 
-def test_offline_or_from_a_file_the_answer_says_what_is_unknown(tmp_path):
-    store = RecordsStore(parse_records([FULL], "m.json"), live=False)
-    assert "no record in m.json" in store.why_unknown("new/model")
-    assert store.why_unknown("not an id!") == NOT_AN_ID
-    store = RecordsStore(parse_records([FULL], "bundled"), live=True)  # the suite is offline
-    assert "HF_HUB_OFFLINE" in store.why_unknown("new/model")
-    assert store.lookup("new/model", wait=1) is None
+def test_offline_or_from_a_file_the_answer_says_what_is_unknown(tmp_path, monkeypatch):
+    from components.sources import store
+
+    monkeypatch.setattr(store.hf_constants, "is_offline_mode", lambda: True)
+    from_file = RecordsStore(parse_records([FULL], "m.json"), live=False)
+    assert "no record in m.json" in from_file.why_unknown("new/model")
+    assert from_file.why_unknown("not an id!") == NOT_AN_ID
+    offline = RecordsStore(parse_records([FULL], "bundled"), live=True)
+    assert "HF_HUB_OFFLINE" in offline.why_unknown("new/model")
+    began = time.monotonic()
+    assert offline.lookup("new/model", wait=1) is None
+    assert time.monotonic() - began < 0.5  # offline, nothing to wait for
 
 
 def test_live_lookups_run_in_the_background_and_are_cached(online):
@@ -278,7 +286,8 @@ def test_the_queue_is_bounded(online):
     release = threading.Event()
     store = RecordsStore(Records({}, "x"), live=True, fetch=lambda m: release.wait(5), workers=1, max_pending=3)
     store.want([f"many/m{i}" for i in range(50)])
-    assert len(store._pending) <= 4
+    assert len(store._queued) + len(store._in_flight) <= 3
+    assert store.why_unknown("many/m0") == records_store.PENDING
     assert store.why_unknown("many/m40") == records_store.BUSY
     release.set()
 
@@ -355,7 +364,7 @@ def test_a_real_hf_api_against_a_fake_hub(hub, model_id, reason):
     else:
         assert reason in store.why_unknown(model_id)
         store.want([model_id])  # a failure is cached: not asked again at once
-        assert model_id.casefold() not in store._pending
+        assert model_id.casefold() not in store._queued
 
 
 # ---- data/refresh_models.py -------------------------------------------------------------------
@@ -425,3 +434,30 @@ def test_refresh_script_with_a_dead_hub_leaves_the_file_alone(tmp_path):
 
     assert load_refresh_script().main(["--out", str(out)], api=DeadApi()) == 1
     assert out.read_text() == "[]"
+
+
+def test_a_hub_that_answers_nothing_backs_off_and_a_batch_that_hangs_is_abandoned(online):
+    from components.sources.store import Backoff
+
+    def down(model_id):
+        raise OSError("unreachable")
+
+    store = RecordsStore(Records({}, "bundled"), live=True, fetch=down, backoff=Backoff(first=60))
+    store.want(["a/one", "a/two"])
+    assert wait_until(lambda: store.current().why_unknown("a/one"))
+    status = store.source_status()
+    assert status.source == "records" and status.failures == 1 and "OSError" in status.last_error
+    assert "could not be asked" in store.why_unknown("a/two")
+    store.want(["b/three"])  # queued, but the next batch waits for the back-off
+    time.sleep(0.3)
+    assert store.why_unknown("b/three") == records_store.PENDING
+    store.stop()
+
+    hang = threading.Event()
+    slow = RecordsStore(Records({}, "bundled"), live=True, fetch=lambda m: hang.wait(10), timeout=0.2, batch=1)
+    began = time.monotonic()
+    slow.want(["c/hangs"])
+    assert wait_until(lambda: slow.current().why_unknown("c/hangs"), 5)
+    assert time.monotonic() - began < 3 and "ReadTimeout" in slow.why_unknown("c/hangs")
+    hang.set()
+    slow.stop()
