@@ -68,6 +68,11 @@ def evidence_html(answer: dict) -> Markup:
     else:
         items.append(Markup("<li><b>Architecture:</b> unknown, so no models of the same kind can be compared.</li>"))
     parts.append(Markup('<ul class="evidence-list">{}</ul>').format(Markup("").join(items)))
+    if answer.get("gated"):
+        parts.append(
+            Markup('<p class="gated">Its files are gated on the Hub ({}): accept its terms there, and log in '
+                   "with <code>hf auth login</code>, before running a script.</p>").format(answer["gated"])
+        )  # fmt: skip
     if answer.get("suggested_from"):
         parts.append(
             Markup(

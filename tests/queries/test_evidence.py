@@ -62,6 +62,7 @@ def lab(tmp_path):
             rec("fan/no-size", base="meta/llama-1b"),
             rec("fan/gguf", architecture=None, base="meta/llama-8b-it"),
             rec("fan/sharded-ft", params=80_000_000_000),
+            rec("fan/gated-ft", params=1_240_000_000, base="meta/llama-1b", gated="manual", private=True),
         ],
         "test",
     )
@@ -173,3 +174,10 @@ def test_closest_by_size_is_by_ratio():
     models = [{"model_id": f"m/{n}", "num_parameters": n} for n in (1, 10, 100, 1000)]
     assert [m["num_parameters"] for m in arch.closest_by_size(models, 30, limit=2)] == [10, 100]
     assert evidence.BASE_HOPS == 3
+
+
+def test_gated_and_private_records_are_answered_like_any_other(lab):
+    snapshot, records = lab
+    answer = lookup(snapshot, "fan/gated-ft", records=records)
+    assert answer["gated"] == "manual" and answer["suggested_from"] == "meta/llama-1b"
+    assert "gated" not in lookup(snapshot, "fan/llama-1b-ft", records=records)
