@@ -18,7 +18,7 @@ from huggingface_hub import constants as hf_constants
 
 from components.queries.views import VIEW_LABELS, VIEWS
 from components.sources.dataset import DatasetError
-from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
+from components.sources.rankings import RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
@@ -75,7 +75,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
                         scale=2, min_width=260,
                     )  # fmt: skip
                     task = gr.Dropdown(
-                        [("All tasks", "")] + [(t, t) for t in TASKS], value="", label="Task", elem_id="task",
+                        [("All tasks", "")], value="", label="Task", elem_id="task",  # the tasks arrive on load
                         scale=1, min_width=180,
                     )  # fmt: skip
                 with gr.Row(equal_height=True):
