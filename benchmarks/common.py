@@ -48,8 +48,9 @@ def dataset(rows: int) -> Path:
     out = DATA_DIR / f"rows-{rows}"
     done = out / ".complete"
     if not done.exists():
-        sys.path.insert(0, str(ROOT / "data"))
-        from make_sample import write_synthetic
+        if str(ROOT) not in sys.path:
+            sys.path.insert(0, str(ROOT))
+        from data.make_sample import write_synthetic
 
         write_synthetic(out, rows)
         done.write_text("ok\n")

@@ -152,8 +152,17 @@ class Snapshot:
                 stacks.append(Stack(*key, models=len(positions), passed=int(passed[code])))
         cc_rank = {v: i for i, v in enumerate(newest_first(s.neuronx_cc for s in stacks))}
         lv_rank = {v: i for i, v in enumerate(newest_first(s.library_version for s in stacks))}
+        # Transformers first on each compiler: the page and `""` in every endpoint mean its newest stack.
         self.stacks: tuple[Stack, ...] = tuple(
-            sorted(stacks, key=lambda s: (cc_rank[s.neuronx_cc], s.library, lv_rank[s.library_version]))
+            sorted(
+                stacks,
+                key=lambda s: (
+                    cc_rank[s.neuronx_cc],
+                    s.library != "transformers",
+                    s.library,
+                    lv_rank[s.library_version],
+                ),
+            )
         )
 
         self._memo: OrderedDict[Hashable, object] = OrderedDict()

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -15,18 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load_make_sample():
-    spec = importlib.util.spec_from_file_location("make_sample", ROOT / "data" / "make_sample.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_sample", module)  # dataclasses look their module up by name
-    spec.loader.exec_module(sys.modules["make_sample"])
-    return sys.modules["make_sample"]
-
-
-ms = _load_make_sample()
+from data import make_sample as ms
+from tests.helpers import ROOT
 
 STACK_COLUMNS = [
     "neuronx_cc",
@@ -59,7 +47,8 @@ def frames(sample_dir) -> dict[str, pd.DataFrame]:
 
 @pytest.fixture(scope="module")
 def rows(frames) -> pd.DataFrame:
-    return pd.concat(frames.values(), ignore_index=True)
+    """The Transformers rows (the files of other libraries have tests of their own)."""
+    return pd.concat([f for f in frames.values() if set(f["library"]) == {"transformers"}], ignore_index=True)
 
 
 @pytest.fixture(scope="module")
@@ -86,15 +75,55 @@ def test_sample_and_snapshot_are_byte_identical_across_runs(tmp_path, sample_dir
 
 
 def test_one_file_per_stack_named_after_it(sample_dir, frames):
-    assert len(frames) == len(ms.SAMPLE_STACKS)
-    for stack in ms.SAMPLE_STACKS:
+    assert len(frames) == len(ms.ALL_STACKS) == len(ms.SAMPLE_STACKS) + 2
+    for stack in ms.ALL_STACKS:
         frame = frames[stack.file_name]
-        assert stack.file_name == f"neuronxcc-{stack.neuronx_cc}_transformers-{stack.transformers}.parquet"
-        for column in STACK_COLUMNS:
+        assert stack.file_name == f"neuronxcc-{stack.neuronx_cc}_{stack.library}-{stack.library_version}.parquet"
+        version_column = stack.library.replace("-", "_")
+        for column in [*STACK_COLUMNS, version_column]:
             assert frame[column].nunique() == 1, (stack.file_name, column)
         assert frame["neuronx_cc"].iloc[0] == stack.neuronx_cc
-        assert frame["library_version"].iloc[0] == frame["transformers"].iloc[0] == stack.transformers
-        assert set(frame["library"]) == {"transformers"}
+        assert frame["library_version"].iloc[0] == frame[version_column].iloc[0] == stack.library_version
+        assert set(frame["library"]) == {stack.library}
+
+
+@pytest.mark.parametrize(
+    ("file_name", "version_column", "pipeline", "failing"),
+    [
+        (
+            "neuronxcc-2.28.7631.0+82129205_diffusers-0.36.0.parquet",
+            "diffusers",
+            "DiffusionPipeline.from_pretrained(MODEL_ID",
+            "black-forest-labs/FLUX.1-schnell",
+        ),
+        (
+            "neuronxcc-2.28.7631.0+82129205_sentence-transformers-5.1.2.parquet",
+            "sentence_transformers",
+            'SentenceTransformer(MODEL_ID, device="neuron"',
+            "nomic-ai/nomic-embed-text-v1.5",
+        ),
+    ],
+)
+def test_made_up_library_files(sample_dir, frames, file_name, version_column, pipeline, failing):
+    schema = pq.read_schema(sample_dir / file_name)
+    frame = frames[file_name]
+    cores = "neuron_cores" if version_column == "sentence_transformers" else "tp"  # the dataset's documented alias
+    assert cores in schema.names and ({"tp", "neuron_cores"} - {cores}).isdisjoint(schema.names)
+    assert schema.field(cores).type == pa.int32() and list(frame[cores]) == [1] * len(frame)
+    assert schema.field(version_column).type == pa.string()
+    assert 4 <= len(frame) <= 6 and frame["model_id"].is_unique
+    assert list(frame.loc[frame["result"] == "FAIL", "model_id"]) == [failing]
+    assert set(frame["result"]) == {"PASS", "FAIL"}
+    assert frame["error"].notna().eq(frame["result"] == "FAIL").all()
+    assert frame["notes"].str.contains("made-up sample").all()
+    for model_id, script in zip(frame["model_id"], frame["run_py"]):
+        compile(script, "run.py", "exec")
+        assert f'MODEL_ID = "{model_id}"' in script and pipeline in script and 'backend="neuron"' in script
+    error = frame.loc[frame["result"] == "FAIL", "error"].iloc[0]
+    assert error.startswith("Traceback (most recent call last):") and '/run.py", line' in error
+    passed = frame[frame["result"] == "PASS"]
+    assert (passed["hbm_peak_gb"] < passed["hbm_capacity_gb"]).all() and (passed["cpu_match"] == "match").all()
+    assert frame["tested_at"].min() > frames[ms.SAMPLE_STACKS[-1].file_name]["tested_at"].max()
 
 
 def test_schema_types_and_drift(sample_dir):
@@ -322,7 +351,7 @@ def test_command_line_synthetic_writes_only_parquet(tmp_path, capsys):
 
 def test_command_line_sample_honours_its_paths(tmp_path):
     assert ms.main(["--out", str(tmp_path / "sample"), "--rankings", str(tmp_path / "r.json")]) == 0
-    assert len(list((tmp_path / "sample").glob("*.parquet"))) == len(ms.SAMPLE_STACKS)
+    assert len(list((tmp_path / "sample").glob("*.parquet"))) == len(ms.ALL_STACKS)
     assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["tasks"]
 
 

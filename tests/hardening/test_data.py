@@ -7,7 +7,6 @@ The loader's own cases are in test_dataset.py; here the same kinds of damage mee
 from __future__ import annotations
 
 import math
-import sys
 import time
 import urllib.request
 
@@ -15,6 +14,7 @@ import pytest
 from gradio_client import Client
 from playwright.sync_api import Page, expect
 
+from data.make_sample import write_synthetic
 from tests.hardening.hostile import NEW_CC, broken_folder, served_ids
 from tests.helpers import ROOT, Server
 
@@ -115,11 +115,6 @@ def test_a_megabyte_error_opens_in_the_details(broken, page: Page):
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory):
-    sys.path.insert(0, str(ROOT / "data"))
-    try:
-        from make_sample import write_synthetic
-    finally:
-        sys.path.remove(str(ROOT / "data"))
     folder = tmp_path_factory.mktemp("big")
     write_synthetic(folder, BIG_ROWS)
     started = time.monotonic()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -11,7 +9,8 @@ import pytest
 from components.queries.compare import LISTS, Thresholds, compare, default_stacks, resolve_pair
 from components.sources.dataset import SAMPLE_DIR, load
 from components.web.api import Api
-from tests.helpers import ROOT, row, write
+from data import make_sample as ms
+from tests.helpers import row, write
 
 OLD, NEW = "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"
 
@@ -141,17 +140,8 @@ def test_api_compare_defaults_and_docstring(snap):
 # ---- the bundled sample ---------------------------------------------------------------------
 
 
-def _make_sample():
-    spec = importlib.util.spec_from_file_location("make_sample", ROOT / "data" / "make_sample.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_sample", module)  # dataclasses look their module up by name
-    spec.loader.exec_module(sys.modules["make_sample"])
-    return sys.modules["make_sample"]
-
-
 @pytest.mark.skipif(not any(SAMPLE_DIR.glob("*.parquet")), reason="no bundled sample in data/sample")
 def test_the_sample_lists_exactly_its_expected_changes():
-    ms = _make_sample()
     snap = load(SAMPLE_DIR)
     assert ms.COMPARE_NEWEST[1] == ms.COMPARE_NEWEST[3]  # the two newest compilers, same Transformers
     for key, expected in ms.EXPECTED_CHANGES.items():
