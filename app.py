@@ -1,6 +1,6 @@
 """torch-neuronx model support: does this Hub model run unmodified on AWS Trainium, and how?
 
-`python app.py [--dataset SOURCE] [--rankings SOURCE] [--host H] [--port P]`
+`python app.py [--dataset SOURCE] [--rankings SOURCE] [--models SOURCE] [--host H] [--port P]`
 
 This file lays out the page and wires its events; the data side lives in `components/`.
 """
@@ -19,9 +19,11 @@ from huggingface_hub import constants as hf_constants
 from components.queries.views import VIEW_LABELS, VIEWS
 from components.sources import hub_log
 from components.sources.dataset import DatasetError, check_local_source
-from components.sources.rankings import TASKS, RankingsStore, resolve_rankings
+from components.sources.rankings import RankingsStore, resolve_rankings
+from components.sources.records import empty_records
+from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import charts_tab, compare_tab, downloads, serving, webhook
+from components.web import architectures_tab, charts_tab, compare_tab, downloads, serving, webhook
 from components.web.api import Api
 from components.web.page import PAGE_SIZE, Page
 from components.web.render import TABLE_HEADERS, TABLE_TYPES
@@ -53,10 +55,11 @@ URL_JS = """(q) => {
 COPY_JS = """(link) => { navigator.clipboard && navigator.clipboard.writeText(link || window.location.href); }"""
 
 
-def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
+def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None) -> gr.Blocks:
     """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
-    page = Page(datasets, rankings)
-    api = Api(datasets, rankings)
+    records = records or RecordsStore(empty_records(), live=False)
+    page = Page(datasets, rankings, records)
+    api = Api(datasets, rankings, records)
     # exported files are copied into Gradio's cache: clear what is an hour old, every hour
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.HTML(
@@ -73,7 +76,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                         scale=2, min_width=260,
                     )  # fmt: skip
                     task = gr.Dropdown(
-                        [("All tasks", "")] + [(t, t) for t in TASKS], value="", label="Task", elem_id="task",
+                        [("All tasks", "")], value="", label="Task", elem_id="task",  # the tasks arrive on load
                         scale=1, min_width=180,
                     )  # fmt: skip
                 with gr.Row(equal_height=True):
@@ -91,7 +94,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                             wrap=True, max_height=640, column_widths=["56px", "38%", "96px", "64px", "110px", "150px"],
                         )  # fmt: skip
                         more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-                        downloads.build([search, view, task, cc, tf], datasets, rankings)
+                        downloads.build([search, view, task, cc, tf], datasets, rankings, records)
                         gr.Markdown(
                             "Click a row to see how to run the model. *Wall time* includes compilation; "
                             "*peak memory* is device (HBM) memory against the capacity of the cores used.",
@@ -137,6 +140,8 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
                 compare_tab.build(compare, datasets)
             with gr.Tab("Charts", id="charts") as charts:
                 charts_tab.build(charts, datasets)
+            with gr.Tab("Architectures", id="architectures") as architectures:
+                architectures_tab.build(architectures, datasets, rankings, records)
             with gr.Tab("About", id="about"):
                 gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))
 
@@ -179,6 +184,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore) -> gr.Blocks:
         gr.api(api.search, api_name="search")
         gr.api(api.lookup, api_name="lookup")
         gr.api(api.compare, api_name="compare")
+        gr.api(api.architectures, api_name="architectures")
     return demo
 
 
@@ -188,6 +194,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="Parquet folder, file or hf://datasets/... path (env SUPPORT_DATASET); default: the Hub dataset, falling back to the bundled sample")  # fmt: skip
     parser.add_argument("--rankings", default=os.environ.get("SUPPORT_RANKINGS") or None,
                         help="a rankings snapshot file, or 'hub' (env SUPPORT_RANKINGS); default: live, falling back to the bundled snapshot")  # fmt: skip
+    parser.add_argument("--models", default=os.environ.get("SUPPORT_MODELS") or None,
+                        help="a Hub model records JSON file, or 'hub' (env SUPPORT_MODELS); default: the bundled records snapshot plus live Hub look-ups for ids it lacks")  # fmt: skip
     parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
     return parser.parse_args(argv)
@@ -203,6 +211,7 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as exc:
         sys.exit(f"error: --rankings '{args.rankings}': {exc}")
     try:
+        records = resolve_records(args.models)
         if args.dataset and not args.dataset.startswith("hf://"):
             check_local_source(args.dataset)
         datasets = DatasetStore(args.dataset)
@@ -210,8 +219,9 @@ def main(argv: list[str] | None = None) -> None:
     except (DatasetError, ValueError) as exc:
         sys.exit(f"error: {exc}")
     rankings.start()
-    demo = build(datasets, rankings)
+    demo = build(datasets, rankings, records)
     datasets.start()
+    records.cover(datasets.current().model_ids, datasets.current())
     # the webhook route comes first, before every route of Gradio's own
     webhook_routes = {"routes": webhook.routes(datasets)}
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=webhook_routes)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import shlex
 
+from components.queries import evidence
 from components.queries.formatting import plain
 from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
+from components.sources.hardware import hardware
+from components.sources.records import Records, empty_records
 from components.sources.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
 from components.sources.snapshot import Snapshot
 from components.sources.stacks import UnknownStack
@@ -60,38 +63,83 @@ def history(snapshot: Snapshot, model_id: str) -> list[dict]:
     return entries
 
 
-def lookup(snapshot: Snapshot, model_id: str, neuronx_cc: str = "", library_version: str = "") -> dict:
-    """The model's row on the chosen stack (default: newest) with install and cache commands and its
-    history; an unknown model gives `{"model_id": ..., "result": "not tested"}`, and an unknown stack a
-    `not tested` answer that names the stack asked for in `unknown_stack` (never another stack's row)."""
+def lookup(
+    snapshot: Snapshot,
+    model_id: str,
+    neuronx_cc: str = "",
+    library_version: str = "",
+    records: Records | None = None,
+    record_unknown: str | None = None,
+) -> dict:
+    """The model's row on the chosen stack (default: newest) with install and cache commands, its
+    history, and from its Hub record (`records`) its task and architecture; a tested row adds the
+    smallest trn2 `instance` for its cores. An unknown stack gives a `not tested` answer naming the stack
+    asked for in `unknown_stack` (never another stack's row). A model with no row gives `result: "not tested"` with the
+    `evidence` (its base model's and its architecture's results on the stack) and, where a tested
+    script can be adapted, `suggested_run_py` and `suggested_from`; `record_unknown` says why the
+    model's Hub record is unknown, if it is."""
     asked = " ".join(str(model_id or "").split())
     canonical = snapshot.canonical_model_id(asked)
-    if canonical is None:
-        return {"model_id": asked, "result": NOT_TESTED_RESULT, "kind": NOT_TESTED}
     try:
         stack = snapshot.resolve_stack(neuronx_cc, library_version)
     except UnknownStack as unknown:
-        return {
-            "model_id": canonical,
+        # never another stack's answer: a CI job gating an upgrade must not read a PASS it did not ask for
+        answer = {
+            "model_id": canonical or asked,
             "result": NOT_TESTED_RESULT,
             "kind": NOT_TESTED,
             "neuronx_cc": unknown.neuronx_cc,
             "library_version": unknown.library_version,
             "unknown_stack": str(unknown),
-            "history": history(snapshot, canonical),
+            **_record_fields(records, canonical or asked),
         }
-    position = snapshot.row_for(canonical, stack) if stack else None
-    past = history(snapshot, canonical)
-    if position is None:
-        answer = {"model_id": canonical, "result": NOT_TESTED_RESULT, "kind": NOT_TESTED}
-        if stack:
-            answer.update(neuronx_cc=stack.neuronx_cc, library=stack.library, library_version=stack.library_version)
-        answer["history"] = past
+        if canonical:
+            answer["history"] = history(snapshot, canonical)
         return answer
+    position = snapshot.row_for(canonical, stack) if stack and canonical else None
+    if position is None:
+        return _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
     row = snapshot.record(position)
     answer = {name: plain(value) for name, value in row.items() if name in NAMES or not name.startswith("_")}
     answer["kind"] = result_kind(answer.get("result"), answer.get("exclusion"))
     answer["install_command"] = install_command(answer)
     answer["cache_sync_command"] = cache_sync_command(answer["neuronx_cc"])
-    answer["history"] = past
+    answer.update(_record_fields(records, canonical))
+    instance = hardware().smallest_instance(answer.get("tp"))
+    answer["instance"] = instance.name if instance else None
+    answer["history"] = history(snapshot, canonical)
     return answer
+
+
+def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> dict:
+    answer = {"model_id": model_id, "result": NOT_TESTED_RESULT, "kind": NOT_TESTED}
+    if stack:
+        answer.update(neuronx_cc=stack.neuronx_cc, library=stack.library, library_version=stack.library_version)
+    records = records if records is not None else empty_records()
+    record = records.get(model_id)
+    answer.update(_record_fields(records, model_id))
+    if record is None and record_unknown:
+        answer["record_unknown"] = record_unknown
+    if stack:
+        base = evidence.base_model_evidence(snapshot, records, stack, model_id)
+        answer["evidence"] = {
+            "base_model": base,
+            "architecture": evidence.architecture_evidence(snapshot, records, stack, record),
+        }
+        prefer = base["model_id"] if base else None
+        suggestion = evidence.suggest_run_py(snapshot, records, stack, model_id, record, prefer)
+        answer.update(suggestion)
+        if "suggested_from" in suggestion:
+            source = snapshot.record(snapshot.row_for(suggestion["suggested_from"], stack))
+            answer["install_command"] = install_command({k: plain(v) for k, v in source.items()})
+    if known:
+        answer["history"] = history(snapshot, model_id)
+    return answer
+
+
+def _record_fields(records: Records | None, model_id: str) -> dict:
+    record = records.get(model_id) if records is not None else None
+    fields = {"task": record.task if record else None, "architecture": record.architecture if record else None}
+    if record and record.gated:
+        fields["gated"] = record.gated  # the Hub asks people to accept its terms before downloading
+    return fields

@@ -31,6 +31,7 @@ KEEP_SECONDS = 3600.0
 _EXTRA_TYPES = {
     "kind": pa.string(),
     "task": pa.string(),
+    "architecture": pa.string(),
     "rank": pa.int64(),
     "downloads": pa.int64(),
     "likes": pa.int64(),

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from components.queries.views import SELECTED, Query, normalise
+from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
 from components.sources.stacks import library_spec
 
 MAX_VALUE = 200
-# what a Hub model id can be: `owner/name` (or a bare legacy name), letters, digits, `-`, `_`, `.`
-HUB_ID = re.compile(r"[\w.-]{1,96}(?:/[\w.-]{1,96})?", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -22,21 +20,23 @@ class PageState:
     model: str = ""
 
 
-def parse(params: Mapping[str, str], snapshot: Snapshot) -> PageState:
+def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] | None = None) -> PageState:
     """Read a link's parameters; any missing, unknown, hostile or huge value falls back to the default,
-    except a well-formed model id that is not in the data: the page then says it was not tested."""
+    except a well-formed Hub model id that is not in the data: the page then says it was not tested and
+    gives the evidence. `tasks`: the tasks on offer (default: any well-formed task)."""
 
     def get(name: str) -> str:
         value = params.get(name) if params else None
         return value[:MAX_VALUE] if isinstance(value, str) else ""
 
     query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), get("transformers"))
+    if tasks is not None and query.task not in tasks:
+        query = Query(query.text, query.view, "", query.neuronx_cc, query.library_version)
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
     if stack is not None:
         query = Query(query.text, query.view, query.task, stack.neuronx_cc, library_spec(stack))
-    asked = get("model").strip()
     # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
-    model = snapshot.canonical_model_id(asked) or (asked if HUB_ID.fullmatch(asked) else "")
+    model = snapshot.canonical_model_id(get("model")) or hub_id(get("model")) or ""
     return PageState(query, model)
 
 

@@ -13,19 +13,23 @@ import pandas as pd
 
 from components.queries.formatting import plain
 from components.sources.rankings import TASKS, Rankings
+from components.sources.records import Records, empty_records
 from components.sources.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.sources.snapshot import Snapshot, Stack, search_key
 
 SELECTED, TRENDING, DOWNLOADS = "selected", "trending", "downloads"
 VIEWS: tuple[str, ...] = (SELECTED, TRENDING, DOWNLOADS)
 VIEW_LABELS = {SELECTED: "Selected", TRENDING: "Trending", DOWNLOADS: "Downloads"}
+NO_RECORDS = empty_records()
 
 ROW_FIELDS = (
     "model_id", "result", "kind", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb", "exclusion",
-    "neuronx_cc", "library", "library_version", "task",
+    "neuronx_cc", "library", "library_version", "task", "architecture",
 )  # fmt: skip
 RANK_FIELDS = ("rank", "downloads", "likes", "trending_score")
 MAX_QUERY = 200
+# A Hub pipeline tag: any task a record may name, not only the ranked ones.
+TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ def normalise(
     return Query(
         text=" ".join(str(text or "").split())[:MAX_QUERY],
         view=view_text if view_text in VIEWS else SELECTED,
-        task=task_text if task_text in TASKS else "",
+        task=task_text if TASK_NAME.match(task_text) else "",
         neuronx_cc=str(neuronx_cc or "").strip()[:MAX_QUERY],
         library_version=str(library_version or "").strip()[:MAX_QUERY],
     )
@@ -100,21 +104,35 @@ def matches(key: str, words: tuple[str, ...]) -> bool:
     return all(w in key for w in words)
 
 
-def select(snapshot: Snapshot, rankings: Rankings, query: Query) -> ViewResult:
+def select(snapshot: Snapshot, rankings: Rankings, query: Query, records: Records | None = None) -> ViewResult:
     """The rows of one view on one stack, filtered by search text and task, in display order.
+    A model's task and architecture come from its Hub record (`records`), else from the rankings.
     Raises UnknownStack when the query names a stack that is not in the data."""
-    # the rankings object is kept in the answer so its id cannot be reused while cached
-    _, result = snapshot.memo(("select", id(rankings), query), lambda: (rankings, _select(snapshot, rankings, query)))
+    records = records if records is not None else NO_RECORDS
+    # rankings and records are kept in the answer so their ids cannot be reused while cached
+    _, _, result = snapshot.memo(
+        ("select", id(rankings), id(records), query),
+        lambda: (rankings, records, _select(snapshot, rankings, records, query)),
+    )
     return result
 
 
-def _select(snapshot: Snapshot, rankings: Rankings, query: Query) -> ViewResult:
+def task_choices(snapshot: Snapshot, rankings: Rankings, records: Records | None = None) -> list[str]:
+    """The tasks to offer: the ranked ones first, then every task a tested model's record names."""
+    records = records if records is not None else NO_RECORDS
+    tasks, _, _ = _model_columns(snapshot, rankings, records)
+    ranked = [t for t in TASKS if any(rankings.ranked(t, r) for r in (TRENDING, DOWNLOADS))]
+    known = sorted({t for t in tasks if t} - set(ranked))
+    return ranked + known
+
+
+def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Query) -> ViewResult:
     stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version)
     words = query_words(query.text)
     if query.view == SELECTED:
-        frame = _selected(snapshot, rankings, stack, words, query.task, query.text)
+        frame = _selected(snapshot, rankings, records, stack, words, query.task, query.text)
     else:
-        frame = _ranked(snapshot, rankings, stack, words, query.task, query.view)
+        frame = _ranked(snapshot, rankings, records, stack, words, query.task, query.view)
     return ViewResult(stack, frame, query)
 
 
@@ -129,42 +147,54 @@ def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray 
     return frame
 
 
-def _ranking_columns(snapshot: Snapshot, rankings: Rankings) -> tuple[np.ndarray, np.ndarray]:
-    """Per model of the snapshot: its ranked task (None if unranked) and Hub downloads (-1 if unknown)."""
+def _model_columns(snapshot: Snapshot, rankings: Rankings, records: Records) -> tuple[np.ndarray, ...]:
+    """Per model of the snapshot: its task (None if unknown), architecture (None if unknown) and Hub
+    downloads (-1 if unknown). The record says first; a ranked model's task is the ranking's."""
 
     def compute():
-        tasks = np.array([rankings.task_of(m) for m in snapshot.model_ids], dtype=object)
-        downloads = np.array([rankings.downloads_of(m) or -1 for m in snapshot.model_ids], dtype=np.int64)
-        return rankings, tasks, downloads  # rankings kept alive so its id is not reused while cached
+        found = [records.get(m) for m in snapshot.model_ids]
+        tasks = np.array(
+            [(r.task if r and r.task else None) or rankings.task_of(m) for m, r in zip(snapshot.model_ids, found)],
+            dtype=object,
+        )
+        architectures = np.array([r.architecture if r else None for r in found], dtype=object)
+        downloads = np.array(
+            [rankings.downloads_of(m) or (r.downloads if r else None) or -1 for m, r in zip(snapshot.model_ids, found)],
+            dtype=np.int64,
+        )
+        return rankings, records, tasks, architectures, downloads  # kept alive: their ids are in the key
 
-    _, tasks, downloads = snapshot.memo(("ranking-columns", id(rankings)), compute)
-    return tasks, downloads
+    _, _, *columns = snapshot.memo(("model-columns", id(rankings), id(records)), compute)
+    return tuple(columns)
 
 
-def _selected(snapshot, rankings, stack, words, task, text) -> pd.DataFrame:
+def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataFrame:
     # Filter and order positions with arrays over models; build the frame only for what is shown.
     positions = snapshot.stack_positions(stack) if stack else np.empty(0, dtype=np.int64)
     codes = snapshot.model_code[positions]
     if words:
         keep = snapshot.matching_models(words)[codes]
         positions, codes = positions[keep], codes[keep]
-    model_task, model_downloads = _ranking_columns(snapshot, rankings)
+    model_task, model_architecture, model_downloads = _model_columns(snapshot, rankings, records)
     tasks = model_task[codes]
     if task:
-        keep = np.array([t in (task, None) for t in tasks], dtype=bool)
+        # a model whose task is unknown is listed under "All tasks" only
+        keep = tasks == task
         positions, codes, tasks = positions[keep], codes[keep], tasks[keep]
     popularity = model_downloads[codes]
     # Names whose words start as typed first (`qwen3` → Qwen3-8B before Qwen-32B), then the most
     # downloaded, then by name (codes follow names).
     aligned = snapshot.aligned_words(tuple(text.split()))[codes] if words else np.zeros(len(codes), dtype=np.int64)
     order = np.lexsort((codes, -popularity, -aligned))
-    positions, tasks, popularity = positions[order], tasks[order], popularity[order]
-    frame = _stack_frame(snapshot, stack, positions).assign(task=tasks, downloads=popularity)
+    positions, codes, tasks, popularity = positions[order], codes[order], tasks[order], popularity[order]
+    frame = _stack_frame(snapshot, stack, positions).assign(
+        task=tasks, architecture=model_architecture[codes], downloads=popularity
+    )
     frame["downloads"] = frame["downloads"].where(frame["downloads"] >= 0, None)
     return frame.reset_index(drop=True)
 
 
-def _ranked(snapshot, rankings, stack, words, task, view) -> pd.DataFrame:
+def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFrame:
     tasks = (task,) if task else TASKS
     entries = [e for t in tasks for e in rankings.ranked(t, view)]
     if words:
@@ -190,6 +220,7 @@ def _ranked(snapshot, rankings, stack, words, task, view) -> pd.DataFrame:
                 "library": stack.library if stack else None,
                 "library_version": stack.library_version if stack else None,
             }
+        row.update(architecture=records.architecture_of(e.model_id))
         row.update(task=e.task, rank=e.rank, downloads=e.downloads, likes=e.likes, trending_score=e.trending_score)
         rows.append(row)
     columns = list(ROW_FIELDS + RANK_FIELDS)

@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import gradio as gr
 
+from components.queries import architectures, details, views
 from components.queries import compare as comparison
-from components.queries import details, views
 from components.sources.rankings import RankingsStore
+from components.sources.records import empty_records, hub_id
+from components.sources.records_store import RecordsStore
 from components.sources.stacks import UnknownStack
 from components.sources.store import DatasetStore
+
+# How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
+LOOKUP_WAIT = 3.0
 
 
 # Gradio reads each line of an Args or Returns entry as its own item, so every description below
 # stays on one line, however long: wrapped, it reaches the API page and MCP clients garbled.
 class Api:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore):
+    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
         self.datasets = datasets
         self.rankings = rankings
+        self.records = records or RecordsStore(empty_records(), live=False)
 
     def stacks(self) -> list[dict]:
         """List the tested software stacks, newest first.
@@ -38,16 +44,16 @@ class Api:
         Args:
             query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
             view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
-            task: "text-generation" or "image-text-to-text"; "" means all tasks.
+            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; "" means all tasks; a model whose task is unknown is listed under all tasks only; trending and downloads rank only the tasks the Hub rankings have.
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task}; ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
         try:
-            return views.select(self.datasets.current(), self.rankings.current(), q).records()
+            return views.select(self.datasets.current(), self.rankings.current(), q, self.records.current()).records()
         except UnknownStack as unknown:
             raise gr.Error(str(unknown), print_exception=False) from None
 
@@ -60,9 +66,31 @@ class Api:
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). An unknown model gives {"model_id": ..., "result": "not tested"}; a stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones.
+            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus task and architecture (from the Hub record, null when unknown; gated, "auto" or "manual", when the Hub gates the files), instance (the smallest trn2 instance for its cores), install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). A model with no row on the stack gives {"model_id": ..., "result": "not tested"} plus evidence {base_model: {model_id, result, tp, hops} or null, architecture: {name, tested, passed, closest} or null} on that stack, record_unknown (why the Hub record is unknown, if it is) and, where a passing script of the same architecture can be adapted, suggested_run_py (UNTESTED) with suggested_from (the model whose script was adapted) and suggested_tp; no cache_sync_command, as compiled graphs are per model. A stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones.
         """
-        return details.lookup(self.datasets.current(), model_id, neuronx_cc, library_version)
+        record = self.records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
+        snapshot = self.datasets.current()
+        unknown = None if record else self.records.why_unknown(str(model_id or ""))
+        return details.lookup(snapshot, model_id, neuronx_cc, library_version, self.records.current(), unknown)
+
+    def architectures(self, neuronx_cc: str = "", library_version: str = "", task: str = "") -> list[dict]:
+        """How each model architecture fares on one stack: how many models of it were tested and passed.
+
+        Args:
+            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
+            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            task: a Hub task (pipeline tag) such as "text-generation"; "" means all tasks.
+
+        Returns:
+            A list of {architecture, tested, passed, models}, most tested first: architecture is the model class the Hub record names (e.g. LlamaForCausalLM), tested counts models run on the stack (excluded ones are not), passed those that passed, models lists {model_id, result, tp, num_parameters} smallest first. Models whose Hub record is unknown are left out.
+        """
+        snapshot = self.datasets.current()
+        try:
+            stack = snapshot.resolve_stack(neuronx_cc, library_version)
+        except UnknownStack as unknown:
+            raise gr.Error(str(unknown), print_exception=False) from None
+        task_text = str(task or "").strip().lower()
+        return architectures.architectures(snapshot, self.records.current(), stack, task_text)
 
     def compare(
         self, neuronx_cc_a: str = "", library_version_a: str = "", neuronx_cc_b: str = "", library_version_b: str = ""

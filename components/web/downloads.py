@@ -10,6 +10,7 @@ import gradio as gr
 
 from components.queries import export, views
 from components.sources.rankings import RankingsStore
+from components.sources.records_store import RecordsStore
 from components.sources.store import DatasetStore
 
 # Saves the file the handler just wrote: a link with `download` is what the browser understands.
@@ -25,14 +26,16 @@ SAVE_JS = """(file) => {
 
 
 class Downloads:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore):
+    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
         self.datasets = datasets
         self.rankings = rankings
+        self.records = records
 
     def file(self, fmt: str, text, view, task, neuronx_cc, library_version) -> str:
         """Every row the filters match (not only the rows shown), written as `fmt`; gr.File takes a str."""
         query = views.normalise(text, view, task, neuronx_cc, library_version)
-        result = views.select(self.datasets.current(), self.rankings.current(), query)
+        records = self.records.current() if self.records else None
+        result = views.select(self.datasets.current(), self.rankings.current(), query, records)
         return str(export.write(result, fmt))
 
     def csv(self, text, view, task, neuronx_cc, library_version) -> str:
@@ -42,9 +45,14 @@ class Downloads:
         return self.file("parquet", text, view, task, neuronx_cc, library_version)
 
 
-def build(filters: list[gr.components.Component], datasets: DatasetStore, rankings: RankingsStore) -> None:
+def build(
+    filters: list[gr.components.Component],
+    datasets: DatasetStore,
+    rankings: RankingsStore,
+    records: RecordsStore | None = None,
+) -> None:
     """Lay out the two buttons and wire them to the filters [search, view, task, neuronx-cc, Transformers]."""
-    handler = Downloads(datasets, rankings)
+    handler = Downloads(datasets, rankings, records)
     with gr.Row(elem_id="downloads"):
         csv = gr.Button("Download CSV", size="sm", elem_id="download-csv", scale=0, min_width=140)
         parquet = gr.Button("Download Parquet", size="sm", elem_id="download-parquet", scale=0, min_width=160)

@@ -136,6 +136,9 @@ def details(answer: dict) -> str:
             f'<p class="on-stack">on neuronx-cc {esc(answer["neuronx_cc"])} · {esc(answer.get("library"))} '
             f"{esc(answer.get('library_version'))}</p>"
         )
+    known = [v for v in (answer.get("task"), answer.get("architecture")) if v]
+    if known:
+        out.append(f'<p class="model-kind">{" · ".join(esc(v) for v in known)}</p>')
     out.append(f'<p class="meaning">{esc(MEANING.get(kind, MEANING[OTHER]))}</p>')
     if kind == NOT_TESTED:
         tested = [h for h in answer.get("history", [])]
@@ -153,13 +156,15 @@ def details(answer: dict) -> str:
             f"<li><b>Wall time</b> (compilation included): {esc(formatting.duration(answer.get('wall_s')))}</li>"
             f"<li><b>Peak device memory:</b> "
             f"{esc(formatting.memory(answer.get('hbm_peak_gb'), answer.get('hbm_capacity_gb')))}</li>"
-            f"{_check_line(answer)}</ul>"
+            f"{_check_line(answer)}"
+            + (f"<li><b>Smallest instance:</b> {esc(answer['instance'])}</li>" if answer.get("instance") else "")
+            + "</ul>"
         )
     if answer.get("error"):
         out.append(_error_block(str(answer["error"])))
     if answer.get("notes"):
         out.append(f'<p class="notes"><b>Notes:</b> {esc(answer["notes"])}</p>')
-    if stack:
+    if stack and kind != NOT_TESTED:  # a model with no run has no stack of its own to show
         out.append(_stack_table(answer))
     out.append("</div>")
     return "".join(out)

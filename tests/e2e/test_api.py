@@ -55,9 +55,12 @@ def test_lookup_gives_commands_and_history(client):
 
 
 def test_lookup_of_an_unknown_model_is_not_an_error(client):
-    assert client.predict(model_id="nobody/nothing", api_name="/lookup") == {
+    answer = client.predict(model_id="nobody/nothing", api_name="/lookup")
+    assert {k: answer[k] for k in ("model_id", "result", "kind")} == {
         "model_id": "nobody/nothing", "result": "not tested", "kind": "not tested",
     }  # fmt: skip
+    assert "HF_HUB_OFFLINE" in answer["record_unknown"]  # offline, the answer says what is unknown
+    assert answer["evidence"] == {"base_model": None, "architecture": None}
 
 
 def test_unknown_stacks_are_a_clear_no_never_another_stacks_answer(client):

@@ -112,4 +112,7 @@ def test_the_api_takes_the_same_values_without_an_error(client):
     assert client.predict(query=value, api_name="/search") == []
     answer = client.predict(model_id=value, neuronx_cc=value, library_version=value, api_name="/lookup")
     assert answer["result"] == "not tested"
-    assert set(answer) <= {"model_id", "result", "kind"}
+    assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library", "library_version", "task",
+                           "architecture", "evidence", "record_unknown", "suggested_note"}  # fmt: skip
+    assert answer["record_unknown"] == "not a Hub model id"
+    assert answer["evidence"] == {"base_model": None, "architecture": None}

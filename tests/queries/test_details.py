@@ -32,11 +32,14 @@ def test_cache_command_follows_the_row_compiler(world):
 
 def test_unknown_model_is_not_tested_not_an_error(world):
     snap, _ = world
-    assert lookup(snap, "nobody/nothing") == {
+    answer = lookup(snap, "nobody/nothing")
+    assert {k: answer[k] for k in ("model_id", "result", "kind")} == {
         "model_id": "nobody/nothing",
         "result": "not tested",
         "kind": "not tested",
     }
+    assert answer["evidence"] == {"base_model": None, "architecture": None}  # no record: nothing to go on
+    assert "suggested_run_py" not in answer and "cache_sync_command" not in answer
 
 
 def test_model_known_elsewhere_but_not_on_the_stack_says_not_tested_with_history(world):

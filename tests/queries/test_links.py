@@ -39,3 +39,11 @@ def test_a_model_not_in_the_data_is_kept_to_be_answered_not_tested(world):
     assert parse({"model": " does/not-exist "}, snap).model == "does/not-exist"
     for bad in ("<b>x</b>", "a/b/c", "../../etc/passwd", "x" * 300):
         assert parse({"model": bad}, snap).model == "", bad
+
+
+def test_tasks_on_offer_and_untested_models(world):
+    snap, _ = world
+    assert parse({"task": "text-to-image"}, snap, ["text-generation", "text-to-image"]).query.task == "text-to-image"
+    assert parse({"task": "fill-mask"}, snap, ["text-generation"]).query.task == ""
+    assert parse({"model": "someone/Fine-Tune-7B"}, snap).model == "someone/Fine-Tune-7B"  # a Hub id, untested
+    assert parse({"model": "not a/hub/id"}, snap).model == ""

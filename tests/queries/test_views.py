@@ -3,7 +3,8 @@ from datetime import UTC
 
 import pytest
 
-from components.queries.views import DOWNLOADS, SELECTED, TRENDING, normalise, query_words, select
+from components.queries.views import DOWNLOADS, SELECTED, TRENDING, normalise, query_words, select, task_choices
+from components.sources.records import parse_records
 from components.sources.stacks import UnknownStack
 from tests.helpers import NEW_CC, OLD_CC
 
@@ -43,7 +44,34 @@ def test_task_filters_selected_where_the_task_is_known(world):
     result = ids(select(snap, rankings, q))
     assert "google/gemma-3-4b-it" in result
     assert "meta-llama/Llama-3.1-8B-Instruct" not in result  # known to be text-generation
-    assert "evil/<img src=x onerror=alert(1)>" in result  # task unknown: kept
+    assert "evil/<img src=x onerror=alert(1)>" not in result  # task unknown: under "All tasks" only
+    everything = ids(select(snap, rankings, normalise(neuronx_cc=NEW_CC, library_version="4.57.1")))
+    assert "evil/<img src=x onerror=alert(1)>" in everything
+
+
+def test_a_record_gives_the_task_and_architecture_and_the_task_list(world):
+    snap, rankings = world
+    records = parse_records(
+        [
+            {"id": "evil/<img src=x onerror=alert(1)>", "pipeline_tag": "text-generation"},  # not a Hub id: ignored
+            {"id": "Qwen/Qwen3-0.6B", "pipeline_tag": "text-generation",
+             "config": {"architectures": ["Qwen3ForCausalLM"]}},
+            {"id": "google/gemma-3-4b-it", "pipeline_tag": "text-to-image"},  # the record beats the ranking
+        ],
+        "test",
+    )  # fmt: skip
+    q = normalise(task="text-to-image", neuronx_cc=NEW_CC, library_version="4.57.1")
+    assert ids(select(snap, rankings, q, records)) == ["google/gemma-3-4b-it"]
+    rows = select(snap, rankings, normalise(neuronx_cc=NEW_CC, library_version="4.57.1"), records).records()
+    by_id = {r["model_id"]: r for r in rows}
+    assert by_id["Qwen/Qwen3-0.6B"]["architecture"] == "Qwen3ForCausalLM"
+    assert by_id["Qwen/Qwen3-0.6B"]["task"] == "text-generation"
+    assert by_id["evil/<img src=x onerror=alert(1)>"]["task"] is None
+    assert task_choices(snap, rankings, records) == ["text-generation", "image-text-to-text", "text-to-image"]
+    ranked = select(snap, rankings, normalise(view=TRENDING, neuronx_cc=NEW_CC), records).records()
+    assert {r["model_id"]: r["architecture"] for r in ranked}["Qwen/Qwen3-0.6B"] == "Qwen3ForCausalLM"
+    # a task the Hub does not rank: Trending has nothing to rank
+    assert select(snap, rankings, normalise(view=TRENDING, task="text-to-image"), records).records() == []
 
 
 def test_trending_lists_ranked_models_in_rank_order_with_untested_ones(world):
@@ -80,7 +108,7 @@ def test_search_filters_within_a_ranking(world):
 
 
 def test_nonsense_inputs_become_defaults():
-    q = normalise("x" * 10_000, view="<script>", task="fly", neuronx_cc=None, library_version=3)
+    q = normalise("x" * 10_000, view="<script>", task="<b>fly</b>", neuronx_cc=None, library_version=3)
     assert q.view == SELECTED and q.task == "" and len(q.text) == 200 and q.library_version == "3"
 
 

@@ -1,0 +1,141 @@
+"""Architectures on one stack: how many models of each were tested and passed, and the headline figure.
+
+A model's architecture is the model class its Hub record names (`config.architectures[0]`, or a
+diffusers pipeline's class); models without a record are left out and counted as unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from components.queries.formatting import plain
+from components.sources.rankings import Rankings
+from components.sources.records import Records
+from components.sources.results import EXCLUDED, PASS
+from components.sources.snapshot import Snapshot, Stack
+
+HEADLINE_TASK, HEADLINE_RANKING, HEADLINE_TOP = "text-generation", "trending", 100
+HEADLINE_DEFINITION = (
+    "Of the architectures of the Hub's top 100 trending text-generation models, the share with at least "
+    "one model that passes on this stack (any tested model of that architecture counts, not only the "
+    "ranked ones). Ranked models whose architecture is unknown are left out."
+)
+
+
+def _stack_models(snapshot: Snapshot, records: Records, stack: Stack) -> list[dict]:
+    """Each row of the stack as {model_id, architecture, task, result, kind, tp, num_parameters}."""
+    positions = snapshot.stack_positions(stack)
+    ids = snapshot.rows["model_id"].to_numpy()[positions]
+    results = snapshot.rows["result"].to_numpy()[positions]
+    tps = snapshot.rows["tp"].to_numpy()[positions]
+    kinds = snapshot.kind[positions]
+    models = []
+    for model_id, result, tp, kind in zip(ids, results, tps, kinds):
+        record = records.get(model_id)
+        models.append(
+            {
+                "model_id": model_id,
+                "architecture": record.architecture if record else None,
+                "task": record.task if record else None,
+                "result": plain(result),
+                "kind": str(kind),
+                "tp": _cores(tp),
+                "num_parameters": record.num_parameters if record else None,
+            }
+        )
+    return models
+
+
+def _cores(tp: object) -> int | None:
+    """A core count as an int (the column is float where some rows have none)."""
+    value = plain(tp)
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+
+def by_architecture(snapshot: Snapshot, records: Records, stack: Stack | None) -> Mapping[str, list[dict]]:
+    """The stack's models grouped by architecture (models with an unknown architecture left out)."""
+    if stack is None:
+        return {}
+
+    def compute():
+        groups: dict[str, list[dict]] = {}
+        for model in _stack_models(snapshot, records, stack):
+            if model["architecture"]:
+                groups.setdefault(model["architecture"], []).append(model)
+        return records, groups  # records kept alive: its id is in the key
+
+    _, groups = snapshot.memo(("architectures", id(records), stack.key), compute)
+    return groups
+
+
+def counts(models: list[dict]) -> tuple[int, int]:
+    """(tested, passed): an excluded model was deliberately not tested."""
+    return sum(m["kind"] != EXCLUDED for m in models), sum(m["kind"] == PASS for m in models)
+
+
+def architectures(snapshot: Snapshot, records: Records, stack: Stack | None, task: str = "") -> list[dict]:
+    """Each architecture on `stack` as {architecture, tested, passed, models}, most tested first;
+    `task` keeps only models of that task. `models` lists {model_id, result, tp, num_parameters}."""
+    answer = []
+    for name, models in by_architecture(snapshot, records, stack).items():
+        if task:
+            models = [m for m in models if m["task"] == task]
+        if not models:
+            continue
+        tested, passed = counts(models)
+        answer.append(
+            {
+                "architecture": name,
+                "tested": tested,
+                "passed": passed,
+                "models": [
+                    {k: m[k] for k in ("model_id", "result", "tp", "num_parameters")}
+                    for m in sorted(models, key=lambda m: (m["num_parameters"] or 0, m["model_id"]))
+                ],
+            }
+        )
+    answer.sort(key=lambda a: (-a["tested"], -a["passed"], a["architecture"]))
+    return answer
+
+
+def headline(snapshot: Snapshot, rankings: Rankings, records: Records, stack: Stack | None) -> dict:
+    """The share of the top trending text-generation models' architectures with a passing model on `stack`.
+
+    Returns {share (0..1, None when no architecture is known), passing, architectures, ranked, unknown,
+    definition, rows}: rows lists each architecture with `passing` and how many ranked models have it."""
+    ranked = rankings.ranked(HEADLINE_TASK, HEADLINE_RANKING)[:HEADLINE_TOP]
+    groups = by_architecture(snapshot, records, stack)
+    passing = {name for name, models in groups.items() if any(m["kind"] == PASS for m in models)}
+    per_architecture: dict[str, int] = {}
+    unknown = 0
+    for entry in ranked:
+        name = records.architecture_of(entry.model_id)
+        if name:
+            per_architecture[name] = per_architecture.get(name, 0) + 1
+        else:
+            unknown += 1
+    rows = sorted(
+        ({"architecture": n, "ranked_models": c, "passing": n in passing} for n, c in per_architecture.items()),
+        key=lambda r: (-r["ranked_models"], r["architecture"]),
+    )
+    hits = sum(r["passing"] for r in rows)
+    return {
+        "share": hits / len(rows) if rows else None,
+        "passing": hits,
+        "architectures": len(rows),
+        "ranked": len(ranked),
+        "unknown": unknown,
+        "definition": HEADLINE_DEFINITION,
+        "rows": rows,
+    }
+
+
+def closest_by_size(models: list[dict], num_parameters: int | None, limit: int = 3) -> list[dict]:
+    """The `limit` models nearest in parameter count (by ratio); all models when the count is unknown."""
+    if not num_parameters:
+        return models[:limit]
+    sized = [m for m in models if m.get("num_parameters")]
+    sized.sort(key=lambda m: (abs(np.log(m["num_parameters"] / num_parameters)), m["model_id"]))
+    return sized[:limit]

@@ -1,0 +1,309 @@
+"""Hub model records: a model's task, architecture, size and base model (what the dataset does not hold).
+
+A record file holds records in the shape the Hub's `GET /api/models?expand=...` answers (keys used:
+`id`, `pipeline_tag`, `config.architectures`, `config.model_type`, `cardData.base_model`,
+`safetensors.total`, `downloads`, `likes`, `trendingScore`, `gated`, `private`), either as a bare
+list or as `{"note": ..., "fetched_at": ..., "models": [...]}`. Every field may be missing or of the
+wrong type: a record keeps what it can read and leaves the rest unknown.
+
+`Records` is one immutable set of records; `RecordsStore` (in `records_store.py`) adds live Hub
+look-ups for the ids a set lacks.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from huggingface_hub.errors import HFValidationError
+from huggingface_hub.utils import validate_repo_id
+
+log = logging.getLogger(__name__)
+
+BUNDLED_RECORDS = Path(__file__).resolve().parents[2] / "data" / "models_snapshot.json"
+# What a live look-up asks the Hub for (huggingface_hub's `expand` names).
+HUB_EXPAND = [
+    "pipeline_tag", "config", "cardData", "safetensors", "downloads", "likes", "trendingScore", "gated", "private",
+]  # fmt: skip
+MAX_ID = 96  # the Hub's own limit on a repo name
+MAX_BASE_MODELS = 8  # a merge may name many parents; the evidence needs only the first few
+_TASK = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_ARCHITECTURE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,80}$")
+
+
+def hub_id(text: object) -> str | None:
+    """`text` as a Hub model id (`org/name` or a legacy `name`), or None when it cannot be one."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not text or len(text) > MAX_ID or text.count("/") > 1:
+        return None
+    try:
+        validate_repo_id(text)
+    except HFValidationError:
+        return None
+    return text
+
+
+@dataclass(frozen=True)
+class ModelRecord:
+    """What the Hub says about one model; None where it said nothing usable."""
+
+    model_id: str
+    task: str | None = None
+    architecture: str | None = None
+    model_type: str | None = None
+    base_models: tuple[str, ...] = ()
+    num_parameters: int | None = None
+    downloads: int | None = None
+    likes: int | None = None
+    trending_score: float | None = None
+    gated: str | None = None  # "auto" or "manual" for a gated model
+    private: bool = False
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer() and value >= 0:
+        return int(value)
+    return None
+
+
+def _score(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _architecture(config: Mapping) -> str | None:
+    """The model class the Hub names: `config.architectures[0]`, or a diffusers pipeline's `_class_name`."""
+    names = config.get("architectures")
+    if isinstance(names, list):
+        for name in names:
+            if isinstance(name, str) and _ARCHITECTURE.match(name.strip()):
+                return name.strip()
+    diffusers = config.get("diffusers")
+    if isinstance(diffusers, Mapping):
+        name = diffusers.get("_class_name")
+        if isinstance(name, str) and _ARCHITECTURE.match(name.strip()):
+            return name.strip()
+    return None
+
+
+def _parameters(safetensors: Any) -> int | None:
+    if not isinstance(safetensors, Mapping):
+        return None
+    total = _count(safetensors.get("total"))
+    if total:
+        return total
+    per_dtype = safetensors.get("parameters")
+    if isinstance(per_dtype, Mapping) and per_dtype:
+        counts = [_count(v) for v in per_dtype.values()]
+        if None not in counts:
+            return sum(counts) or None  # type: ignore[arg-type]
+    return None
+
+
+def _base_models(card: Any, own_id: str) -> tuple[str, ...]:
+    """`cardData.base_model` (a string or a list) as valid ids, without the model itself."""
+    if not isinstance(card, Mapping):
+        return ()
+    value = card.get("base_model")
+    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    found: list[str] = []
+    for v in values:
+        base = hub_id(v)
+        if base and base.casefold() != own_id.casefold() and base not in found:
+            found.append(base)
+    return tuple(found[:MAX_BASE_MODELS])
+
+
+def parse_record(entry: Any) -> ModelRecord | None:
+    """A ModelRecord from one Hub JSON record; None when it has no usable `id`."""
+    if not isinstance(entry, Mapping):
+        return None
+    model_id = hub_id(entry.get("id") if entry.get("id") is not None else entry.get("modelId"))
+    if model_id is None:
+        return None
+    config = entry.get("config") if isinstance(entry.get("config"), Mapping) else {}
+    task = entry.get("pipeline_tag")
+    model_type = config.get("model_type")
+    gated = entry.get("gated")
+    return ModelRecord(
+        model_id=model_id,
+        task=task.strip() if isinstance(task, str) and _TASK.match(task.strip()) else None,
+        architecture=_architecture(config),
+        model_type=model_type.strip()
+        if isinstance(model_type, str) and _TASK.match(model_type.strip().replace("_", "-"))
+        else None,
+        base_models=_base_models(entry.get("cardData"), model_id),
+        num_parameters=_parameters(entry.get("safetensors")),
+        downloads=_count(entry.get("downloads")),
+        likes=_count(entry.get("likes")),
+        trending_score=_score(entry.get("trendingScore")),
+        gated=gated if gated in ("auto", "manual") else ("manual" if gated is True else None),
+        private=entry.get("private") is True,
+    )
+
+
+def hub_json(info: Any) -> dict[str, Any]:
+    """The Hub JSON record of a huggingface_hub `ModelInfo` (or look-alike): what a record file holds."""
+    card = getattr(info, "card_data", None)
+    if hasattr(card, "to_dict"):
+        card = card.to_dict()
+    safetensors = getattr(info, "safetensors", None)
+    if safetensors is not None and not isinstance(safetensors, Mapping):
+        safetensors = {
+            "total": getattr(safetensors, "total", None),
+            "parameters": dict(getattr(safetensors, "parameters", None) or {}),
+        }
+    return {
+        "id": getattr(info, "id", None),
+        "pipeline_tag": getattr(info, "pipeline_tag", None),
+        "config": getattr(info, "config", None),
+        "cardData": {"base_model": card.get("base_model")} if isinstance(card, Mapping) else None,
+        "safetensors": safetensors,
+        "downloads": getattr(info, "downloads", None),
+        "likes": getattr(info, "likes", None),
+        "trendingScore": getattr(info, "trending_score", None),
+        "gated": getattr(info, "gated", None),
+        "private": getattr(info, "private", None),
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class Records:
+    """Model records keyed by id (looked up case-insensitively), with where they came from.
+
+    `unknown` maps ids the Hub was asked about to why no record is known (not on the Hub, private,
+    unreachable); `source` is display-safe (a file name, "Hub" or "bundled snapshot").
+    """
+
+    models: Mapping[str, ModelRecord]
+    source: str
+    fetched_at: datetime | None = None
+    note: str = ""
+    unknown: Mapping[str, str] = field(default_factory=dict)
+    _by_fold: Mapping[str, ModelRecord] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        models = dict(self.models)
+        object.__setattr__(self, "models", MappingProxyType(models))
+        object.__setattr__(self, "unknown", MappingProxyType({k.casefold(): v for k, v in self.unknown.items()}))
+        object.__setattr__(self, "_by_fold", MappingProxyType({k.casefold(): r for k, r in models.items()}))
+
+    def get(self, model_id: str | None) -> ModelRecord | None:
+        """The record of `model_id` (any case), or None."""
+        if not isinstance(model_id, str):
+            return None
+        return self._by_fold.get(model_id.strip().casefold())
+
+    def why_unknown(self, model_id: str) -> str | None:
+        """Why the Hub gave no record for `model_id`, if it was asked."""
+        return self.unknown.get(model_id.strip().casefold())
+
+    def task_of(self, model_id: str) -> str | None:
+        record = self.get(model_id)
+        return record.task if record else None
+
+    def architecture_of(self, model_id: str) -> str | None:
+        record = self.get(model_id)
+        return record.architecture if record else None
+
+    def tasks(self, model_ids: Iterable[str]) -> set[str]:
+        """The known tasks of `model_ids`."""
+        return {t for t in (self.task_of(m) for m in model_ids) if t}
+
+    def added(self, records: Iterable[ModelRecord], unknown: Mapping[str, str] | None = None) -> Records:
+        """A new Records with `records` added (replacing same ids) and `unknown` reasons merged."""
+        models = dict(self.models)
+        reasons = dict(self.unknown)
+        for record in records:
+            models[record.model_id] = record
+            reasons.pop(record.model_id.casefold(), None)
+        reasons.update({k.casefold(): v for k, v in (unknown or {}).items()})
+        return Records(models, self.source, self.fetched_at, self.note, reasons)
+
+    def __len__(self) -> int:
+        return len(self.models)
+
+
+def empty_records(source: str = "none", note: str = "") -> Records:
+    return Records({}, source, None, note)
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+
+
+def parse_records(data: Any, source: str) -> Records:
+    """Records from a decoded record file: a list of Hub records or `{"models": [...], ...}`.
+    Malformed entries are skipped (and logged); raises ValueError when `data` holds no list."""
+    meta: Mapping = data if isinstance(data, Mapping) else {}
+    entries = data.get("models") if isinstance(data, Mapping) else data
+    if not isinstance(entries, list):
+        raise ValueError(f"model records {source}: expected a list of Hub model records or an object with 'models'")
+    models: dict[str, ModelRecord] = {}
+    skipped = 0
+    for entry in entries:
+        record = parse_record(entry)
+        if record is None:
+            skipped += 1
+        else:
+            models.setdefault(record.model_id, record)
+    if skipped:
+        log.warning("model records %s: skipped %d entries without a usable id", source, skipped)
+    note = meta.get("note")
+    return Records(models, source, _parse_time(meta.get("fetched_at")), note if isinstance(note, str) else "")
+
+
+def load_records(path: str | os.PathLike[str]) -> Records:
+    """Read a record file. Raises ValueError naming the file when it is missing, not JSON or holds no list."""
+    path = Path(path)
+    name = path.name
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"model records {name}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"model records {name}: cannot be read ({type(exc).__name__})") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"model records {name}: invalid JSON (line {exc.lineno}, column {exc.colno})") from None
+    return parse_records(data, name)
+
+
+def base_chain(records: Records, model_id: str, hops: int = 3) -> list[tuple[str, int]]:
+    """The base models of `model_id`, breadth first up to `hops` steps, each once, as (id, hop);
+    cycles and ids without a record end a branch, never the walk."""
+    seen = {model_id.strip().casefold()}
+    frontier = [model_id]
+    found: list[tuple[str, int]] = []
+    for hop in range(1, hops + 1):
+        following: list[str] = []
+        for current in frontier:
+            record = records.get(current)
+            for base in record.base_models if record else ():
+                if base.casefold() not in seen:
+                    seen.add(base.casefold())
+                    found.append((base, hop))
+                    following.append(base)
+        frontier = following
+    return found

@@ -1,0 +1,272 @@
+"""Which model records the app serves (`--models`), and live Hub look-ups for the ids they lack.
+
+The store stands on the one base for Hub sources (`store.RefreshingStore`): a look-up never runs on
+a request's thread. `want()` queues ids (the queue is bounded; what does not fit is asked for again
+the next time it is wanted) and requests a refresh; the refresh looks up a batch, each Hub call with
+its own timeout and the batch under the base's read timeout, backing off when the Hub answers
+nothing. Every answer — a record, "not on the Hub", "unreachable" — is cached, and each batch swaps
+in a new immutable `Records`, so a request reads one consistent set.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from huggingface_hub import HfApi
+from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
+
+from components.sources.records import (
+    BUNDLED_RECORDS,
+    HUB_EXPAND,
+    ModelRecord,
+    Records,
+    empty_records,
+    hub_id,
+    hub_json,
+    load_records,
+    parse_record,
+)
+from components.sources.store import Backoff, RefreshingStore
+
+log = logging.getLogger(__name__)
+
+NOT_AN_ID = "not a Hub model id"
+OFFLINE = "no record in {source}, and the Hub is not asked (HF_HUB_OFFLINE is set)"
+NOT_LIVE = "no record in {source} (live Hub look-ups are off with --models FILE)"
+PENDING = "being looked up on the Hub"
+NOT_ON_HUB = "the Hub has no public model with this id (it may be private or misspelt)"
+BUSY = "not looked up yet: too many Hub look-ups are waiting"
+
+
+def fetch_record(model_id: str, api: Any = None, timeout: float = 8.0) -> ModelRecord | None:
+    """Ask the Hub for one model's record; None when its answer has no usable id.
+    Raises what huggingface_hub raises (RepositoryNotFoundError, GatedRepoError, HTTP and timeout errors)."""
+    api = api or HfApi()
+    return parse_record(hub_json(api.model_info(model_id, expand=HUB_EXPAND, timeout=timeout)))
+
+
+def _why_failed(exc: BaseException) -> tuple[str, float]:
+    """A display-safe reason, and how long to trust it before asking again."""
+    if isinstance(exc, GatedRepoError):
+        return "the Hub keeps this model's files behind a gate and gave no record", 3600.0
+    if isinstance(exc, RepositoryNotFoundError):
+        return NOT_ON_HUB, 3600.0
+    return f"the Hub could not be asked ({type(exc).__name__})", 120.0
+
+
+class RecordsStore(RefreshingStore[Records]):
+    """Holds the current Records on the store base (`store.RefreshingStore`); `current()` is one attribute read.
+
+    `live`: whether ids without a record are asked for on the Hub. `want()` queues ids and requests a
+    refresh; each refresh (`read()`) looks up one batch of queued ids, `workers` at a time, and swaps
+    in a new Records with what the Hub said. `fetch(model_id)` returns a ModelRecord (or None) and
+    raises on failure; tests give a recorded one.
+    """
+
+    source_name = "records"
+
+    def __init__(
+        self,
+        records: Records,
+        *,
+        live: bool,
+        fetch: Callable[[str], ModelRecord | None] | None = None,
+        timeout: float = 8.0,
+        workers: int = 4,
+        batch: int = 32,
+        max_pending: int = 256,
+        max_live: int = 4096,
+        backoff: Backoff = Backoff(),
+    ):
+        # a batch takes at most ceil(batch / workers) look-ups in a row, each within `timeout`
+        rounds = -(-batch // max(workers, 1))
+        super().__init__(read_timeout=timeout * rounds + 1.0, backoff=backoff, periodic=False)
+        self.live = live
+        self.timeout = timeout
+        self.workers = max(workers, 1)
+        self.batch = max(batch, 1)
+        self.max_pending = max_pending
+        self.max_live = max_live
+        self._fetch = fetch or (lambda model_id: fetch_record(model_id, timeout=timeout))
+        self._queued: dict[str, str] = {}  # casefolded id → id, oldest first
+        self._in_flight: dict[str, str] = {}
+        self._retry_at: dict[str, float] = {}  # casefolded id → when a failed look-up may be repeated
+        self._live_ids: list[str] = []  # ids added by look-ups, oldest first: the ones dropped when full
+        self._lock = threading.Lock()  # guards the queue; readers of current() never take it
+        self._covered: object = None
+        self._swap(records)
+
+    # ---- RefreshingStore -------------------------------------------------------------------------
+
+    def can_refresh(self) -> bool:
+        return self.live and super().can_refresh()
+
+    def kind_of(self, records: Records) -> str:
+        return "hub" if records.source == "Hub" else "snapshot"
+
+    def loaded_at_of(self, records: Records) -> datetime:
+        return records.fetched_at or datetime.now(UTC)
+
+    def read(self) -> Records:
+        """Look up one batch of queued ids on the Hub; raises when the Hub answered none of them."""
+        with self._lock:
+            batch = dict(list(self._queued.items())[: self.batch])
+            for key in batch:
+                del self._queued[key]
+            self._in_flight.update(batch)
+        found: list[ModelRecord] = []
+        unknown: dict[str, str] = {}
+        failures: list[BaseException] = []
+        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="records-lookup") as pool:
+            for model_id, outcome in zip(batch.values(), pool.map(self._look_up, batch.values())):
+                if isinstance(outcome, ModelRecord):
+                    found.append(outcome)
+                    continue
+                reason, ttl = _why_failed(outcome)
+                unknown[model_id] = reason
+                with self._lock:
+                    self._retry_at[model_id.casefold()] = time.monotonic() + ttl
+                if not isinstance(outcome, RepositoryNotFoundError):
+                    failures.append(outcome)
+        if batch and len(failures) == len(batch):
+            raise failures[0]  # the Hub answered for none: back off before the next batch
+        return self._merged(found, unknown)
+
+    def on_failure(self, error: str, exc: BaseException) -> None:
+        with self._lock:
+            failed = dict(self._in_flight)
+            self._in_flight.clear()
+        reason, ttl = _why_failed(exc)
+        with self._lock:
+            for key in failed:
+                self._retry_at[key] = time.monotonic() + ttl
+        self._swap(self.current().added((), {model_id: reason for model_id in failed.values()}))
+
+    def on_success(self, records: Records) -> None:
+        with self._lock:
+            self._in_flight.clear()
+
+    def after_attempt(self) -> None:
+        with self._lock:
+            more = bool(self._queued)
+        if more and not self._failures:
+            self._wake.set()  # the next batch at once; after a failure the back-off decides
+
+    # ---- look-ups --------------------------------------------------------------------------------
+
+    @property
+    def asks_hub(self) -> bool:
+        return self.can_refresh()
+
+    def why_unknown(self, model_id: str) -> str:
+        """Why `model_id` has no record right now, in words for the page and the API."""
+        records = self.current()
+        if hub_id(model_id) is None:
+            return NOT_AN_ID
+        key = model_id.strip().casefold()
+        with self._lock:
+            if key in self._queued or key in self._in_flight:
+                return PENDING
+        reason = records.why_unknown(model_id)
+        if reason:
+            return reason
+        if not self.live:
+            return NOT_LIVE.format(source=records.source)
+        if not super().can_refresh():
+            return OFFLINE.format(source=records.source)
+        return BUSY
+
+    def want(self, model_ids: Iterable[str]) -> None:
+        """Queue Hub look-ups for the ids that have no record (never blocks; a full queue drops the rest)."""
+        if not self.asks_hub:
+            return
+        records = self.current()
+        now = time.monotonic()
+        added = False
+        with self._lock:
+            for model_id in model_ids:
+                model_id = hub_id(model_id)
+                if model_id is None or records.get(model_id) is not None:
+                    continue
+                key = model_id.casefold()
+                if key in self._queued or key in self._in_flight or self._retry_at.get(key, 0.0) > now:
+                    continue
+                if len(self._queued) >= self.max_pending:
+                    break
+                self._queued[key] = model_id
+                added = True
+        if added and not self._failures:  # after a failure, the queued ids wait for the back-off
+            self.request_refresh()
+
+    def cover(self, model_ids: Iterable[str], owner: object) -> None:
+        """`want` the ids of one dataset snapshot, once per snapshot (`owner`)."""
+        if owner is not self._covered:
+            self._covered = owner
+            self.want(model_ids)
+
+    def lookup(self, model_id: str, wait: float = 0.0) -> ModelRecord | None:
+        """The record of `model_id`, queuing a Hub look-up when there is none; waits up to `wait` s for it."""
+        record = self.current().get(model_id)
+        if record is not None or not self.asks_hub:
+            return record
+        self.want([model_id])
+        deadline = time.monotonic() + max(wait, 0.0)
+        key = model_id.strip().casefold()
+        while time.monotonic() < deadline:
+            with self._lock:
+                if key not in self._queued and key not in self._in_flight:
+                    break
+            time.sleep(0.05)
+        return self.current().get(model_id)
+
+    def _look_up(self, model_id: str) -> ModelRecord | BaseException:
+        try:
+            record = self._fetch(model_id)
+            if record is None or record.model_id.casefold() != model_id.casefold():
+                raise ValueError("the Hub's answer named no model or another model")
+            return record
+        # The fetch talks to the network and parses its answer: whatever it raises becomes
+        # "unknown, because ..." for this id, and the batch goes on.
+        except Exception as exc:  # noqa: BLE001
+            return exc
+
+    def _merged(self, found: list[ModelRecord], unknown: dict[str, str]) -> Records:
+        current = self.current()
+        self._live_ids.extend(r.model_id for r in found)
+        if len(self._live_ids) > self.max_live:
+            dropped = {m.casefold() for m in self._live_ids[: -self.max_live]}
+            del self._live_ids[: -self.max_live]
+            current = Records(
+                {k: v for k, v in current.models.items() if k.casefold() not in dropped},
+                current.source, current.fetched_at, current.note, current.unknown,
+            )  # fmt: skip
+        return current.added(found, unknown)
+
+
+def resolve_records(source: str | None = None) -> RecordsStore:
+    """The store for `--models` (or env SUPPORT_MODELS when `source` is None).
+
+    "" → the bundled snapshot plus live look-ups for ids it lacks; "hub" → live look-ups only;
+    a file path → that file only. Raises ValueError naming a missing or invalid file.
+    """
+    if source is None:
+        source = os.environ.get("SUPPORT_MODELS", "")
+    source = source.strip()
+    if source.lower() == "hub":
+        return RecordsStore(empty_records("Hub", "Live Hub records."), live=True)
+    if source == "":
+        try:
+            records = load_records(BUNDLED_RECORDS)
+        except ValueError as exc:
+            log.error("bundled model records unusable: %s", exc)
+            records = empty_records("none", f"The bundled model records are unusable ({exc}).")
+        return RecordsStore(records, live=True)
+    return RecordsStore(load_records(Path(source).expanduser()), live=False)

@@ -1,0 +1,98 @@
+"""HTML for a model nobody ran on the chosen stack: "not tested" first, then the evidence, and the
+offer to look up an id the search did not find. Built with markupsafe: every value is escaped."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from markupsafe import Markup
+
+from components.sources.records import hub_id
+
+
+def _size(num_parameters: object) -> str:
+    if not isinstance(num_parameters, (int, float)) or isinstance(num_parameters, bool) or num_parameters <= 0:
+        return "size unknown"
+    return (
+        f"{num_parameters / 1e9:.2f} B parameters"
+        if num_parameters >= 1e8
+        else f"{num_parameters / 1e6:.0f} M parameters"
+    )
+
+
+def _cores(tp: object) -> str:
+    return "" if tp is None else f" on {tp} core{'s' if tp != 1 else ''}"
+
+
+def evidence_html(answer: dict) -> Markup:
+    """The evidence block of a `not tested` lookup answer (empty for a tested one)."""
+    if answer.get("kind") != "not tested" or "evidence" not in answer:
+        return Markup("")
+    model_id = answer.get("model_id", "")
+    parts = [
+        Markup('<div class="evidence" id="evidence"><p class="not-tested-plain"><b>Not tested.</b> '
+               "<code>{}</code> has no run on this stack. What the data says instead:</p>").format(model_id)
+    ]  # fmt: skip
+    if answer.get("record_unknown"):
+        parts.append(
+            Markup('<p class="record-unknown">Its Hub record is unknown: {}.</p>').format(answer["record_unknown"])
+        )
+    found = answer["evidence"]
+    items = []
+    base = found.get("base_model")
+    if base:
+        hops = base.get("hops") or 1
+        via = Markup("its base model") if hops == 1 else Markup("a base model {} steps up").format(hops)
+        items.append(
+            Markup("<li><b>Base model:</b> {} <code>{}</code>: <b>{}</b>{} on this stack.</li>").format(
+                via, base["model_id"], base.get("result") or "unknown", _cores(base.get("tp"))
+            )
+        )
+    else:
+        items.append(Markup("<li><b>Base model:</b> none with a run on this stack is known.</li>"))
+    arch = found.get("architecture")
+    if arch:
+        closest = Markup(", ").join(
+            Markup("<code>{}</code> ({}, {}{})").format(m["model_id"], _size(m.get("num_parameters")),
+                                                        m.get("result") or "unknown", _cores(m.get("tp")))
+            for m in arch.get("closest", [])
+        )  # fmt: skip
+        items.append(
+            Markup("<li><b>Architecture</b> <code>{}</code>: {} of {} tested models pass on this stack{}</li>").format(
+                arch["name"],
+                arch["passed"],
+                arch["tested"],
+                Markup("; closest in size: {}.").format(closest) if closest else Markup("."),
+            )  # fmt: skip
+        )
+    else:
+        items.append(Markup("<li><b>Architecture:</b> unknown, so no models of the same kind can be compared.</li>"))
+    parts.append(Markup('<ul class="evidence-list">{}</ul>').format(Markup("").join(items)))
+    if answer.get("gated"):
+        parts.append(
+            Markup('<p class="gated">Its files are gated on the Hub ({}): accept its terms there, and log in '
+                   "with <code>hf auth login</code>, before running a script.</p>").format(answer["gated"])
+        )  # fmt: skip
+    if answer.get("suggested_from"):
+        parts.append(
+            Markup(
+                '<p class="suggested"><b>The run.py below is UNTESTED:</b> adapted from the tested script of '
+                "<code>{}</code> with the model id replaced and {} Trainium core(s) chosen from the parameter "
+                "count. There is no NEFF cache for it: compiled graphs are per model.</p>"
+            ).format(answer["suggested_from"], answer.get("suggested_tp"))
+        )
+    elif answer.get("suggested_note"):
+        parts.append(Markup('<p class="suggested">{}.</p>').format(answer["suggested_note"].capitalize()))
+    parts.append(Markup("</div>"))
+    return Markup("").join(parts)
+
+
+def lookup_offer(text: str, query_string: str) -> Markup:
+    """An offer to open `text` as a model when a search for it found no row ("" if it is no Hub id)."""
+    model_id = hub_id(text)
+    if not model_id or "/" not in model_id:
+        return Markup("")
+    return Markup(
+        '<p class="lookup-offer">No tested model matches. <a href="?{}" id="lookup-offer" target="_self">'
+        "Look up <code>{}</code></a> to see what the data says about it.</p>"
+    ).format(query_string or urlencode({"model": model_id}), model_id)
