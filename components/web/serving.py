@@ -10,6 +10,8 @@ import importlib.util
 import os
 import sys
 
+import gradio as gr
+
 # After every event Gradio's queue rebuilds a pandas summary of the last 10,000 events (the latency
 # figures of the API page): a few to tens of ms of CPU per request, growing with traffic.
 # Once per 1,000 events keeps those figures fresh at a thousandth of the cost.
@@ -22,6 +24,15 @@ SESSION_CAPACITY = 1000
 # Optional libraries Gradio tries to import on every request (gr.Plot's config asks for bokeh; each
 # call switches matplotlib's backend). When they are not installed, every try searches sys.path.
 PROBED = ("bokeh", "matplotlib")
+# The Soft theme's web fonts (Montserrat regular and bold, IBM Plex Mono: ~200 KB, four requests)
+# arrive while the page mounts and compete with its scripts; the system's own fonts cost nothing.
+SANS = ("ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "sans-serif")
+MONO = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "Liberation Mono", "monospace")
+
+
+def theme() -> gr.themes.Base:
+    """The page's theme: Gradio's Soft colours with system font stacks (no web fonts to fetch)."""
+    return gr.themes.Soft(font=list(SANS), font_mono=list(MONO))
 
 
 def tune_gradio() -> dict:
