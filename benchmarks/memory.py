@@ -67,9 +67,10 @@ def searches_figure(rows: int, n: int, judged: bool) -> Figure:
         time.sleep(1)
         after, peak = app.rss_mb(), app.rss_mb(peak=True)
     return Figure(
-        f"RSS after {n:,} distinct searches", common.rows_label(rows), after, "MB", started,
+        "RSS after distinct searches, large set", common.rows_label(rows), after, "MB", started,
         goal=f"≤ {GROWTH_GOAL}× after start" if judged else "", met=after <= GROWTH_GOAL * started if judged else None,
-        note=f"baseline: RSS after start, same process; {len(stacks)} stacks, {sum(not c[0] for c in calls)} of the "
+        note=f"{n:,} distinct /search calls over plain HTTP (each a new session); baseline: RSS after start, "
+             f"same process; {len(stacks)} stacks, {sum(not c[0] for c in calls)} of the "
              f"searches whole views; {took:.0f} s of searching; peak {peak:,.0f} MB",
     )  # fmt: skip
 
