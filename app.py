@@ -232,7 +232,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     launch = {**serving.tune_gradio(), **launch}
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
     demo.launch(
-        theme=gr.themes.Soft(),
+        theme=serving.theme(),
         css_paths=[ASSETS / "style.css"],
         show_error=False,
         footer_links=["api"],

@@ -137,6 +137,10 @@ def bare() -> App:
     return App(BASELINES / "bare.py")
 
 
+def floor() -> App:
+    return App(BASELINES / "floor.py")
+
+
 def naive(dataset_dir: Path | str) -> App:
     return App(BASELINES / "naive.py", ("--dataset", str(dataset_dir)))
 

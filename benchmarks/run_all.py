@@ -19,6 +19,7 @@ from pathlib import Path
 import browser
 import cold_start
 import common
+import first_rows
 import load
 import memory
 import page_weight
@@ -31,6 +32,7 @@ BENCHMARKS = (
     ("Search and lookup latency over HTTP", search_latency),
     ("Memory (RSS)", memory),
     ("In Chromium: typing a query → the table shows it", browser),
+    ("In Chromium: navigation → first result rows on screen", first_rows),
     (f"Load: {load.CLIENTS} concurrent clients searching", load),
     ("Refresh: nothing changed, one file changed, in full", refresh),
 )

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +31,10 @@ RANK_FIELDS = ("rank", "downloads", "likes", "trending_score")
 MAX_QUERY = 200
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
 TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
+# Upper bounds, measured with tracemalloc: what one value of a row dict holds (a float, an int or a
+# pointer to a shared string), and what making an answer's rows keeps beyond the rows themselves.
+_VALUE_BYTES = 48
+_ANSWER_BYTES = 8 * 1024
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,13 @@ class ViewResult:
             records = [dict(zip(fields, values)) for values in zip(*columns)]
             object.__setattr__(self, "_records", records)  # the frame never changes: keep the answer
         return [dict(r) for r in (records if limit is None else records[:limit])]
+
+    def __sizeof__(self) -> int:
+        """What this answer may hold, its rows as dicts included (`records()` keeps them once made):
+        the memo weighs an answer once, when it is stored."""
+        per_record = sys.getsizeof(dict.fromkeys(self.frame.columns)) + _VALUE_BYTES * len(self.frame.columns)
+        frame = int(self.frame.memory_usage(deep=True).sum())
+        return object.__sizeof__(self) + _ANSWER_BYTES + frame + len(self.frame) * per_record
 
 
 def _plain_values(column: pd.Series) -> list:

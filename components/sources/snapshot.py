@@ -7,8 +7,6 @@ it in whole (see `store.py`), so a request that took a snapshot sees one consist
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from components.sources.columns import STACK_KEY
+from components.sources.memo import Memo
 from components.sources.results import PASS, result_kind
 from components.sources.stacks import Stack, library_order, resolve, resolve_or_default
 from components.sources.versions import newest_first
@@ -136,23 +135,15 @@ class Snapshot:
             sorted(stacks, key=lambda s: (cc_rank[s.neuronx_cc], library_order(s.library), lv_rank[s.library_version]))
         )
 
-        self._memo: OrderedDict[Hashable, object] = OrderedDict()
-        self._memo_lock = threading.Lock()
+        self._memo = Memo(self.MEMO_BYTES)
 
-    MEMO_SIZE = 256
+    # What one snapshot keeps of computed answers (views, comparisons, charts), whatever the traffic.
+    MEMO_BYTES = 64 * 1024 * 1024
 
     def memo(self, key: Hashable, compute: Callable[[], object]) -> object:
-        """Compute once per snapshot (a small LRU): answers die with the snapshot they came from."""
-        with self._memo_lock:
-            if key in self._memo:
-                self._memo.move_to_end(key)
-                return self._memo[key]
-        value = compute()
-        with self._memo_lock:
-            self._memo[key] = value
-            while len(self._memo) > self.MEMO_SIZE:
-                self._memo.popitem(last=False)
-        return value
+        """Compute once per snapshot, kept while it fits the byte bound: answers die with their snapshot.
+        Concurrent requests for one key compute it once."""
+        return self._memo.get(key, compute)
 
     # ---- stacks -------------------------------------------------------------------------
 

@@ -9,6 +9,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
+from copy import copy
+
+import gradio as gr
+from gradio import state_holder
 
 # After every event Gradio's queue rebuilds a pandas summary of the last 10,000 events (the latency
 # figures of the API page): a few to tens of ms of CPU per request, growing with traffic.
@@ -22,10 +27,50 @@ SESSION_CAPACITY = 1000
 # Optional libraries Gradio tries to import on every request (gr.Plot's config asks for bokeh; each
 # call switches matplotlib's backend). When they are not installed, every try searches sys.path.
 PROBED = ("bokeh", "matplotlib")
+# The Soft theme's web fonts (Montserrat regular and bold, IBM Plex Mono: ~200 KB, four requests)
+# arrive while the page mounts and compete with its scripts; the system's own fonts cost nothing.
+SANS = ("ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "sans-serif")
+MONO = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "Liberation Mono", "monospace")
+
+
+def theme() -> gr.themes.Base:
+    """The page's theme: Gradio's Soft colours with system font stacks (no web fonts to fetch)."""
+    return gr.themes.Soft(font=list(SANS), font_mono=list(MONO))
+
+
+class LeanSessionState(state_holder.SessionState):
+    """Gradio's per-session state without its copy of the page: that copy (each block's config, with the
+    last value each event sent) serves only Gradio's own share links (`gr.DeepLinkButton`), which this
+    app does not use (its links are `?model=...`).
+
+    Every plain HTTP call is a new session. Gradio built the config of every block for each (~110 KB
+    here) and kept the last answer in it: after 1,000 distinct `/search` calls at 200,000 rows, the
+    sessions held ~250 MB, most of it whole 10,000-row answers no one would read again.
+    """
+
+    def __init__(self, blocks: gr.Blocks):
+        self._page_blocks = blocks.blocks
+        self.blocks_config = copy(blocks.default_config)
+        self.config_values = {}
+        self.state_data = {}
+        self._state_ttl = {}
+        self.is_closed = False
+        self.STATE_TTL_WHEN_CLOSED = 1 if os.getenv("GRADIO_IS_E2E_TEST", None) else 3600
+
+    def _update_value_in_config(self, key: int, value: object) -> None:
+        """Gradio's share links are not used: the value an event sent is not kept."""
+
+    @property
+    def components(self) -> Iterator[dict]:
+        for key, block in self.blocks_config.blocks.items():
+            if key in self._page_blocks and key not in self.config_values:
+                self.config_values[key] = self.blocks_config.config_for_block(key, [], block)
+        yield from super().components
 
 
 def tune_gradio() -> dict:
     """Apply what must be set before the queue is created; returns extra `launch()` arguments."""
+    state_holder.SessionState = LeanSessionState  # StateHolder makes sessions from this module name
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
     for name in PROBED:
         if name not in sys.modules and importlib.util.find_spec(name) is None:

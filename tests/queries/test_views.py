@@ -148,3 +148,34 @@ def test_names_whose_words_start_as_typed_come_first(tmp_path):
         "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
     ]
     assert ids(select(snap, rankings, normalise(""))) == ["deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "Qwen/Qwen3-8B"]
+
+
+def test_an_answer_weighs_at_least_what_its_rows_hold_as_dicts(world, tmp_path):
+    import sys
+    import tracemalloc
+
+    from components.sources.dataset import load
+    from tests.helpers import row, write
+
+    _, rankings = world
+    write(
+        tmp_path / "many" / "many.parquet", [row(f"org/model-{i}", result=("PASS", "FAIL")[i % 2]) for i in range(500)]
+    )
+    snap = load(tmp_path / "many")
+    for query in (normalise(), normalise("model 1"), normalise(view=TRENDING)):
+        result = select(snap, rankings, query)
+        weight = sys.getsizeof(result)
+        tracemalloc.start()
+        assert result.records()  # the copies handed out are dropped; the answer keeps its rows
+        kept, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert weight >= kept + result.frame.memory_usage(deep=True).sum(), query
+
+
+def test_the_memo_of_a_snapshot_stays_under_its_byte_bound(world):
+    snap, rankings = world
+    snap._memo.max_bytes = 64 * 1024
+    for i in range(200):
+        select(snap, rankings, normalise(f"q{i}" if i % 2 else "", view=(SELECTED, TRENDING, DOWNLOADS)[i % 3]))
+        assert snap._memo.bytes <= snap._memo.max_bytes
+    assert len(snap._memo) < 200

@@ -42,3 +42,21 @@ def test_an_installed_library_is_left_alone(clean):
     import json
 
     assert json.dumps([1]) == "[1]"
+
+
+def test_sessions_keep_no_copy_of_the_page_or_of_answers(clean):
+    import gradio as gr
+    from gradio import state_holder
+
+    serving.tune_gradio()
+    with gr.Blocks() as demo:
+        box = gr.Textbox("default")
+        gr.Dataframe(headers=["a"])
+    holders = state_holder.StateHolder()
+    holders.set_blocks(demo)
+    session = holders["a-plain-http-call"]
+    assert isinstance(session, serving.LeanSessionState) and session.config_values == {}
+    session._update_value_in_config(box._id, [{"row": i} for i in range(10_000)])
+    assert session.config_values == {}
+    shared = list(session.components)  # Gradio's share-link route still gets every block's config
+    assert {c["id"] for c in shared} >= {box._id} and len(shared) >= 2
