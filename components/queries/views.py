@@ -28,6 +28,12 @@ ROW_FIELDS = (
     "neuronx_cc", "library", "library_version", "task", "architecture",
 )  # fmt: skip
 RANK_FIELDS = ("rank", "downloads", "likes", "trending_score")
+# Whole numbers in the data: a ranked view's rows mix tested and untested models, and pandas turns an int column
+# with a missing value into floats (8 -> 8.0); these stay ints (or None) in every answer.
+INT_FIELDS = ("tp", "wall_s", "rank", "downloads", "likes")
+# The figure each ranked view orders by, named in each ranked row's `ranked_by` (answers only, not exports).
+RANKED_BY = {"trending": "trending_score", "downloads": "downloads"}
+ANSWER_FIELDS = ROW_FIELDS + RANK_FIELDS + ("ranked_by",)
 MAX_QUERY = 200
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
 TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
@@ -67,7 +73,7 @@ class ViewResult:
         """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
         records = self._records
         if records is None:
-            fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in self.frame.columns]
+            fields = [c for c in ANSWER_FIELDS if c in self.frame.columns]
             columns = [_plain_values(self.frame[c]) for c in fields]
             records = [dict(zip(fields, values)) for values in zip(*columns)]
             object.__setattr__(self, "_records", records)  # the frame never changes: keep the answer
@@ -207,8 +213,8 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
 
 
 def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFrame:
-    tasks = (task,) if task else TASKS
-    entries = [e for t in tasks for e in rankings.ranked(t, view)]
+    # One ranking per answer, so its ranks are unique: no task means the first ranked task (text-generation).
+    entries = list(rankings.ranked(task or TASKS[0], view))
     if words:
         entries = [e for e in entries if matches(search_key(e.model_id), words)]
     entries.sort(key=lambda e: (e.rank, TASKS.index(e.task) if e.task in TASKS else len(TASKS)))
@@ -234,7 +240,13 @@ def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFra
             }
         row.update(architecture=records.architecture_of(e.model_id))
         row.update(task=e.task, rank=e.rank, downloads=e.downloads, likes=e.likes, trending_score=e.trending_score)
+        row.update(ranked_by=RANKED_BY[view])
         rows.append(row)
-    columns = list(ROW_FIELDS + RANK_FIELDS)
+    columns = list(ANSWER_FIELDS)
     frame = pd.DataFrame(rows, columns=columns)
-    return frame.replace({np.nan: None}) if len(frame) else frame
+    if not len(frame):
+        return frame
+    frame = frame.replace({np.nan: None})
+    for column in INT_FIELDS:
+        frame[column] = pd.Series([None if pd.isna(v) else int(v) for v in frame[column]], dtype=object)
+    return frame

@@ -44,12 +44,12 @@ class Api:
         Args:
             query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
             view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
-            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; "" means all tasks; a model whose task is unknown is listed under all tasks only; trending and downloads rank only the tasks the Hub rankings have.
+            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" give one task's ranking ("" means "text-generation"), so ranks in one answer are unique.
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank, downloads, likes and trending_score. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank, downloads, likes, trending_score and ranked_by (the figure the rank follows: "trending_score" or "downloads"). tp, wall_s, rank, downloads and likes are integers or null. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
         try:

@@ -93,18 +93,30 @@ def test_an_excluded_ranked_model_says_why(world):
     assert only["result"] == "EXCLUDED" and only["exclusion"] == "not prioritized"
 
 
-def test_all_tasks_in_a_ranked_view_interleaves_by_rank(world):
+@pytest.mark.parametrize("view", [TRENDING, DOWNLOADS])
+def test_a_ranked_view_without_a_task_is_the_text_generation_ranking_with_unique_ranks(world, view):
     snap, rankings = world
-    rows = select(snap, rankings, normalise(view=TRENDING)).records()
-    assert [(r["rank"], r["task"]) for r in rows][:4] == [
-        (1, "text-generation"), (1, "image-text-to-text"), (2, "text-generation"), (2, "image-text-to-text"),
-    ]  # fmt: skip
+    rows = select(snap, rankings, normalise(view=view)).records()
+    assert rows and {r["task"] for r in rows} == {"text-generation"}
+    ranks = [r["rank"] for r in rows]
+    assert ranks == sorted(set(ranks))
+    assert {r["ranked_by"] for r in rows} == {"trending_score" if view == TRENDING else "downloads"}
+
+
+@pytest.mark.parametrize("view", [TRENDING, DOWNLOADS])
+def test_ranked_rows_keep_whole_numbers_as_ints(world, view):
+    snap, rankings = world
+    rows = select(snap, rankings, normalise(view=view, neuronx_cc=NEW_CC, library_version="4.57.1")).records()
+    rows += select(snap, rankings, normalise(view=SELECTED)).records()
+    for r in rows:
+        for field in ("tp", "wall_s", "rank", "downloads", "likes"):
+            assert r.get(field) is None or type(r[field]) is int, (field, r)
 
 
 def test_search_filters_within_a_ranking(world):
     snap, rankings = world
     rows = select(snap, rankings, normalise("untested", view=TRENDING)).records()
-    assert [r["model_id"] for r in rows] == ["new/untested-7B", "vlm/untested"]
+    assert [r["model_id"] for r in rows] == ["new/untested-7B"]  # the text-generation ranking only
 
 
 def test_nonsense_inputs_become_defaults():
