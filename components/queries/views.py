@@ -208,7 +208,10 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
     frame = _stack_frame(snapshot, stack, positions).assign(
         task=tasks, architecture=model_architecture[codes], downloads=popularity
     )
-    frame["downloads"] = frame["downloads"].where(frame["downloads"] >= 0, None)
+    # -1 is unknown; object dtype keeps the rest ints (`where` with None would make them floats)
+    frame["downloads"] = pd.Series(
+        [int(d) if d >= 0 else None for d in frame["downloads"]], dtype=object, index=frame.index
+    )
     return frame.reset_index(drop=True)
 
 

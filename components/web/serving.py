@@ -7,6 +7,7 @@ tuned for a demo, and three of them grow with traffic or with the size of the pa
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -75,4 +76,22 @@ def tune_gradio() -> dict:
     for name in PROBED:
         if name not in sys.modules and importlib.util.find_spec(name) is None:
             sys.modules[name] = None  # remembered as missing: `import name` now fails at once
+    _json_tool_answers()
     return {"state_session_capacity": SESSION_CAPACITY}
+
+
+def _json_tool_answers() -> None:
+    """MCP tools answer JSON text. Gradio 6.31 writes a dict or list answer as `str(answer)`, Python's repr
+    (None, True, single quotes), which a program cannot parse; the HTTP API's JSON is unchanged."""
+    from gradio.mcp import GradioMCPServer
+
+    original = GradioMCPServer.postprocess_output_data
+    if getattr(original, "json_answers", False):
+        return
+
+    def postprocess_output_data(self, data, root_url):
+        data = [json.dumps(d, ensure_ascii=False) if isinstance(d, dict | list) else d for d in data]
+        return original(self, data, root_url)
+
+    postprocess_output_data.json_answers = True
+    GradioMCPServer.postprocess_output_data = postprocess_output_data
