@@ -12,6 +12,7 @@ from components.queries import export, views
 from components.sources.rankings import RankingsStore
 from components.sources.records_store import RecordsStore
 from components.sources.store import DatasetStore
+from components.web.filters import Filters
 
 # Saves the file the handler just wrote: a link with `download` is what the browser understands.
 SAVE_JS = """(file) => {
@@ -31,28 +32,28 @@ class Downloads:
         self.rankings = rankings
         self.records = records
 
-    def file(self, fmt: str, text, view, task, neuronx_cc, library_version) -> str:
+    def file(self, fmt: str, filters: Filters) -> str:
         """Every row the filters match (not only the rows shown), written as `fmt`; gr.File takes a str."""
-        query = views.normalise(text, view, task, neuronx_cc, library_version)
         records = self.records.current() if self.records else None
-        result = views.select(self.datasets.current(), self.rankings.current(), query, records)
+        result = views.select(self.datasets.current(), self.rankings.current(), filters.query(), records)
         return str(export.write(result, fmt))
 
-    def csv(self, text, view, task, neuronx_cc, library_version) -> str:
-        return self.file("csv", text, view, task, neuronx_cc, library_version)
+    def csv(self, filters: Filters) -> str:
+        return self.file("csv", filters)
 
-    def parquet(self, text, view, task, neuronx_cc, library_version) -> str:
-        return self.file("parquet", text, view, task, neuronx_cc, library_version)
+    def parquet(self, filters: Filters) -> str:
+        return self.file("parquet", filters)
 
 
 def build(
-    filters: list[gr.components.Component],
+    filters: dict[str, gr.components.Component],
     datasets: DatasetStore,
     rankings: RankingsStore,
     records: RecordsStore | None = None,
 ) -> None:
-    """Lay out the two buttons and wire them to the filters [search, view, task, neuronx-cc, Transformers]."""
+    """Lay out the two buttons and wire them to the Models tab's filters ({name: component})."""
     handler = Downloads(datasets, rankings, records)
+    names = {component: name for name, component in filters.items()}
     with gr.Row(elem_id="downloads"):
         csv = gr.Button("Download CSV", size="sm", elem_id="download-csv", scale=0, min_width=140)
         parquet = gr.Button("Download Parquet", size="sm", elem_id="download-parquet", scale=0, min_width=160)
@@ -63,4 +64,10 @@ def build(
     )
     written = gr.File(visible=False, elem_id="download-file")
     for button, write in ((csv, handler.csv), (parquet, handler.parquet)):
-        button.click(write, filters, written, api_visibility="private").success(None, written, None, js=SAVE_JS)
+
+        def on_click(values: dict, write=write) -> str:
+            return write(Filters.of({names[c]: v for c, v in values.items()}))
+
+        button.click(on_click, set(filters.values()), written, api_visibility="private").success(
+            None, written, None, js=SAVE_JS
+        )

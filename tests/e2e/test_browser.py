@@ -7,7 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.web.render import TABLE_HEADERS
+from components.web.render import table_columns
+
+COLUMNS = list(table_columns("selected"))
 
 TIMEOUT = 20_000
 
@@ -25,7 +27,7 @@ def opened(page: Page, sample_app):
 def model_cells(page: Page) -> list[str]:
     cells = page.locator("#results [role=gridcell]")
     texts = cells.all_inner_texts()
-    return [t.strip().splitlines()[0] for t in texts[1 :: len(TABLE_HEADERS)]]  # the Model column of each row
+    return [t.strip().splitlines()[0] for t in texts[COLUMNS.index("Model") :: len(COLUMNS)]]  # the Model column
 
 
 def test_the_sample_is_shown_and_labelled(opened):
@@ -45,7 +47,7 @@ def test_search_narrows_the_table(opened):
     search.press("Enter")
     expect(page.locator("#summary")).to_contain_text(re.compile(r"\b1\b models?|models"), timeout=TIMEOUT)
     page.wait_for_function(
-        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(TABLE_HEADERS)}",
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(COLUMNS)}",
         timeout=TIMEOUT,
     )
     cells = model_cells(page)
@@ -117,7 +119,7 @@ def test_pasting_a_model_name_searches_without_enter(opened):
     page = opened()
     page.locator("#search textarea, #search input").first.fill("qwen3 0.6b")  # fires change, as a paste does
     page.wait_for_function(
-        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(TABLE_HEADERS)}",
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(COLUMNS)}",
         timeout=TIMEOUT,
     )
     assert "Qwen/Qwen3-0.6B" in model_cells(page)

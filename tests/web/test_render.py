@@ -69,7 +69,22 @@ def test_header_labels_sample_data_and_lists_what_was_skipped(world):
 
 
 def test_table_frame_of_nothing_has_the_headers():
-    assert list(render.table_frame(pd.DataFrame(columns=["model_id"])).columns) == render.TABLE_HEADERS
+    for view in ("selected", "trending", "downloads"):
+        headers = list(render.table_columns(view))
+        assert list(render.table_frame(pd.DataFrame(columns=["model_id"]), view).columns) == headers
+
+
+def test_only_ranked_views_show_a_rank_and_the_figure_they_rank_by(world):
+    snap, rankings = world
+    assert "Rank" not in " ".join(render.table_columns("selected"))
+    selected = render.table_frame(select(snap, rankings, normalise()).frame, "selected")
+    assert not selected["Model"].str.contains('class="rank"').any()
+    for view, figure in (("trending", "Trending score"), ("downloads", "Downloads")):
+        frame = render.table_frame(select(snap, rankings, normalise(view=view, task="text-generation")).frame, view)
+        assert list(frame.columns)[-1] == figure
+        ranks = [int(r) for r in frame["Model"].str.extract(r'class="rank"[^>]*>(\d+)<')[0]]
+        assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)  # one task: each rank once
+        assert all(f == "—" or f.replace(",", "").replace(".", "").isdigit() for f in frame[figure])
 
 
 def test_a_huge_error_is_cut_to_its_end():
