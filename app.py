@@ -22,7 +22,7 @@ from components.sources.rankings import RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import architectures_tab, charts_tab, compare_tab, serving, webhook
+from components.web import architectures_tab, charts_tab, compare_tab, render, serving, webhook
 from components.web.api import Api
 from components.web.models_tab import ModelsTab
 
@@ -51,24 +51,8 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
     api = Api(datasets, rankings, records)
     # exported files are copied into Gradio's cache: clear what is an hour old, every hour
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
-        gr.HTML(
-            f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
-            "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-            "And how do I run it myself?</p></div>"
-        )
-        header = gr.HTML(elem_id="header")
-        with gr.Tabs():
-            with gr.Tab("Models", id="models"):
-                models.layout(header)
-            with gr.Tab("Compare stacks", id="compare") as compare:
-                compare_tab.build(compare, datasets)
-            with gr.Tab("Charts", id="charts") as charts:
-                charts_tab.build(charts, datasets)
-            with gr.Tab("Architectures", id="architectures") as architectures:
-                architectures_tab.build(architectures, datasets, rankings, records)
-            with gr.Tab("About", id="about"):
-                gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))
-
+        header = page_top()
+        models.layout(header)
         models.wire(demo)
 
         gr.api(api.stacks, api_name="stacks")
@@ -76,7 +60,38 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
         gr.api(api.lookup, api_name="lookup")
         gr.api(api.compare, api_name="compare")
         gr.api(api.architectures, api_name="architectures")
+
+    # The other tools are pages of their own: the first page describes only the Models page's
+    # components (Gradio sends a page's whole layout with it), and each page fills itself on load.
+    pages = (
+        ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, datasets)),
+        ("Charts", "charts", lambda: charts_tab.build(demo.load, datasets)),
+        ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, datasets, rankings, records)),
+        ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
+    )
+    for name, path, lay_out in pages:
+        with demo.route(name, f"/{path}"):
+            header = page_top()
+            demo.load(lambda: page_header(datasets, rankings), None, header, api_visibility="private")
+            lay_out()
     return demo
+
+
+def page_top() -> gr.HTML:
+    """The nav bar, the title and the data notice that head every page (the notice says when the data is
+    sample data)."""
+    gr.Navbar(main_page_name="Models")
+    gr.HTML(
+        f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
+        "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
+        "And how do I run it myself?</p></div>"
+    )
+    return gr.HTML(elem_id="header")
+
+
+def page_header(datasets: DatasetStore, rankings: RankingsStore):
+    snapshot = datasets.current()
+    return render.header(snapshot.provenance, snapshot.skipped, rankings.current().label(), datasets.last_error)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -1,9 +1,11 @@
 """The "Compare stacks" tab: two stack pickers and what changed from one to the other.
 
-Nothing is computed at page load: the tab fills itself when it is first opened.
+A page of its own (`/compare`): the first page never carries its layout, and it fills itself on load.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import gradio as gr
 
@@ -120,7 +122,7 @@ def _row(e: dict, opened_on: Stack, changed: bool) -> str:
     memory = _memory_pair(e)
     moved = f"<td>{esc(', '.join(e.get('reasons', [])))}</td>" if changed else ""
     return (
-        f'<tr><td><a href="?{esc(link)}" target="_self" class="model-link">{esc(e["model_id"])}</a></td>'
+        f'<tr><td><a href="./?{esc(link)}" target="_self" class="model-link">{esc(e["model_id"])}</a></td>'
         f"<td>{badge(e.get('kind_a') or OTHER, e.get('result_a'))}</td>"
         f"<td>{badge(e.get('kind_b') or OTHER, e.get('result_b'))}</td>"
         f"<td>{esc(cores)}</td><td>{esc(wall)}</td><td>{esc(memory)}</td>{moved}</tr>"
@@ -150,15 +152,16 @@ def _pair(a: str, b: str) -> str:
     return f"{a} → {b}"
 
 
-def build(tab: gr.Tab, datasets: DatasetStore) -> None:
-    """Lay out the tab's contents (inside `with gr.Tab(...)`) and wire its events."""
+def build(opened: Callable, datasets: DatasetStore) -> None:
+    """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
+    page's load event (`demo.load`), which fills it."""
     handler = CompareTab(datasets)
     gr.Markdown(INTRO, elem_classes=["hint"])
     with gr.Row(equal_height=True):
         stack_a = gr.Dropdown(label="A (from)", elem_id="compare-a", scale=1, min_width=260)
         stack_b = gr.Dropdown(label="B (to)", elem_id="compare-b", scale=1, min_width=260)
     result = gr.HTML(elem_id="compare-result", css_template=CSS)
-    tab.select(handler.on_open, [stack_a, stack_b], [stack_a, stack_b, result], api_visibility="private")
+    opened(handler.on_open, [stack_a, stack_b], [stack_a, stack_b, result], api_visibility="private")
     for picker in (stack_a, stack_b):
         picker.input(
             handler.on_change, [stack_a, stack_b], result, trigger_mode="always_last", api_visibility="private"

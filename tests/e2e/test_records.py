@@ -130,7 +130,7 @@ def test_searching_an_untested_id_offers_to_look_it_up(records_app, page: Page):
 
 def test_the_architectures_tab_shows_the_headline_and_its_definition(records_app, page: Page):
     page.goto(records_app.url)
-    page.get_by_role("tab", name="Architectures").click()
+    page.get_by_role("link", name="Architectures", exact=True).click()
     headline = page.locator("#arch-headline")
     expect(headline).to_contain_text("of the top trending text-generation architectures run", timeout=TIMEOUT)
     expect(headline).to_contain_text("top 100 trending text-generation models")
