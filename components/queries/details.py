@@ -111,6 +111,8 @@ def lookup(
             "unknown_stack": str(unknown),
             **_record_fields(records, canonical or asked),
         }
+        if record_unknown and (records is None or records.get(canonical or asked) is None):
+            answer["record_unknown"] = record_unknown
         if canonical:
             answer["history"] = history(snapshot, canonical)
         return answer
