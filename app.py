@@ -22,7 +22,7 @@ from components.sources.rankings import RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import architectures_tab, charts_tab, compare_tab, render, serving, webhook
+from components.web import architectures_tab, charts_tab, compare_tab, downloads, render, serving, webhook
 from components.web.api import Api
 from components.web.models_tab import ModelsTab
 
@@ -128,9 +128,9 @@ def main(argv: list[str] | None = None) -> None:
     demo = build(datasets, rankings, records)
     datasets.start()
     records.cover(datasets.current().model_ids, datasets.current())
-    # the webhook route comes first, before every route of Gradio's own
-    webhook_routes = {"routes": webhook.routes(datasets)}
-    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=webhook_routes)
+    # the webhook and download routes come first, before every route of Gradio's own
+    routes = webhook.routes(datasets) + downloads.routes(datasets, rankings, records)
+    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
 
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:

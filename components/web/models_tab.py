@@ -230,6 +230,8 @@ class ModelsTab:
         if not result.total and hub_id(query.text):
             offer = links.build(links.PageState(query, hub_id(query.text)))
             summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
+        elif result.total:
+            summary = Markup(summary) + downloads.links_html(links.PageState(query, ""))
         return {
             "results": render.table_frame(shown, query.view),
             "summary": summary,
@@ -334,7 +336,6 @@ class ModelsTab:
             cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
             link=None, copy_link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
         )  # fmt: skip
-        downloads.build({n: getattr(self.w, n) for n in FILTERS}, self.datasets, self.rankings, self.records)
         with gr.Row(equal_height=True):
             self.w.link = gr.Textbox(
                 label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4

@@ -194,14 +194,13 @@ def test_the_other_tabs_read_the_data_once(counting):
     from components.web.charts_tab import ChartsTab
     from components.web.compare_tab import CompareTab
     from components.web.downloads import Downloads
-    from components.web.filters import Filters
 
     datasets, rankings = counting
     assert reads(counting, CompareTab(datasets).on_open, None, None)[0] == 1
     assert reads(counting, CompareTab(datasets).on_change, None, None)[0] == 1
     assert reads(counting, ChartsTab(datasets).on_open, None)[0] == 1
     assert reads(counting, ChartsTab(datasets).on_stack, None)[0] == 1
-    assert reads(counting, Downloads(datasets, rankings).csv, Filters()) == (1, 1)
+    assert reads(counting, Downloads(datasets, rankings).file, "csv", {"q": "model"}) == (1, 1)
 
 
 # ---- the queue lets many people in at once -----------------------------------------------------
