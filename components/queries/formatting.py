@@ -56,6 +56,18 @@ def count(value: object) -> str:
     return f"{int(number):,}" if number.is_integer() else f"{number:,.1f}"
 
 
+def compact(value: object) -> str:
+    """A count in a narrow column: `16015313` → `16.0 M`, `374599` → `375 k`, `4430` → `4,430`."""
+    if is_missing(value):
+        return "—"
+    number = float(value)  # type: ignore[arg-type]
+    if abs(number) >= 1e6:
+        return f"{number / 1e6:.1f} M"
+    if abs(number) >= 1e4:
+        return f"{number / 1e3:.0f} k"
+    return count(number)
+
+
 def timestamp(value: object) -> str:
     """An ISO 8601 time as people read it: `2026-10-26 08:00 UTC`; anything else as given."""
     if is_missing(value):

@@ -81,7 +81,7 @@ def table_frame(frame: pd.DataFrame, view: str = "selected") -> pd.DataFrame:
                 esc(formatting.cores(r.get("tp"))),
                 esc(formatting.duration(r.get("wall_s"))),
                 esc(formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb"))),
-                esc(formatting.count(r.get(figure))),
+                esc(formatting.compact(r.get(figure))),
             ]
         )
     return pd.DataFrame(rows, columns=list(table_columns(view)))
