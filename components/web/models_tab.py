@@ -62,7 +62,7 @@ class Widgets:
     summary: gr.HTML
     results: gr.Dataframe
     more: gr.Button
-    guide: gr.Markdown
+    guide: gr.HTML
     details: gr.HTML
     install: gr.Textbox
     cache_sync: gr.Textbox
@@ -305,13 +305,9 @@ class ModelsTab:
                     max_height=640,
                 )  # fmt: skip
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-                gr.Markdown(
-                    "Click a row, or press Enter on it, to see how to run the model. *Wall time* includes "
-                    "compilation; *peak memory* is device (HBM) memory against the capacity of the cores used.",
-                    elem_classes=["hint"],
-                )
+                gr.HTML(render.TABLE_HINT)
             with gr.Column(scale=2, min_width=300, elem_id="details"):
-                guide = gr.Markdown(render.GUIDE, elem_id="details-guide")
+                guide = gr.HTML(render.GUIDE, elem_id="details-guide")
                 details_html = gr.HTML(elem_id="details-summary")
                 install = gr.Textbox(
                     label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],

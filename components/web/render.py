@@ -18,12 +18,19 @@ from components.sources.versions import short_version
 
 HUB = "https://huggingface.co"
 # Until a model is opened, the details column says what it will hold (never empty boxes).
-GUIDE = """**Open a model** (click its row, or Tab to the table and press Enter) to get:
-
-- its result on the chosen stack, the Trainium cores, the wall time and the peak device memory;
-- the `pip install` line pinned to the stack, and the command that fetches its compiled graphs;
-- the exact `run.py` the harness ran, to copy or download;
-- how it fared on every other stack, or why it was excluded."""
+GUIDE = Markup(
+    '<div class="details-guide"><p><b>Open a model</b> (click its row, or Tab to the table and press Enter) '
+    "to get:</p><ul>"
+    "<li>its result on the chosen stack, the Trainium cores, the wall time and the peak device memory;</li>"
+    "<li>the <code>pip install</code> line pinned to the stack, and the command that fetches its compiled "
+    "graphs;</li>"
+    "<li>the exact <code>run.py</code> the harness ran, to copy or download;</li>"
+    "<li>how it fared on every other stack, or why it was excluded.</li></ul></div>"
+)
+TABLE_HINT = Markup(
+    '<p class="hint">Click a row, or press Enter on it, to see how to run the model. <i>Wall time</i> includes '
+    "compilation; <i>peak memory</i> is device (HBM) memory against the capacity of the cores used.</p>"
+)
 ERROR_PREVIEW_LINES = 6
 MAX_ERROR_CHARS = 50_000
 
