@@ -20,12 +20,12 @@ class ChartsTab:
         self.datasets = datasets
 
     def on_open(self, value: str | None):
-        """Fill the stack picker (keeping a choice still in the data) and draw every figure."""
+        """Fill the stack picker (keeping a choice still in the data) and draw the trend across stacks;
+        the stack's own figures follow (`on_stack`, chained after it)."""
         snapshot = self.datasets.current()
         stack = stack_from_value(snapshot, value) or snapshot.newest
         picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
-        trend = charts.trend_figure(snapshot)
-        return (picker, trend, *self._stack_figures(snapshot, stack))  # one snapshot for every figure
+        return picker, charts.trend_figure(snapshot)
 
     def on_stack(self, value: str | None):
         """The figures of one stack: wall time, memory, organisations."""
@@ -59,5 +59,7 @@ def build(opened: Callable, datasets: DatasetStore) -> None:
             gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
     orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
     gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
-    opened(handler.on_open, stack, [stack, trend, wall, memory, orgs], api_visibility="private")
+    opened(handler.on_open, stack, [stack, trend], api_visibility="private").then(
+        handler.on_stack, stack, [wall, memory, orgs], api_visibility="private"
+    )
     stack.input(handler.on_stack, stack, [wall, memory, orgs], trigger_mode="always_last", api_visibility="private")
