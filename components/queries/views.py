@@ -202,16 +202,20 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
     frame = _stack_frame(snapshot, stack, positions).assign(
         task=tasks, architecture=model_architecture[codes], downloads=popularity
     )
-    frame["downloads"] = frame["downloads"].where(frame["downloads"] >= 0, None)
+    frame["downloads"] = pd.array([int(p) if p >= 0 else None for p in popularity], dtype="Int64")
     return frame.reset_index(drop=True)
 
 
+def ranked_task(rankings: Rankings, view: str, task: str = "") -> str:
+    """The task a ranked view shows: the Hub ranks one task at a time, so "" means the first task it
+    ranks (text-generation)."""
+    return task or next((t for t in TASKS if rankings.ranked(t, view)), TASKS[0])
+
+
 def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFrame:
-    tasks = (task,) if task else TASKS
-    entries = [e for t in tasks for e in rankings.ranked(t, view)]
+    entries = list(rankings.ranked(ranked_task(rankings, view, task), view))
     if words:
         entries = [e for e in entries if matches(search_key(e.model_id), words)]
-    entries.sort(key=lambda e: (e.rank, TASKS.index(e.task) if e.task in TASKS else len(TASKS)))
     found = [
         snapshot.row_for(snapshot.canonical_model_id(e.model_id) or e.model_id, stack) if stack else None
         for e in entries
@@ -237,4 +241,15 @@ def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFra
         rows.append(row)
     columns = list(ROW_FIELDS + RANK_FIELDS)
     frame = pd.DataFrame(rows, columns=columns)
-    return frame.replace({np.nan: None}) if len(frame) else frame
+    return _whole_numbers(frame.replace({np.nan: None}) if len(frame) else frame)
+
+
+# Counts stay integers in every view: a column with a missing value would otherwise turn 536 into 536.0.
+WHOLE_NUMBERS = ("tp", "wall_s", "rank", "downloads", "likes")
+
+
+def _whole_numbers(frame: pd.DataFrame) -> pd.DataFrame:
+    for column in WHOLE_NUMBERS:
+        if column in frame.columns:
+            frame[column] = pd.array([None if v is None or pd.isna(v) else int(v) for v in frame[column]], "Int64")
+    return frame

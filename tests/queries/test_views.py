@@ -93,18 +93,31 @@ def test_an_excluded_ranked_model_says_why(world):
     assert only["result"] == "EXCLUDED" and only["exclusion"] == "not prioritized"
 
 
-def test_all_tasks_in_a_ranked_view_interleaves_by_rank(world):
+def test_a_ranked_view_ranks_one_task_at_a_time_text_generation_first(world):
     snap, rankings = world
-    rows = select(snap, rankings, normalise(view=TRENDING)).records()
-    assert [(r["rank"], r["task"]) for r in rows][:4] == [
-        (1, "text-generation"), (1, "image-text-to-text"), (2, "text-generation"), (2, "image-text-to-text"),
-    ]  # fmt: skip
+    for view in (TRENDING, DOWNLOADS):
+        rows = select(snap, rankings, normalise(view=view)).records()
+        assert {r["task"] for r in rows} == {"text-generation"}
+        ranks = [r["rank"] for r in rows]
+        assert ranks == sorted(set(ranks)) and ranks[0] == 1  # each rank once, in order
+    images = select(snap, rankings, normalise(view=TRENDING, task="image-text-to-text")).records()
+    assert [(r["rank"], r["model_id"]) for r in images] == [(1, "google/gemma-3-4b-it"), (2, "vlm/untested")]
+
+
+def test_counts_stay_integers_in_every_view(world):
+    snap, rankings = world
+    for view in (SELECTED, TRENDING, DOWNLOADS):
+        for r in select(snap, rankings, normalise(view=view)).records():
+            for name in ("tp", "wall_s", "rank", "downloads", "likes"):
+                assert r.get(name) is None or type(r[name]) is int, (view, name, r[name])
 
 
 def test_search_filters_within_a_ranking(world):
     snap, rankings = world
     rows = select(snap, rankings, normalise("untested", view=TRENDING)).records()
-    assert [r["model_id"] for r in rows] == ["new/untested-7B", "vlm/untested"]
+    assert [r["model_id"] for r in rows] == ["new/untested-7B"]
+    rows = select(snap, rankings, normalise("untested", view=TRENDING, task="image-text-to-text")).records()
+    assert [r["model_id"] for r in rows] == ["vlm/untested"]
 
 
 def test_nonsense_inputs_become_defaults():
