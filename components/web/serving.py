@@ -7,6 +7,7 @@ tuned for a demo, and three of them grow with traffic or with the size of the pa
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -68,9 +69,35 @@ class LeanSessionState(state_holder.SessionState):
         yield from super().components
 
 
+def answer_mcp_in_json() -> None:
+    """MCP tools answer JSON text. Gradio 6.31 turns a tool's dict or list into text with Python's
+    `str()` (`{'notes': None}`), which no program can parse; the answers of the endpoints are plain
+    JSON values, so each is sent as `json.dumps` of itself (files, which this app never returns, are
+    left to Gradio)."""
+    from gradio import mcp
+    from gradio_client import utils as client_utils
+
+    original = mcp.GradioMCPServer.postprocess_output_data
+    if getattr(original, "_answers_json", False):
+        return
+
+    def postprocess_output_data(self, data, root_url):
+        as_json = [
+            json.dumps(d, ensure_ascii=False)
+            if isinstance(d, (dict, list)) and not client_utils.is_file_obj_with_meta(d)
+            else d
+            for d in data
+        ]
+        return original(self, as_json, root_url)
+
+    postprocess_output_data._answers_json = True
+    mcp.GradioMCPServer.postprocess_output_data = postprocess_output_data
+
+
 def tune_gradio() -> dict:
     """Apply what must be set before the queue is created; returns extra `launch()` arguments."""
     state_holder.SessionState = LeanSessionState  # StateHolder makes sessions from this module name
+    answer_mcp_in_json()
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
     for name in PROBED:
         if name not in sys.modules and importlib.util.find_spec(name) is None:
