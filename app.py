@@ -140,6 +140,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     demo.launch(
         theme=serving.theme(),
         css_paths=[ASSETS / "style.css"],
+        head=serving.HEAD,
         show_error=False,
         footer_links=["api"],
         mcp_server=True,

@@ -318,7 +318,7 @@ class ModelsTab:
                     interactive=False, visible=False,
                 )  # fmt: skip
                 run_py = gr.Code(
-                    label="run.py", language="python", elem_id="run-py", buttons=["copy", "download"],
+                    label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
                     interactive=False, max_lines=30, visible=False,
                 )  # fmt: skip
                 run_command = gr.Textbox(
