@@ -11,6 +11,7 @@ from markupsafe import Markup
 from components.queries import architectures
 from components.sources.rankings import RankingsStore
 from components.sources.records_store import RecordsStore
+from components.sources.results import OTHER, PASS, result_kind
 from components.sources.store import DatasetStore
 from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
@@ -53,7 +54,7 @@ def table_html(rows: list[dict]) -> Markup:
         shown = row["models"][:MAX_MODELS_LISTED]
         names = Markup(", ").join(
             Markup('<span class="arch-model result-{}">{}</span>').format(
-                "pass" if str(m["result"]).upper() == "PASS" else "other", m["model_id"]
+                PASS if result_kind(m["result"]) == PASS else OTHER, m["model_id"]
             )
             for m in shown
         )
