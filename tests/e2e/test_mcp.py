@@ -37,6 +37,7 @@ def test_every_tool_and_argument_is_described_for_a_model(sample_app):
 def call_tools(url: str, calls: list[tuple[str, dict]]) -> list:
     """Call tools through a real MCP client (the `mcp` package, over streamable HTTP)."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from mcp import ClientSession
     from mcp.client.streamable_http import streamablehttp_client
@@ -49,7 +50,9 @@ def call_tools(url: str, calls: list[tuple[str, dict]]) -> list:
                 assert names == set(EXPECTED)
                 return [await session.call_tool(name, arguments) for name, arguments in calls]
 
-    return asyncio.run(run())
+    # a thread of its own: Playwright's sync API keeps an event loop running in the test's thread
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result(timeout=120)
 
 
 def test_an_mcp_client_parses_every_answer_as_json(sample_app):
