@@ -55,12 +55,6 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
         models.layout(header)
         models.wire(demo)
 
-        gr.api(api.stacks, api_name="stacks")
-        gr.api(api.search, api_name="search")
-        gr.api(api.lookup, api_name="lookup")
-        gr.api(api.compare, api_name="compare")
-        gr.api(api.architectures, api_name="architectures")
-
     # The other tools are pages of their own: the first page describes only the Models page's
     # components (Gradio sends a page's whole layout with it), and each page fills itself on load.
     pages = (
@@ -74,6 +68,16 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
             header = page_top()
             demo.load(lambda: page_header(datasets, rankings), None, header, api_visibility="private")
             lay_out()
+
+    # The named endpoints (for gradio_client, plain HTTP and MCP) are the app's, not a page's: Gradio
+    # lists each with the schema of its answer, ~45 KB that no page needs, so they sit on a page of their
+    # own that the nav bar does not show.
+    with demo.route("API endpoints", "/endpoints", show_in_navbar=False):
+        gr.api(api.stacks, api_name="stacks")
+        gr.api(api.search, api_name="search")
+        gr.api(api.lookup, api_name="lookup")
+        gr.api(api.compare, api_name="compare")
+        gr.api(api.architectures, api_name="architectures")
     return demo
 
 
@@ -139,7 +143,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
     demo.launch(
         theme=serving.theme(),
-        css_paths=[ASSETS / "style.css"],
+        css=serving.minified_css(ASSETS / "style.css"),
         head=serving.HEAD,
         show_error=False,
         footer_links=["api"],

@@ -39,11 +39,10 @@ URL_JS = """(q) => {
   try { window.history.replaceState(null, "", u); } catch (e) {}
   return u.toString();
 }"""
-COPY_JS = """(link) => { navigator.clipboard && navigator.clipboard.writeText(link || window.location.href); }"""
 
 # What each event may change, by name (the outputs Gradio marks as pending while it runs).
 TABLE = ("results", "summary", "shown", "more")
-PANEL = ("details", "guide", "install", "cache_sync", "run_py", "run_command", "history", "model")
+PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history", "model")
 PICKERS = ("task", "cc", "library", "version")
 FILTERS = ("search", "view", "task", "cc", "library", "version")
 
@@ -62,7 +61,6 @@ class Widgets:
     summary: gr.HTML
     results: gr.Dataframe
     more: gr.Button
-    guide: gr.HTML
     details: gr.HTML
     install: gr.Textbox
     cache_sync: gr.Textbox
@@ -70,7 +68,6 @@ class Widgets:
     run_command: gr.Textbox
     history: gr.HTML
     link: gr.Textbox
-    copy_link: gr.Button
     shown: gr.State
     limit: gr.State
     model: gr.State
@@ -231,7 +228,7 @@ class ModelsTab:
             offer = links.build(links.PageState(query, hub_id(query.text)))
             summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
         elif result.total:
-            summary = Markup(summary) + downloads.links_html(links.PageState(query, ""))
+            summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + render.TABLE_HINT
         return {
             "results": render.table_frame(shown, query.view),
             "summary": summary,
@@ -245,8 +242,7 @@ class ModelsTab:
         if not model_id:
             hidden = gr.update(value="", visible=False)
             return {
-                "guide": gr.update(visible=True),
-                "details": "",
+                "details": render.GUIDE,
                 "install": hidden,
                 "cache_sync": hidden,
                 "run_py": hidden,
@@ -267,7 +263,6 @@ class ModelsTab:
         cache_sync = answer.get("cache_sync_command", "")
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return {
-            "guide": gr.update(visible=False),
             "details": Markup(render.details(answer)) + evidence.evidence_html(answer),  # render escapes its values
             "install": gr.update(value=install, visible=bool(install)),
             "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
@@ -305,10 +300,8 @@ class ModelsTab:
                     max_height=640,
                 )  # fmt: skip
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-                gr.HTML(render.TABLE_HINT)
             with gr.Column(scale=2, min_width=300, elem_id="details"):
-                guide = gr.HTML(render.GUIDE, elem_id="details-guide")
-                details_html = gr.HTML(elem_id="details-summary")
+                details_html = gr.HTML(render.GUIDE, elem_id="details-summary")
                 install = gr.Textbox(
                     label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
                     interactive=False, max_lines=4, visible=False,
@@ -328,15 +321,11 @@ class ModelsTab:
                 history = gr.HTML(elem_id="history")
         self.w = Widgets(
             header=header, search=search, view=view, task=task, cc=cc, library=library, version=version,
-            summary=summary, results=results, more=more, guide=guide, details=details_html, install=install,
+            summary=summary, results=results, more=more, details=details_html, install=install,
             cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
-            link=None, copy_link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
+            link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
         )  # fmt: skip
-        with gr.Row(equal_height=True):
-            self.w.link = gr.Textbox(
-                label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4
-            )
-            self.w.copy_link = gr.Button("Copy link", elem_id="copy-link", scale=0, min_width=120, size="sm")
+        self.w.link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
         return self.w
 
     def wire(self, demo: gr.Blocks) -> None:
@@ -366,7 +355,6 @@ class ModelsTab:
         w.more.click(self._bind(self.more, more_in, more_out), set(w.named(more_in)), w.named(more_out),
                      **private)  # fmt: skip
         w.link.change(None, w.link, w.link, js=URL_JS, **private)
-        w.copy_link.click(None, w.link, None, js=COPY_JS, **private)
 
     def _bind(
         self, handler: Callable, inputs: Iterable[str], outputs: Iterable[str], *, request=False, select=False

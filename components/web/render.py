@@ -30,7 +30,7 @@ GUIDE = Markup(
 TABLE_HINT = Markup(
     '<p class="hint">Click a row, or press Enter on it, to see how to run the model. <i>Wall time</i> includes '
     "compilation; <i>peak memory</i> is device (HBM) memory against the capacity of the cores used.</p>"
-)
+)  # under the summary line, above the table
 ERROR_PREVIEW_LINES = 6
 MAX_ERROR_CHARS = 50_000
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from copy import copy
+from pathlib import Path
 
 import gradio as gr
 from gradio import state_holder
@@ -32,6 +34,12 @@ PROBED = ("bokeh", "matplotlib")
 # arrive while the page mounts and compete with its scripts; the system's own fonts cost nothing.
 SANS = ("ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "sans-serif")
 MONO = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "Liberation Mono", "monospace")
+
+
+def minified_css(path: Path) -> str:
+    """The stylesheet without comments and spare whitespace: Gradio inlines it into every page."""
+    text = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return re.sub(r"\s*([{};,>])\s*", r"\1", re.sub(r"\s+", " ", text)).strip()
 
 
 def theme() -> gr.themes.Base:

@@ -60,7 +60,7 @@ def assert_defaults(page: Page, client, *, text: str = "") -> None:
     expect(page.locator("#stack-cc input").first).to_have_value(re.compile("^" + re.escape(cc.split("+")[0])))
     expect(page.locator("#stack-tf input").first).to_have_value(lv)
     expect(page.locator("#search textarea, #search input").first).to_have_value(text)
-    expect(page.locator("#details-guide")).to_contain_text("Open a model")  # a guide, no empty boxes
+    expect(page.locator("#details-summary")).to_contain_text("Open a model")  # a guide, no empty boxes
     expect(page.locator("#install")).to_be_hidden()
     link = page.locator("#link textarea, #link input").first.input_value()
     for name in ("view", "task", "model"):
