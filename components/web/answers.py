@@ -16,8 +16,8 @@ class StackAnswer(TypedDict):
     passed: int
 
 
-class RowAnswer(TypedDict, total=False):
-    """One model on one stack, as /search lists it (ranked views add rank, downloads, likes, trending_score)."""
+class ModelOnStack(TypedDict, total=False):
+    """What /search and /lookup both say of one model on one stack."""
 
     model_id: str
     result: str
@@ -32,6 +32,11 @@ class RowAnswer(TypedDict, total=False):
     library_version: str | None
     task: str | None
     architecture: str | None
+
+
+class RowAnswer(ModelOnStack, total=False):
+    """One model on one stack, as /search lists it (ranked views add rank, downloads, likes, trending_score)."""
+
     rank: int | None
     downloads: int | None
     likes: int | None
@@ -52,26 +57,13 @@ class HistoryEntry(TypedDict):
     first_fail_after_pass: bool
 
 
-class LookupAnswer(TypedDict, total=False):
+class LookupAnswer(ModelOnStack, total=False):
     """Everything about one model on one stack; which keys are present depends on the case."""
 
-    model_id: str
-    result: str
-    kind: str
-    tp: int | None
-    wall_s: int | None
-    hbm_peak_gb: float | None
-    hbm_capacity_gb: float | None
     error: str | None
     notes: str | None
-    exclusion: str | None
-    neuronx_cc: str | None
-    library: str | None
-    library_version: str | None
     tested_at: str | None
     run_py: str | None
-    task: str | None
-    architecture: str | None
     gated: str
     instance: str | None
     install_command: str
