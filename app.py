@@ -16,17 +16,15 @@ from pathlib import Path
 import gradio as gr
 from huggingface_hub import constants as hf_constants
 
-from components.queries.views import VIEW_LABELS, VIEWS
 from components.sources import hub_log
 from components.sources.dataset import DatasetError, check_local_source
 from components.sources.rankings import RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import architectures_tab, charts_tab, compare_tab, downloads, serving, webhook
+from components.web import architectures_tab, charts_tab, compare_tab, downloads, render, serving, webhook
 from components.web.api import Api
-from components.web.page import PAGE_SIZE, Page
-from components.web.render import TABLE_HEADERS, TABLE_TYPES
+from components.web.models_tab import ModelsTab
 
 ROOT = Path(__file__).resolve().parent
 ASSETS = ROOT / "assets"
@@ -45,147 +43,59 @@ QUEUE_MAX_SIZE = 512
 # The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
 MAX_FILE_SIZE = "1kb"
 
-URL_JS = """(q) => {
-  if (/^https?:/.test(q || "")) return q;  // already the full link
-  const u = new URL(window.location.href);
-  u.search = q || "";
-  try { window.history.replaceState(null, "", u); } catch (e) {}
-  return u.toString();
-}"""
-COPY_JS = """(link) => { navigator.clipboard && navigator.clipboard.writeText(link || window.location.href); }"""
-
 
 def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None) -> gr.Blocks:
     """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
     records = records or RecordsStore(empty_records(), live=False)
-    page = Page(datasets, rankings, records)
+    models = ModelsTab(datasets, rankings, records)
     api = Api(datasets, rankings, records)
     # exported files are copied into Gradio's cache: clear what is an hour old, every hour
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
-        gr.HTML(
-            f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
-            "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-            "And how do I run it myself?</p></div>"
-        )
-        header = gr.HTML(elem_id="header")
-        with gr.Tabs():
-            with gr.Tab("Models", id="models"):
-                with gr.Row(equal_height=True):
-                    view = gr.Radio(
-                        [(VIEW_LABELS[v], v) for v in VIEWS], value=VIEWS[0], label="View", elem_id="view",
-                        scale=2, min_width=260,
-                    )  # fmt: skip
-                    task = gr.Dropdown(
-                        [("All tasks", "")], value="", label="Task", elem_id="task",  # the tasks arrive on load
-                        scale=1, min_width=180,
-                    )  # fmt: skip
-                with gr.Row(equal_height=True):
-                    search = gr.Textbox(
-                        label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
-                        scale=3, min_width=240, max_lines=1, autofocus=True,
-                    )  # fmt: skip
-                    cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=180)
-                    tf = gr.Dropdown(label="Transformers", elem_id="stack-tf", scale=1, min_width=140)
-                summary = gr.HTML(elem_id="summary")
-                with gr.Row():
-                    with gr.Column(scale=3, min_width=360):
-                        results = gr.Dataframe(
-                            headers=TABLE_HEADERS, datatype=TABLE_TYPES, interactive=False, elem_id="results",
-                            wrap=True, max_height=640, column_widths=["56px", "38%", "96px", "64px", "110px", "150px"],
-                        )  # fmt: skip
-                        more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-                        downloads.build([search, view, task, cc, tf], datasets, rankings, records)
-                        gr.Markdown(
-                            "Click a row to see how to run the model. *Wall time* includes compilation; "
-                            "*peak memory* is device (HBM) memory against the capacity of the cores used.",
-                            elem_classes=["hint"],
-                        )
-                    with gr.Column(scale=2, min_width=340, elem_id="details"):
-                        details = gr.HTML(elem_id="details-summary")
-                        install = gr.Textbox(
-                            label="Install (pinned to this stack)",
-                            elem_id="install",
-                            buttons=["copy"],
-                            interactive=False,
-                            max_lines=4,
-                        )
-                        cache_sync = gr.Textbox(
-                            label="Fetch the compiled graphs (NEFF cache)",
-                            elem_id="cache-sync",
-                            buttons=["copy"],
-                            interactive=False,
-                        )
-                        run_py = gr.Code(
-                            label="run.py",
-                            language="python",
-                            elem_id="run-py",
-                            buttons=["copy", "download"],
-                            interactive=False,
-                            max_lines=30,
-                        )
-                        gr.Textbox(
-                            value="python3 run.py",
-                            label="Then run it (no torchrun needed: a sharded script starts its own ranks)",
-                            elem_id="run-command",
-                            buttons=["copy"],
-                            interactive=False,
-                        )
-                        history = gr.HTML(elem_id="history")
-                with gr.Row(equal_height=True):
-                    link = gr.Textbox(
-                        label="Link to this view", elem_id="link", buttons=["copy"], interactive=False, scale=4
-                    )
-                    copy_link = gr.Button("Copy link", elem_id="copy-link", scale=0, min_width=120, size="sm")
-            with gr.Tab("Compare stacks", id="compare") as compare:
-                compare_tab.build(compare, datasets)
-            with gr.Tab("Charts", id="charts") as charts:
-                charts_tab.build(charts, datasets)
-            with gr.Tab("Architectures", id="architectures") as architectures:
-                architectures_tab.build(architectures, datasets, rankings, records)
-            with gr.Tab("About", id="about"):
-                gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))
+        header = page_top()
+        models.layout(header)
+        models.wire(demo)
 
-        shown = gr.State([])
-        limit = gr.State(PAGE_SIZE)
-        model = gr.State("")
-        filters = [search, view, task, cc, tf]
-        detail_outputs = [details, history, install, cache_sync, run_py, model]
-        table_outputs = [results, summary, shown, more]
+    # The other tools are pages of their own: the first page describes only the Models page's
+    # components (Gradio sends a page's whole layout with it), and each page fills itself on load.
+    pages = (
+        ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, datasets)),
+        ("Charts", "charts", lambda: charts_tab.build(demo.load, datasets)),
+        ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, datasets, rankings, records)),
+        ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
+    )
+    for name, path, lay_out in pages:
+        with demo.route(name, f"/{path}"):
+            header = page_top()
+            demo.load(lambda: page_header(datasets, rankings), None, header, api_visibility="private")
+            lay_out()
 
-        demo.load(
-            page.on_load,
-            None,
-            [header, search, view, task, cc, tf, *table_outputs, limit, *detail_outputs],
-            api_visibility="private",
-        )
-
-        # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
-        # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
-        for event in (search.change, search.submit, view.input, task.input):
-            event(page.table, filters, table_outputs, trigger_mode="always_last", api_visibility="private")
-        stack_outputs = [*table_outputs, *detail_outputs]
-        cc.input(page.on_compiler, [cc, tf], tf, api_visibility="private").then(
-            page.on_stack, [*filters, model], stack_outputs, api_visibility="private"
-        )
-        tf.input(page.on_stack, [*filters, model], stack_outputs, api_visibility="private")
-        results.select(page.on_select, [shown, cc, tf], detail_outputs, api_visibility="private")
-
-        # One listener keeps the link (and the address bar) in step with every part of the state:
-        # a chain after each event would add ~1 KB of page config per event.
-        gr.on(
-            [search.change, view.change, task.change, cc.change, tf.change, model.change],
-            page.link, [*filters, model], link, queue=False, trigger_mode="always_last", api_visibility="private",
-        )  # fmt: skip
-        link.change(None, link, link, js=URL_JS, api_visibility="private")
-        more.click(page.more, [*filters, limit], [*table_outputs, limit], api_visibility="private")
-        copy_link.click(None, link, None, js=COPY_JS, api_visibility="private")
-
+    # The named endpoints (for gradio_client, plain HTTP and MCP) are the app's, not a page's: Gradio
+    # lists each with the schema of its answer, ~45 KB that no page needs, so they sit on a page of their
+    # own that the nav bar does not show.
+    with demo.route("API endpoints", "/endpoints", show_in_navbar=False):
         gr.api(api.stacks, api_name="stacks")
         gr.api(api.search, api_name="search")
         gr.api(api.lookup, api_name="lookup")
         gr.api(api.compare, api_name="compare")
         gr.api(api.architectures, api_name="architectures")
     return demo
+
+
+def page_top() -> gr.HTML:
+    """The nav bar, the title and the data notice that head every page (the notice says when the data is
+    sample data)."""
+    gr.Navbar(main_page_name="Models")
+    gr.HTML(
+        f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
+        "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
+        "And how do I run it myself?</p></div>"
+    )
+    return gr.HTML(elem_id="header")
+
+
+def page_header(datasets: DatasetStore, rankings: RankingsStore):
+    snapshot = datasets.current()
+    return render.header(snapshot.provenance, snapshot.skipped, rankings.current().label(), datasets.last_error)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -222,9 +132,9 @@ def main(argv: list[str] | None = None) -> None:
     demo = build(datasets, rankings, records)
     datasets.start()
     records.cover(datasets.current().model_ids, datasets.current())
-    # the webhook route comes first, before every route of Gradio's own
-    webhook_routes = {"routes": webhook.routes(datasets)}
-    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=webhook_routes)
+    # the webhook and download routes come first, before every route of Gradio's own
+    routes = webhook.routes(datasets) + downloads.routes(datasets, rankings, records)
+    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
 
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
@@ -233,7 +143,8 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
     demo.launch(
         theme=serving.theme(),
-        css_paths=[ASSETS / "style.css"],
+        css=serving.minified_css(ASSETS / "style.css"),
+        head=serving.HEAD,
         show_error=False,
         footer_links=["api"],
         mcp_server=True,

@@ -72,9 +72,10 @@ def run(quick: bool = False) -> list[Figure]:
             with common.naive(data) as naive:
                 theirs = time_queries(page, naive.url, 7, 0, typed)
             with common.ours(data) as app:
-                from components.web.render import TABLE_HEADERS
+                from components.web.render import table_columns
 
-                mine = time_queries(page, app.url, len(TABLE_HEADERS), TABLE_HEADERS.index("Model"), typed)
+                headers = list(table_columns("selected"))
+                mine = time_queries(page, app.url, len(headers), headers.index("Model"), typed)
         finally:
             browser.close()
     label = common.rows_label(rows)

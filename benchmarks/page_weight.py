@@ -15,7 +15,7 @@ import common
 import httpx
 from common import Figure
 
-GOAL = 0.07
+GOAL = 0.05  # issue 13: the first page at most 5% of the naive page at 10,000 rows
 
 
 def page_bytes(app: common.App) -> tuple[int, int]:

@@ -112,6 +112,28 @@ def world(tmp_path):
     return snapshot, rankings
 
 
+@pytest.fixture
+def libraries(tmp_path):
+    """Transformers, diffusers and sentence-transformers stacks on one compiler, with rankings: (snapshot, rankings)."""
+    from datetime import datetime
+
+    from components.sources.dataset import load
+    from components.sources.rankings import Rankings
+
+    write(tmp_path / "tf.parquet", [row("Qwen/Qwen3-0.6B", cc=NEW_CC, lib_version="4.57.1")])
+    write(tmp_path / "tf5.parquet", [row("Qwen/Qwen3-0.6B", cc=NEW_CC, lib_version="5.0.0")])
+    write(tmp_path / "sd.parquet", [
+        row("stabilityai/sd-turbo", cc=NEW_CC, library="diffusers", lib_version="0.36.0", transformers="4.57.1",
+            diffusers="0.36.0", run_py="from diffusers import AutoPipelineForText2Image\n"),
+    ])  # fmt: skip
+    st = row("BAAI/bge-small-en-v1.5", cc=NEW_CC, library="sentence-transformers", lib_version="5.1.2", neuron_cores=1)
+    del st["tp"]
+    write(tmp_path / "st.parquet", [st])
+    write(tmp_path / "old.parquet", [row("Qwen/Qwen3-0.6B", cc=OLD_CC, lib_version="4.50.0")])
+    rankings = Rankings(lists={}, fetched_at=datetime(2026, 11, 30, tzinfo=UTC), origin="snapshot", source="t.json")
+    return load(tmp_path), rankings
+
+
 # ---- a launched app, for the API and browser tests ------------------------------------------
 
 

@@ -27,7 +27,7 @@ class Thresholds:
     """
 
     wall_change: float = 0.25
-    wall_min_s: float = 60.0
+    wall_min_s: int = 60  # whole seconds, as wall_s is
     memory_change: float = 0.20
     memory_min_gb: float = 1.0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import shlex
 
 from components.queries import evidence
@@ -11,9 +13,14 @@ from components.sources.hardware import hardware
 from components.sources.records import Records, empty_records
 from components.sources.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
 from components.sources.snapshot import Snapshot
-from components.sources.stacks import UnknownStack
+from components.sources.stacks import FIRST_LIBRARY, UnknownStack, normalise_library
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
+# Libraries the harness runs beyond Transformers, installed from PyPI by their own names.
+KNOWN_LIBRARIES = ("diffusers", "sentence-transformers")
+PIP_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,80}")
+log = logging.getLogger(__name__)
+_warned: set[str] = set()
 NEURON_PIP_INDEX = "https://pip.repos.neuron.amazonaws.com"
 HISTORY_FIELDS = (
     "neuronx_cc", "library", "library_version", "result", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb",
@@ -27,17 +34,28 @@ def cache_sync_command(neuronx_cc: str) -> str:
 
 
 def install_command(row: dict) -> str:
-    """`pip install` pinned to the stack a row was tested on; packages the row does not name are left out."""
+    """`pip install` pinned to the stack a row was tested on: the Neuron packages, and the library the
+    stack is named by (Transformers, diffusers, sentence-transformers, ...); packages the row does not
+    name are left out."""
     pins = []
+    library = normalise_library(row.get("library") or "")
     for column, package in STACK_PACKAGES:
         version = row.get(column)
-        if version is None and column == "transformers" and row.get("library") == "transformers":
+        if version is None and column == library:
             version = row.get("library_version")
         if version:
-            pins.append(shlex.quote(f"{package}=={version}"))
+            pins.append(f"{package}=={version}")
+    if library and library != FIRST_LIBRARY and row.get("library_version"):
+        named = PIP_NAME.fullmatch(library) is not None
+        if library not in KNOWN_LIBRARIES and library not in _warned:
+            _warned.add(library)  # once per library, not once per row shown
+            how = "pins it by its name" if named else "leaves it out (not a pip package name)"
+            log.warning("library %r has no known install recipe: the install line %s", library, how)
+        if named:
+            pins.append(f"{library}=={row['library_version']}")
     if not pins:
         return ""
-    return f"pip install --extra-index-url {NEURON_PIP_INDEX} " + " ".join(pins)
+    return f"pip install --extra-index-url {NEURON_PIP_INDEX} " + " ".join(shlex.quote(p) for p in pins)
 
 
 def history(snapshot: Snapshot, model_id: str) -> list[dict]:
@@ -93,6 +111,8 @@ def lookup(
             "unknown_stack": str(unknown),
             **_record_fields(records, canonical or asked),
         }
+        if record_unknown and (records is None or records.get(canonical or asked) is None):
+            answer["record_unknown"] = record_unknown
         if canonical:
             answer["history"] = history(snapshot, canonical)
         return answer

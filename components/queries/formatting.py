@@ -7,7 +7,7 @@ import math
 import pandas as pd
 
 
-def _missing(value: object) -> bool:
+def is_missing(value: object) -> bool:
     """None, NaN, NA and infinities: nothing a person can read as a figure."""
     if isinstance(value, float) and not math.isfinite(value):
         return True
@@ -19,7 +19,7 @@ def _missing(value: object) -> bool:
 
 def duration(seconds: object) -> str:
     """`725` → `12 min 5 s`; `3725` → `1 h 2 min`; missing → `—`."""
-    if _missing(seconds):
+    if is_missing(seconds):
         return "—"
     total = int(round(float(seconds)))  # type: ignore[arg-type]
     if total < 60:
@@ -33,24 +33,44 @@ def duration(seconds: object) -> str:
 
 def memory(peak_gb: object, capacity_gb: object) -> str:
     """`12.3 / 24 GB (51%)`; either figure missing reads as `—`."""
-    if _missing(peak_gb):
+    if is_missing(peak_gb):
         return "—"
     peak = float(peak_gb)  # type: ignore[arg-type]
-    if _missing(capacity_gb) or not float(capacity_gb):  # type: ignore[arg-type]
+    if is_missing(capacity_gb) or not float(capacity_gb):  # type: ignore[arg-type]
         return f"{peak:.1f} GB"
     capacity = float(capacity_gb)  # type: ignore[arg-type]
     return f"{peak:.1f} / {capacity:g} GB ({peak / capacity:.0%})"
 
 
 def cores(tp: object) -> str:
-    if _missing(tp):
+    if is_missing(tp):
         return "—"
     return str(int(tp))  # type: ignore[call-overload]
 
 
+def count(value: object) -> str:
+    """A whole count as people read it: `1234567` → `1,234,567`; a score keeps one decimal; missing → `—`."""
+    if is_missing(value):
+        return "—"
+    number = float(value)  # type: ignore[arg-type]
+    return f"{int(number):,}" if number.is_integer() else f"{number:,.1f}"
+
+
+def compact(value: object) -> str:
+    """A count in a narrow column: `16015313` → `16.0 M`, `374599` → `375 k`, `4430` → `4,430`."""
+    if is_missing(value):
+        return "—"
+    number = float(value)  # type: ignore[arg-type]
+    if abs(number) >= 1e6:
+        return f"{number / 1e6:.1f} M"
+    if abs(number) >= 1e4:
+        return f"{number / 1e3:.0f} k"
+    return count(number)
+
+
 def timestamp(value: object) -> str:
     """An ISO 8601 time as people read it: `2026-10-26 08:00 UTC`; anything else as given."""
-    if _missing(value):
+    if is_missing(value):
         return "—"
     try:
         return pd.Timestamp(value).tz_convert("UTC").strftime("%Y-%m-%d %H:%M UTC")
@@ -60,7 +80,7 @@ def timestamp(value: object) -> str:
 
 def plain(value: object):
     """A value as plain JSON: NaN/NA → None, numpy scalars → Python, timestamps → ISO 8601."""
-    if _missing(value):
+    if is_missing(value):
         return None
     if hasattr(value, "isoformat"):
         return value.isoformat()

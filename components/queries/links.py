@@ -29,7 +29,11 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
         value = params.get(name) if params else None
         return value[:MAX_VALUE] if isinstance(value, str) else ""
 
-    query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), get("transformers"))
+    # `transformers=V` names a Transformers version (the first library); `library=L` another library,
+    # with its version in `library_version=V` (or none: its newest version on the compiler)
+    library, version = get("library").strip(), (get("library_version") or get("transformers")).strip()
+    spec = f"{library}=={version}" if library and "==" not in library else (library or version)
+    query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), spec)
     if tasks is not None and query.task not in tasks:
         query = Query(query.text, query.view, "", query.neuronx_cc, query.library_version)
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
@@ -49,6 +53,7 @@ def build(state: PageState) -> str:
         ("task", q.task),
         ("q", q.text),
         ("neuronx_cc", q.neuronx_cc),
-        ("transformers", q.library_version),
     ]
+    library, sep, version = q.library_version.partition("==")
+    pairs += [("library", library), ("library_version", version)] if sep else [("transformers", q.library_version)]
     return urlencode([(k, v) for k, v in pairs if v])

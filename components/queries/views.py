@@ -28,12 +28,6 @@ ROW_FIELDS = (
     "neuronx_cc", "library", "library_version", "task", "architecture",
 )  # fmt: skip
 RANK_FIELDS = ("rank", "downloads", "likes", "trending_score")
-# Whole numbers in the data: a ranked view's rows mix tested and untested models, and pandas turns an int column
-# with a missing value into floats (8 -> 8.0); these stay ints (or None) in every answer.
-INT_FIELDS = ("tp", "wall_s", "rank", "downloads", "likes")
-# The figure each ranked view orders by, named in each ranked row's `ranked_by` (answers only, not exports).
-RANKED_BY = {"trending": "trending_score", "downloads": "downloads"}
-ANSWER_FIELDS = ROW_FIELDS + RANK_FIELDS + ("ranked_by",)
 MAX_QUERY = 200
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
 TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
@@ -73,7 +67,7 @@ class ViewResult:
         """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
         records = self._records
         if records is None:
-            fields = [c for c in ANSWER_FIELDS if c in self.frame.columns]
+            fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in self.frame.columns]
             columns = [_plain_values(self.frame[c]) for c in fields]
             records = [dict(zip(fields, values)) for values in zip(*columns)]
             object.__setattr__(self, "_records", records)  # the frame never changes: keep the answer
@@ -208,19 +202,20 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
     frame = _stack_frame(snapshot, stack, positions).assign(
         task=tasks, architecture=model_architecture[codes], downloads=popularity
     )
-    # -1 is unknown; object dtype keeps the rest ints (`where` with None would make them floats)
-    frame["downloads"] = pd.Series(
-        [int(d) if d >= 0 else None for d in frame["downloads"]], dtype=object, index=frame.index
-    )
+    frame["downloads"] = pd.array([int(p) if p >= 0 else None for p in popularity], dtype="Int64")
     return frame.reset_index(drop=True)
 
 
+def ranked_task(rankings: Rankings, view: str, task: str = "") -> str:
+    """The task a ranked view shows: the Hub ranks one task at a time, so "" means the first task it
+    ranks (text-generation)."""
+    return task or next((t for t in TASKS if rankings.ranked(t, view)), TASKS[0])
+
+
 def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFrame:
-    # One ranking per answer, so its ranks are unique: no task means the first ranked task (text-generation).
-    entries = list(rankings.ranked(task or TASKS[0], view))
+    entries = list(rankings.ranked(ranked_task(rankings, view, task), view))
     if words:
         entries = [e for e in entries if matches(search_key(e.model_id), words)]
-    entries.sort(key=lambda e: (e.rank, TASKS.index(e.task) if e.task in TASKS else len(TASKS)))
     found = [
         snapshot.row_for(snapshot.canonical_model_id(e.model_id) or e.model_id, stack) if stack else None
         for e in entries
@@ -243,13 +238,18 @@ def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFra
             }
         row.update(architecture=records.architecture_of(e.model_id))
         row.update(task=e.task, rank=e.rank, downloads=e.downloads, likes=e.likes, trending_score=e.trending_score)
-        row.update(ranked_by=RANKED_BY[view])
         rows.append(row)
-    columns = list(ANSWER_FIELDS)
+    columns = list(ROW_FIELDS + RANK_FIELDS)
     frame = pd.DataFrame(rows, columns=columns)
-    if not len(frame):
-        return frame
-    frame = frame.replace({np.nan: None})
-    for column in INT_FIELDS:
-        frame[column] = pd.Series([None if pd.isna(v) else int(v) for v in frame[column]], dtype=object)
+    return _whole_numbers(frame.replace({np.nan: None}) if len(frame) else frame)
+
+
+# Counts stay integers in every view: a column with a missing value would otherwise turn 536 into 536.0.
+WHOLE_NUMBERS = ("tp", "wall_s", "rank", "downloads", "likes")
+
+
+def _whole_numbers(frame: pd.DataFrame) -> pd.DataFrame:
+    for column in WHOLE_NUMBERS:
+        if column in frame.columns:
+            frame[column] = pd.array([None if v is None or pd.isna(v) else int(v) for v in frame[column]], "Int64")
     return frame

@@ -46,6 +46,8 @@ COLUMNS: tuple[Column, ...] = (
 )
 
 BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
+# Other names a column arrives under: the dataset's own documented query calls the cores `neuron_cores`.
+ALIASES: dict[str, str] = {"neuron_cores": "tp"}
 NAMES: tuple[str, ...] = tuple(c.name for c in COLUMNS)
 HEAVY: tuple[str, ...] = tuple(c.name for c in COLUMNS if c.heavy)
 

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from huggingface_hub import HfApi, HfFileSystem
 
-from components.sources.columns import BY_NAME, COLUMNS, HEAVY, ROW_KEY, STACK_KEY
+from components.sources.columns import ALIASES, BY_NAME, COLUMNS, HEAVY, ROW_KEY, STACK_KEY
 from components.sources.errors import describe_error
 from components.sources.file_cache import FileCache, FileTable
 from components.sources.snapshot import Provenance, Skipped, Snapshot
@@ -128,9 +128,13 @@ def read_file(name: str, key: str, opener: Callable[[str], BinaryIO]) -> FileTab
             # long free text repeats across rows and stacks: never materialise it densely
             table = pq.read_table(handle, read_dictionary=list(HEAVY))
     except Exception as exc:  # noqa: BLE001 — any unreadable file is reported, not fatal
-        return FileTable(key, None, (Skipped(name, f"unreadable Parquet file ({describe_error(exc)})"),), 0)
+        reason = f"unreadable Parquet file ({describe_error(exc)})"
+        log.warning("dataset file %s skipped: %s", name, reason)
+        return FileTable(key, None, (Skipped(name, reason),), 0)
     rows_read = table.num_rows
     table, notes = normalise_table(table)
+    for note in notes:  # the page's header lists them too
+        log.warning("dataset file %s: %s", name, note)
     return FileTable(key, table, tuple(Skipped(name, note) for note in notes), rows_read)
 
 
@@ -160,6 +164,7 @@ def normalise_table(table: pa.Table) -> tuple[pa.Table, list[str]]:
     rows without a model_id are dropped. Returns the table and notes on what was lost.
     """
     notes: list[str] = []
+    table = _apply_aliases(table, notes)
     columns: dict[str, pa.ChunkedArray] = {}
     n = table.num_rows
     for column in COLUMNS:
@@ -195,6 +200,28 @@ def normalise_table(table: pa.Table) -> tuple[pa.Table, list[str]]:
         model_id = model_id.filter(keep)
     result = result.set_column(result.column_names.index("model_id"), "model_id", model_id)
     return result, notes
+
+
+def _apply_aliases(table: pa.Table, notes: list[str]) -> pa.Table:
+    """A column under another documented name (`neuron_cores`) becomes its column (`tp`). When a file
+    has both, the column's own name wins; rows where the two disagree are counted in `notes`."""
+    for alias, name in ALIASES.items():
+        if alias not in table.column_names:
+            continue
+        aliased = table.column(alias)
+        table = table.drop_columns([alias])
+        if name not in table.column_names:
+            table = table.append_column(name, aliased)
+            continue
+        target = BY_NAME[name].type
+        ours, _ = coerce(table.column(name), target)
+        theirs, _ = coerce(aliased, target)
+        disagree = pc.sum(pc.fill_null(pc.not_equal(ours, theirs), False)).as_py() or 0
+        if disagree:
+            notes.append(f"{disagree} row(s) give '{name}' and '{alias}' that disagree; '{name}' is shown")
+        filled = pc.coalesce(ours, theirs)  # a row that names only the alias keeps its value
+        table = table.set_column(table.column_names.index(name), name, filled)
+    return table
 
 
 def coerce(values: pa.ChunkedArray, target: pa.DataType) -> tuple[pa.ChunkedArray, int]:

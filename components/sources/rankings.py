@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ import httpx2
 from huggingface_hub import HfApi
 from huggingface_hub import constants as hf_constants
 
+from components.sources.hub_values import count, parameter_count, parse_time, score
 from components.sources.store import Backoff, RefreshingStore
 
 log = logging.getLogger(__name__)
@@ -128,40 +128,6 @@ def empty_rankings(note: str, caveat: str = "") -> Rankings:
     return Rankings(lists={}, fetched_at=_EPOCH, origin="snapshot", source="none", note=note, caveat=caveat)
 
 
-def _count(value: Any) -> int | None:
-    """A non-negative integer count, or None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value if value >= 0 else None
-    if isinstance(value, float) and value.is_integer() and value >= 0:
-        return int(value)
-    return None
-
-
-def _score(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) else None
-
-
-def _parameter_count(safetensors: Any) -> int | None:
-    """Total parameters from a ModelInfo's `safetensors` (a SafeTensorsInfo or its dict form)."""
-    if safetensors is None:
-        return None
-    if isinstance(safetensors, Mapping):
-        total, per_dtype = safetensors.get("total"), safetensors.get("parameters")
-    else:
-        total, per_dtype = getattr(safetensors, "total", None), getattr(safetensors, "parameters", None)
-    if _count(total):
-        return _count(total)
-    if isinstance(per_dtype, Mapping) and per_dtype:
-        counts = [_count(value) for value in per_dtype.values()]
-        if None not in counts:
-            return sum(c for c in counts if c is not None) or None
-    return None
-
-
 def ranked_model_from_info(info: Any, rank: int, task: str) -> RankedModel | None:
     """A RankedModel from a `list_models` ModelInfo (or look-alike); None if it has no usable id."""
     model_id = getattr(info, "id", None)
@@ -171,10 +137,10 @@ def ranked_model_from_info(info: Any, rank: int, task: str) -> RankedModel | Non
         model_id=model_id.strip(),
         rank=rank,
         task=task,
-        downloads=_count(getattr(info, "downloads", None)),
-        likes=_count(getattr(info, "likes", None)),
-        trending_score=_score(getattr(info, "trending_score", None)),
-        num_parameters=_parameter_count(getattr(info, "safetensors", None)),
+        downloads=count(getattr(info, "downloads", None)),
+        likes=count(getattr(info, "likes", None)),
+        trending_score=score(getattr(info, "trending_score", None)),
+        num_parameters=parameter_count(getattr(info, "safetensors", None)),
     )
 
 
@@ -192,10 +158,10 @@ def _ranked_model_from_entry(entry: Any, position: int, task: str) -> RankedMode
         model_id=model_id.strip(),
         rank=rank,
         task=task,
-        downloads=_count(entry.get("downloads")),
-        likes=_count(entry.get("likes")),
-        trending_score=_score(entry.get("trending_score")),
-        num_parameters=_count(entry.get("num_parameters")),
+        downloads=count(entry.get("downloads")),
+        likes=count(entry.get("likes")),
+        trending_score=score(entry.get("trending_score")),
+        num_parameters=count(entry.get("num_parameters")),
     )
 
 
@@ -208,16 +174,6 @@ def _dedupe(models: Iterable[RankedModel]) -> tuple[RankedModel, ...]:
             seen.add(model.model_id)
             kept.append(model)
     return tuple(kept)
-
-
-def _parse_time(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
 def load_snapshot(path: str | os.PathLike[str]) -> Rankings:
@@ -238,7 +194,7 @@ def load_snapshot(path: str | os.PathLike[str]) -> Rankings:
         raise ValueError(f"rankings snapshot {name}: invalid JSON (line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(data, dict) or not isinstance(data.get("tasks"), dict):
         raise ValueError(f"rankings snapshot {name}: expected an object with a 'tasks' object")
-    fetched_at = _parse_time(data.get("fetched_at"))
+    fetched_at = parse_time(data.get("fetched_at"))
     if fetched_at is None:
         raise ValueError(f"rankings snapshot {name}: 'fetched_at' must be an ISO 8601 time")
     lists: dict[tuple[str, str], tuple[RankedModel, ...]] = {}

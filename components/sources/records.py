@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from huggingface_hub.errors import HFValidationError
 from huggingface_hub.utils import validate_repo_id
+
+from components.sources.hub_values import count, parameter_count, parse_time, score
 
 log = logging.getLogger(__name__)
 
@@ -71,22 +72,6 @@ class ModelRecord:
     private: bool = False
 
 
-def _count(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value if value >= 0 else None
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer() and value >= 0:
-        return int(value)
-    return None
-
-
-def _score(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) else None
-
-
 def _architecture(config: Mapping) -> str | None:
     """The model class the Hub names: `config.architectures[0]`, or a diffusers pipeline's `_class_name`."""
     names = config.get("architectures")
@@ -99,20 +84,6 @@ def _architecture(config: Mapping) -> str | None:
         name = diffusers.get("_class_name")
         if isinstance(name, str) and _ARCHITECTURE.match(name.strip()):
             return name.strip()
-    return None
-
-
-def _parameters(safetensors: Any) -> int | None:
-    if not isinstance(safetensors, Mapping):
-        return None
-    total = _count(safetensors.get("total"))
-    if total:
-        return total
-    per_dtype = safetensors.get("parameters")
-    if isinstance(per_dtype, Mapping) and per_dtype:
-        counts = [_count(v) for v in per_dtype.values()]
-        if None not in counts:
-            return sum(counts) or None  # type: ignore[arg-type]
     return None
 
 
@@ -149,10 +120,10 @@ def parse_record(entry: Any) -> ModelRecord | None:
         if isinstance(model_type, str) and _TASK.match(model_type.strip().replace("_", "-"))
         else None,
         base_models=_base_models(entry.get("cardData"), model_id),
-        num_parameters=_parameters(entry.get("safetensors")),
-        downloads=_count(entry.get("downloads")),
-        likes=_count(entry.get("likes")),
-        trending_score=_score(entry.get("trendingScore")),
+        num_parameters=parameter_count(entry.get("safetensors")),
+        downloads=count(entry.get("downloads")),
+        likes=count(entry.get("likes")),
+        trending_score=score(entry.get("trendingScore")),
         gated=gated if gated in ("auto", "manual") else ("manual" if gated is True else None),
         private=entry.get("private") is True,
     )
@@ -244,16 +215,6 @@ def empty_records(source: str = "none", note: str = "") -> Records:
     return Records({}, source, None, note)
 
 
-def _parse_time(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
-
-
 def parse_records(data: Any, source: str) -> Records:
     """Records from a decoded record file: a list of Hub records or `{"models": [...], ...}`.
     Malformed entries are skipped (and logged); raises ValueError when `data` holds no list."""
@@ -272,7 +233,7 @@ def parse_records(data: Any, source: str) -> Records:
     if skipped:
         log.warning("model records %s: skipped %d entries without a usable id", source, skipped)
     note = meta.get("note")
-    return Records(models, source, _parse_time(meta.get("fetched_at")), note if isinstance(note, str) else "")
+    return Records(models, source, parse_time(meta.get("fetched_at")), note if isinstance(note, str) else "")
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:

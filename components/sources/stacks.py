@@ -94,9 +94,10 @@ def _library_matches(stack: Stack, spec: str) -> bool:
     library, sep, version = spec.partition("==")
     if not sep:
         return _same_version(stack.library_version, spec)
-    return normalise_library(stack.library) == normalise_library(library) and _same_version(
-        stack.library_version, version.strip()
-    )
+    if normalise_library(stack.library) != normalise_library(library):
+        return False
+    # `LIBRARY==` with no version: the library's first (newest) stack
+    return not version.strip() or _same_version(stack.library_version, version.strip())
 
 
 def resolve(stacks: Sequence[Stack], neuronx_cc: str | None = "", library_version: str | None = "") -> Stack | None:
@@ -104,7 +105,7 @@ def resolve(stacks: Sequence[Stack], neuronx_cc: str | None = "", library_versio
 
     `neuronx_cc` "" means the newest compiler that has the library version asked for; `library_version`
     is "" (the first stack on that compiler), a version (the library whose version matches, Transformers
-    first) or `LIBRARY==VERSION`; a version without its `+local` tag matches one that has it.
+    first), `LIBRARY==VERSION` or `LIBRARY==` (that library's newest version); a version without its `+local` tag matches one that has it.
     Returns None only when nothing is asked and there is no data; raises UnknownStack otherwise.
     """
     cc = str(neuronx_cc or "").strip()

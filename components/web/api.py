@@ -1,10 +1,10 @@
 """The named endpoints: plain JSON answers for programs (gradio_client, MCP, curl).
 
 Each method reads the current snapshot and rankings once, so one answer never mixes two loads.
-The docstrings are the endpoints' descriptions in the API page and the MCP schema.
+The docstrings are the endpoints' descriptions in the API page and the MCP schema, and the return
+annotations (`answers.py`) describe their fields there. Annotations are evaluated (no
+`from __future__ import annotations`): Gradio reads them as types, not strings.
 """
-
-from __future__ import annotations
 
 import gradio as gr
 
@@ -15,6 +15,7 @@ from components.sources.records import empty_records, hub_id
 from components.sources.records_store import RecordsStore
 from components.sources.stacks import UnknownStack
 from components.sources.store import DatasetStore
+from components.web.answers import ArchitectureAnswer, CompareAnswer, LookupAnswer, RowAnswer, StackAnswer
 
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
 LOOKUP_WAIT = 3.0
@@ -28,7 +29,7 @@ class Api:
         self.rankings = rankings
         self.records = records or RecordsStore(empty_records(), live=False)
 
-    def stacks(self) -> list[dict]:
+    def stacks(self) -> list[StackAnswer]:
         """List the tested software stacks, newest first.
 
         Returns:
@@ -38,18 +39,18 @@ class Api:
 
     def search(
         self, query: str = "", view: str = "selected", task: str = "", neuronx_cc: str = "", library_version: str = ""
-    ) -> list[dict]:
+    ) -> list[RowAnswer]:
         """Find models and their result on one stack (does each run unmodified on AWS Trainium?).
 
         Args:
             query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
             view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
-            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" give one task's ranking ("" means "text-generation"), so ranks in one answer are unique.
+            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation.
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank, downloads, likes, trending_score and ranked_by (the figure the rank follows: "trending_score" or "downloads"). tp, wall_s, rank, downloads and likes are integers or null. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank (unique within an answer), downloads, likes and trending_score (the figure "trending" ranks by; "downloads" ranks by downloads). Counts (tp, wall_s, rank, downloads, likes) are integers. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
         try:
@@ -57,7 +58,7 @@ class Api:
         except UnknownStack as unknown:
             raise gr.Error(str(unknown), print_exception=False) from None
 
-    def lookup(self, model_id: str, neuronx_cc: str = "", library_version: str = "") -> dict:
+    def lookup(self, model_id: str, neuronx_cc: str = "", library_version: str = "") -> LookupAnswer:
         """Everything about one model on one stack: the result, how to reproduce it, and its history.
 
         Args:
@@ -73,7 +74,9 @@ class Api:
         unknown = None if record else self.records.why_unknown(str(model_id or ""))
         return details.lookup(snapshot, model_id, neuronx_cc, library_version, self.records.current(), unknown)
 
-    def architectures(self, neuronx_cc: str = "", library_version: str = "", task: str = "") -> list[dict]:
+    def architectures(
+        self, neuronx_cc: str = "", library_version: str = "", task: str = ""
+    ) -> list[ArchitectureAnswer]:
         """How each model architecture fares on one stack: how many models of it were tested and passed.
 
         Args:
@@ -94,7 +97,7 @@ class Api:
 
     def compare(
         self, neuronx_cc_a: str = "", library_version_a: str = "", neuronx_cc_b: str = "", library_version_b: str = ""
-    ) -> dict:
+    ) -> CompareAnswer:
         """Compare two stacks (for an SDK upgrade): which models regressed, were fixed, were added or removed, or changed notably.
 
         Args:

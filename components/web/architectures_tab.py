@@ -3,12 +3,15 @@ models, under the headline figure and its definition. Drawn when the tab is open
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gradio as gr
 from markupsafe import Markup
 
 from components.queries import architectures
 from components.sources.rankings import RankingsStore
 from components.sources.records_store import RecordsStore
+from components.sources.results import OTHER, PASS, result_kind
 from components.sources.store import DatasetStore
 from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
@@ -51,7 +54,7 @@ def table_html(rows: list[dict]) -> Markup:
         shown = row["models"][:MAX_MODELS_LISTED]
         names = Markup(", ").join(
             Markup('<span class="arch-model result-{}">{}</span>').format(
-                "pass" if str(m["result"]).upper() == "PASS" else "other", m["model_id"]
+                PASS if result_kind(m["result"]) == PASS else OTHER, m["model_id"]
             )
             for m in shown
         )
@@ -93,11 +96,12 @@ class ArchitecturesTab:
         return headline_html(figure), table_html(architectures.architectures(snapshot, records, stack))
 
 
-def build(tab: gr.Tab, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore) -> None:
-    """Lay out the tab's contents (inside `with gr.Tab(...)`) and wire its events."""
+def build(opened: Callable, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore) -> None:
+    """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
+    page's load event (`demo.load`), which fills it."""
     handler = ArchitecturesTab(datasets, rankings, records)
     stack = gr.Dropdown(label="Stack", elem_id="arch-stack", min_width=260)
     headline = gr.HTML(elem_id="arch-headline-box")
     table = gr.HTML(elem_id="arch-table-box")
-    tab.select(handler.on_open, stack, [stack, headline, table], api_visibility="private")
+    opened(handler.on_open, stack, [stack, headline, table], api_visibility="private")
     stack.input(handler.on_stack, stack, [headline, table], trigger_mode="always_last", api_visibility="private")

@@ -6,6 +6,8 @@ first page load neither computes them nor imports plotly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gradio as gr
 
 from components.sources.store import DatasetStore
@@ -18,12 +20,12 @@ class ChartsTab:
         self.datasets = datasets
 
     def on_open(self, value: str | None):
-        """Fill the stack picker (keeping a choice still in the data) and draw every figure."""
+        """Fill the stack picker (keeping a choice still in the data) and draw the trend across stacks;
+        the stack's own figures follow (`on_stack`, chained after it)."""
         snapshot = self.datasets.current()
         stack = stack_from_value(snapshot, value) or snapshot.newest
         picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
-        trend = charts.trend_figure(snapshot)
-        return (picker, trend, *self._stack_figures(snapshot, stack))  # one snapshot for every figure
+        return picker, charts.trend_figure(snapshot)
 
     def on_stack(self, value: str | None):
         """The figures of one stack: wall time, memory, organisations."""
@@ -41,8 +43,9 @@ class ChartsTab:
         )
 
 
-def build(tab: gr.Tab, datasets: DatasetStore) -> None:
-    """Lay out the tab's contents (inside `with gr.Tab(...)`) and wire its events."""
+def build(opened: Callable, datasets: DatasetStore) -> None:
+    """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
+    page's load event (`demo.load`), which fills it."""
     handler = ChartsTab(datasets)
     trend = gr.Plot(label="Pass rate across stacks", elem_id="chart-trend")
     gr.Markdown(charts.CAPTIONS["trend"], elem_classes=["hint"])
@@ -56,5 +59,7 @@ def build(tab: gr.Tab, datasets: DatasetStore) -> None:
             gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
     orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
     gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
-    tab.select(handler.on_open, stack, [stack, trend, wall, memory, orgs], api_visibility="private")
+    opened(handler.on_open, stack, [stack, trend], api_visibility="private").then(
+        handler.on_stack, stack, [wall, memory, orgs], api_visibility="private"
+    )
     stack.input(handler.on_stack, stack, [wall, memory, orgs], trigger_mode="always_last", api_visibility="private")

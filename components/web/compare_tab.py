@@ -1,18 +1,22 @@
 """The "Compare stacks" tab: two stack pickers and what changed from one to the other.
 
-Nothing is computed at page load: the tab fills itself when it is first opened.
+A page of its own (`/compare`): the first page never carries its layout, and it fills itself on load.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gradio as gr
+from markupsafe import Markup
 
 from components.queries import compare, formatting, links
 from components.queries.views import Query
 from components.sources.results import OTHER
 from components.sources.snapshot import Snapshot, Stack
+from components.sources.stacks import library_spec
 from components.sources.store import DatasetStore
-from components.web.render import badge, esc
+from components.web.render import badge, join
 from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
 MAX_SECTION_ROWS = 200
@@ -67,7 +71,7 @@ class CompareTab:
             self.render(snapshot, stack_a, stack_b),
         )
 
-    def on_change(self, value_a: str | None, value_b: str | None) -> str:
+    def on_change(self, value_a: str | None, value_b: str | None) -> Markup:
         snapshot = self.datasets.current()
         default_a, default_b = compare.default_stacks(snapshot)
         stack_a = stack_from_value(snapshot, value_a) or default_a
@@ -75,56 +79,62 @@ class CompareTab:
         return self.render(snapshot, stack_a, stack_b)
 
     @staticmethod
-    def render(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None) -> str:
+    def render(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None) -> Markup:
         if stack_a is None or stack_b is None:
-            return '<p class="summary">No data loaded. See the notice above.</p>'
+            return Markup('<p class="summary">No data loaded. See the notice above.</p>')
         if stack_a.key == stack_b.key:
-            return '<p class="summary">A and B are the same stack: nothing changes. Pick another stack for A or B.</p>'
+            return Markup(
+                '<p class="summary">A and B are the same stack: nothing changes. Pick another stack for A or B.</p>'
+            )
         answer = compare.compare(snapshot, stack_a, stack_b)
-        counts = "".join(
-            f'<span class="compare-count compare-{name}"><b>{len(answer[name]):,}</b> {esc(title.lower())}</span>'
+        counts = join(
+            Markup('<span class="compare-count compare-{}"><b>{:,}</b> {}</span>').format(
+                name, len(answer[name]), title.lower()
+            )
             for name, title, _ in SECTIONS
         )
-        parts = [f'<div class="compare-counts" id="compare-counts">{counts}</div>']
+        parts = [Markup('<div class="compare-counts" id="compare-counts">{}</div>').format(counts)]
         parts += [_section(answer[name], name, title, meaning, stack_a, stack_b) for name, title, meaning in SECTIONS]
-        return "".join(parts)
+        return join(parts)
 
 
-def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: Stack, stack_b: Stack) -> str:
-    head = f'<h3 id="compare-{name}-title">{esc(title)} ({len(entries):,})</h3><p class="meaning">{esc(meaning)}</p>'
+def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: Stack, stack_b: Stack) -> Markup:
+    head = Markup('<h3 id="compare-{}-title">{} ({:,})</h3><p class="meaning">{}</p>').format(
+        name, title, len(entries), meaning
+    )
     if not entries:
-        return f'<section class="compare-section" id="compare-{name}">{head}<p>None.</p></section>'
+        return Markup('<section class="compare-section" id="compare-{}">{}<p>None.</p></section>').format(name, head)
     opened_on = stack_a if name == "removed" else stack_b
-    extra = "<th>What moved</th>" if name == "changed" else ""
-    rows = "".join(_row(e, opened_on, name == "changed") for e in entries[:MAX_SECTION_ROWS])
+    extra = Markup("<th>What moved</th>") if name == "changed" else ""
+    rows = join(_row(e, opened_on, name == "changed") for e in entries[:MAX_SECTION_ROWS])
     more = (
-        f"<p>… and {len(entries) - MAX_SECTION_ROWS:,} more: the <code>/compare</code> API lists them all.</p>"
+        Markup("<p>… and {:,} more: the <code>/compare</code> API lists them all.</p>").format(
+            len(entries) - MAX_SECTION_ROWS
+        )
         if len(entries) > MAX_SECTION_ROWS
         else ""
     )
-    return (
-        f'<section class="compare-section" id="compare-{name}">{head}'
+    return Markup(
+        '<section class="compare-section" id="compare-{}">{}'
         '<table class="history-table compare-table"><thead><tr><th>Model</th><th>A</th><th>B</th><th>Cores</th>'
-        f"<th>Wall time</th><th>Peak memory</th>{extra}</tr></thead><tbody>{rows}</tbody></table>{more}</section>"
-    )
+        "<th>Wall time</th><th>Peak memory</th>{}</tr></thead><tbody>{}</tbody></table>{}</section>"
+    ).format(name, head, extra, rows, more)
 
 
-def _row(e: dict, opened_on: Stack, changed: bool) -> str:
-    link = links.build(
-        links.PageState(
-            Query(neuronx_cc=opened_on.neuronx_cc, library_version=opened_on.library_version), e["model_id"]
-        )
-    )
+def _row(e: dict, opened_on: Stack, changed: bool) -> Markup:
+    # the model opens on the Models page, on the stack where it was run (its library named exactly)
+    query = Query(neuronx_cc=opened_on.neuronx_cc, library_version=library_spec(opened_on))
+    link = links.build(links.PageState(query, e["model_id"]))
     cores = _pair(formatting.cores(e.get("tp_a")), formatting.cores(e.get("tp_b")))
     wall = _pair(formatting.duration(e.get("wall_s_a")), formatting.duration(e.get("wall_s_b")))
-    memory = _memory_pair(e)
-    moved = f"<td>{esc(', '.join(e.get('reasons', [])))}</td>" if changed else ""
-    return (
-        f'<tr><td><a href="?{esc(link)}" target="_self" class="model-link">{esc(e["model_id"])}</a></td>'
-        f"<td>{badge(e.get('kind_a') or OTHER, e.get('result_a'))}</td>"
-        f"<td>{badge(e.get('kind_b') or OTHER, e.get('result_b'))}</td>"
-        f"<td>{esc(cores)}</td><td>{esc(wall)}</td><td>{esc(memory)}</td>{moved}</tr>"
-    )
+    moved = Markup("<td>{}</td>").format(", ".join(e.get("reasons", []))) if changed else ""
+    return Markup(
+        '<tr><td><a href="./?{}" target="_self" class="model-link">{}</a></td><td>{}</td><td>{}</td>'
+        "<td>{}</td><td>{}</td><td>{}</td>{}</tr>"
+    ).format(
+        link, e["model_id"], badge(e.get("kind_a") or OTHER, e.get("result_a")),
+        badge(e.get("kind_b") or OTHER, e.get("result_b")), cores, wall, _memory_pair(e), moved,
+    )  # fmt: skip
 
 
 def _memory_pair(e: dict) -> str:
@@ -150,15 +160,16 @@ def _pair(a: str, b: str) -> str:
     return f"{a} → {b}"
 
 
-def build(tab: gr.Tab, datasets: DatasetStore) -> None:
-    """Lay out the tab's contents (inside `with gr.Tab(...)`) and wire its events."""
+def build(opened: Callable, datasets: DatasetStore) -> None:
+    """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
+    page's load event (`demo.load`), which fills it."""
     handler = CompareTab(datasets)
     gr.Markdown(INTRO, elem_classes=["hint"])
     with gr.Row(equal_height=True):
         stack_a = gr.Dropdown(label="A (from)", elem_id="compare-a", scale=1, min_width=260)
         stack_b = gr.Dropdown(label="B (to)", elem_id="compare-b", scale=1, min_width=260)
     result = gr.HTML(elem_id="compare-result", css_template=CSS)
-    tab.select(handler.on_open, [stack_a, stack_b], [stack_a, stack_b, result], api_visibility="private")
+    opened(handler.on_open, [stack_a, stack_b], [stack_a, stack_b, result], api_visibility="private")
     for picker in (stack_a, stack_b):
         picker.input(
             handler.on_change, [stack_a, stack_b], result, trigger_mode="always_last", api_visibility="private"

@@ -1,28 +1,25 @@
-"""The "Download CSV" and "Download Parquet" buttons under the results table.
+"""The CSV and Parquet downloads of a view: plain links, served by a route of their own.
 
-A click writes the file from the filters as they are at that moment (see `export.py`), then the
-browser saves it. A plain `gr.DownloadButton` would save the file of the click before.
+`GET /export/csv?<the page's link>` (or `/export/parquet`) writes every row the link's filters match,
+not only the rows shown, and sends it as a file. A link needs no component, event or script on the
+page (a download button and its hidden file component weighed ~10 KB of the first page), and it
+can be copied, opened in a new tab or fetched with curl.
 """
 
 from __future__ import annotations
 
-import gradio as gr
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
 
-from components.queries import export, views
+from components.queries import export, links, views
 from components.sources.rankings import RankingsStore
 from components.sources.records_store import RecordsStore
 from components.sources.store import DatasetStore
 
-# Saves the file the handler just wrote: a link with `download` is what the browser understands.
-SAVE_JS = """(file) => {
-  if (!file || !file.url) return;
-  const a = document.createElement("a");
-  a.href = file.url;
-  a.download = file.orig_name || "";
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}"""
+FORMATS = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
+MAX_QUERY = 4096  # a link the page makes is a few hundred characters
 
 
 class Downloads:
@@ -31,36 +28,40 @@ class Downloads:
         self.rankings = rankings
         self.records = records
 
-    def file(self, fmt: str, text, view, task, neuronx_cc, library_version) -> str:
-        """Every row the filters match (not only the rows shown), written as `fmt`; gr.File takes a str."""
-        query = views.normalise(text, view, task, neuronx_cc, library_version)
+    def file(self, fmt: str, params: dict[str, str]):
+        """Every row the link's filters match, written as `fmt` (a path to send)."""
+        snapshot, rankings = self.datasets.current(), self.rankings.current()
         records = self.records.current() if self.records else None
-        result = views.select(self.datasets.current(), self.rankings.current(), query, records)
-        return str(export.write(result, fmt))
+        state = links.parse(params, snapshot, views.task_choices(snapshot, rankings, records))
+        return export.write(views.select(snapshot, rankings, state.query, records), fmt)
 
-    def csv(self, text, view, task, neuronx_cc, library_version) -> str:
-        return self.file("csv", text, view, task, neuronx_cc, library_version)
+    def route(self) -> Route:
+        def download(request: Request) -> Response:  # sync: Starlette runs it in its thread pool
+            fmt = request.path_params["fmt"]
+            if fmt not in FORMATS:
+                return JSONResponse({"error": f"no such format; use one of {', '.join(FORMATS)}"}, status_code=404)
+            if len(request.url.query) > MAX_QUERY:
+                return JSONResponse({"error": "link too long"}, status_code=414)
+            path = self.file(fmt, dict(request.query_params))
+            return FileResponse(path, media_type=FORMATS[fmt], filename=path.name)
 
-    def parquet(self, text, view, task, neuronx_cc, library_version) -> str:
-        return self.file("parquet", text, view, task, neuronx_cc, library_version)
+        return Route("/export/{fmt}", download, methods=["GET"])
 
 
-def build(
-    filters: list[gr.components.Component],
-    datasets: DatasetStore,
-    rankings: RankingsStore,
-    records: RecordsStore | None = None,
-) -> None:
-    """Lay out the two buttons and wire them to the filters [search, view, task, neuronx-cc, Transformers]."""
-    handler = Downloads(datasets, rankings, records)
-    with gr.Row(elem_id="downloads"):
-        csv = gr.Button("Download CSV", size="sm", elem_id="download-csv", scale=0, min_width=140)
-        parquet = gr.Button("Download Parquet", size="sm", elem_id="download-parquet", scale=0, min_width=160)
-    gr.Markdown(
-        "Downloads hold every matching row, not only those shown. In the CSV, text starting with "
-        "`=` `+` `-` `@` gets a leading `'` so that spreadsheets do not run it as a formula.",
-        elem_classes=["hint"],
-    )
-    written = gr.File(visible=False, elem_id="download-file")
-    for button, write in ((csv, handler.csv), (parquet, handler.parquet)):
-        button.click(write, filters, written, api_visibility="private").success(None, written, None, js=SAVE_JS)
+def routes(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None) -> list[Route]:
+    return [Downloads(datasets, rankings, records).route()]
+
+
+def links_html(state: links.PageState) -> Markup:
+    """The two download links for what the page shows (a relative address: it works under any root)."""
+    query = links.build(links.PageState(state.query, ""))
+    parts = [
+        Markup('<a id="download-{}" href="export/{}{}" download title="{}">{}</a>').format(
+            fmt, fmt, "?" + query if query else "", title, label
+        )
+        for fmt, label, title in (
+            ("csv", "CSV", "Text starting with = + - @ gets a leading ' so that spreadsheets do not run it"),
+            ("parquet", "Parquet", "Every matching row, typed"),
+        )
+    ]
+    return Markup('<span class="downloads">Download every matching row: {} · {}</span>').format(*parts)

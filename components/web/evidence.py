@@ -93,6 +93,6 @@ def lookup_offer(text: str, query_string: str) -> Markup:
     if not model_id or "/" not in model_id:
         return Markup("")
     return Markup(
-        '<p class="lookup-offer">No tested model matches. <a href="?{}" id="lookup-offer" target="_self">'
+        '<p class="lookup-offer">No tested model matches. <a href="./?{}" id="lookup-offer" target="_self">'
         "Look up <code>{}</code></a> to see what the data says about it.</p>"
     ).format(query_string or urlencode({"model": model_id}), model_id)

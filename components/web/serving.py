@@ -9,9 +9,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from copy import copy
+from pathlib import Path
 
 import gradio as gr
 from gradio import state_holder
@@ -34,9 +36,47 @@ SANS = ("ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Roboto", "He
 MONO = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "Liberation Mono", "monospace")
 
 
+def minified_css(path: Path) -> str:
+    """The stylesheet without comments and spare whitespace: Gradio inlines it into every page."""
+    text = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return re.sub(r"\s*([{};,>])\s*", r"\1", re.sub(r"\s+", " ", text)).strip()
+
+
 def theme() -> gr.themes.Base:
-    """The page's theme: Gradio's Soft colours with system font stacks (no web fonts to fetch)."""
-    return gr.themes.Soft(font=list(SANS), font_mono=list(MONO))
+    """The page's theme: Gradio's Soft colours with system font stacks (no web fonts to fetch), and text
+    colours that keep a 4.5:1 contrast (WCAG AA) in light and dark: Soft's subdued text, labels and
+    links are a shade too light for it (2.4:1 to 4.3:1, measured with axe-core)."""
+    return gr.themes.Soft(font=list(SANS), font_mono=list(MONO)).set(
+        body_text_color_subdued="*neutral_600",
+        body_text_color_subdued_dark="*neutral_400",
+        block_label_text_color="*primary_800",
+        block_label_text_color_dark="*primary_100",
+        block_title_text_color="*primary_800",
+        block_title_text_color_dark="*primary_100",
+        link_text_color="*primary_700",
+        link_text_color_dark="*primary_300",
+        link_text_color_visited="*primary_800",
+        link_text_color_visited_dark="*primary_200",
+        link_text_color_hover="*primary_800",
+        link_text_color_hover_dark="*primary_200",
+        checkbox_label_background_fill_selected="*primary_700",
+        checkbox_label_background_fill_selected_dark="*primary_700",
+    )
+
+
+# The run.py viewer scrolls, but its scroller takes no focus: a keyboard could not scroll it. Gradio
+# renders the viewer on demand, so each one is given a tab stop (and a name) as it appears.
+HEAD = """<script>
+(() => {
+  const reachable = () => document.querySelectorAll("#run-py .cm-scroller:not([data-reachable])").forEach((el) => {
+    el.dataset.reachable = "";
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    el.setAttribute("aria-label", "run.py");
+  });
+  new MutationObserver(reachable).observe(document.documentElement, { childList: true, subtree: true });
+})();
+</script>"""
 
 
 class LeanSessionState(state_holder.SessionState):
@@ -69,29 +109,37 @@ class LeanSessionState(state_holder.SessionState):
         yield from super().components
 
 
+def answer_mcp_in_json() -> None:
+    """MCP tools answer JSON text. Gradio 6.31 turns a tool's dict or list into text with Python's
+    `str()` (`{'notes': None}`), which no program can parse; the answers of the endpoints are plain
+    JSON values, so each is sent as `json.dumps` of itself (files, which this app never returns, are
+    left to Gradio)."""
+    from gradio import mcp
+    from gradio_client import utils as client_utils
+
+    original = mcp.GradioMCPServer.postprocess_output_data
+    if getattr(original, "_answers_json", False):
+        return
+
+    def postprocess_output_data(self, data, root_url):
+        as_json = [
+            json.dumps(d, ensure_ascii=False)
+            if isinstance(d, (dict, list)) and not client_utils.is_file_obj_with_meta(d)
+            else d
+            for d in data
+        ]
+        return original(self, as_json, root_url)
+
+    postprocess_output_data._answers_json = True
+    mcp.GradioMCPServer.postprocess_output_data = postprocess_output_data
+
+
 def tune_gradio() -> dict:
     """Apply what must be set before the queue is created; returns extra `launch()` arguments."""
     state_holder.SessionState = LeanSessionState  # StateHolder makes sessions from this module name
+    answer_mcp_in_json()
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
     for name in PROBED:
         if name not in sys.modules and importlib.util.find_spec(name) is None:
             sys.modules[name] = None  # remembered as missing: `import name` now fails at once
-    _json_tool_answers()
     return {"state_session_capacity": SESSION_CAPACITY}
-
-
-def _json_tool_answers() -> None:
-    """MCP tools answer JSON text. Gradio 6.31 writes a dict or list answer as `str(answer)`, Python's repr
-    (None, True, single quotes), which a program cannot parse; the HTTP API's JSON is unchanged."""
-    from gradio.mcp import GradioMCPServer
-
-    original = GradioMCPServer.postprocess_output_data
-    if getattr(original, "json_answers", False):
-        return
-
-    def postprocess_output_data(self, data, root_url):
-        data = [json.dumps(d, ensure_ascii=False) if isinstance(d, dict | list) else d for d in data]
-        return original(self, data, root_url)
-
-    postprocess_output_data.json_answers = True
-    GradioMCPServer.postprocess_output_data = postprocess_output_data

@@ -7,7 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.web.render import TABLE_HEADERS
+from components.web.render import table_columns
+
+COLUMNS = list(table_columns("selected"))
 
 TIMEOUT = 20_000
 
@@ -25,7 +27,7 @@ def opened(page: Page, sample_app):
 def model_cells(page: Page) -> list[str]:
     cells = page.locator("#results [role=gridcell]")
     texts = cells.all_inner_texts()
-    return [t.strip().splitlines()[0] for t in texts[1 :: len(TABLE_HEADERS)]]  # the Model column of each row
+    return [t.strip().splitlines()[0] for t in texts[COLUMNS.index("Model") :: len(COLUMNS)]]  # the Model column
 
 
 def test_the_sample_is_shown_and_labelled(opened):
@@ -45,7 +47,7 @@ def test_search_narrows_the_table(opened):
     search.press("Enter")
     expect(page.locator("#summary")).to_contain_text(re.compile(r"\b1\b models?|models"), timeout=TIMEOUT)
     page.wait_for_function(
-        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(TABLE_HEADERS)}",
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(COLUMNS)}",
         timeout=TIMEOUT,
     )
     cells = model_cells(page)
@@ -117,7 +119,33 @@ def test_pasting_a_model_name_searches_without_enter(opened):
     page = opened()
     page.locator("#search textarea, #search input").first.fill("qwen3 0.6b")  # fires change, as a paste does
     page.wait_for_function(
-        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(TABLE_HEADERS)}",
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {3 * len(COLUMNS)}",
         timeout=TIMEOUT,
     )
     assert "Qwen/Qwen3-0.6B" in model_cells(page)
+
+
+def test_the_library_picker_opens_the_sample_diffusers_stack(opened):
+    page = opened()
+    page.locator("#stack-lib input").click()
+    expect(page.get_by_role("option", name="diffusers")).to_be_visible(timeout=TIMEOUT)
+    page.get_by_role("option", name="diffusers").click()
+    expect(page.locator("#summary")).to_contain_text("diffusers 0.36.0", timeout=TIMEOUT)
+    expect(page.locator("#stack-tf input").first).to_have_value("0.36.0")
+    expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"library=diffusers"))
+    page.locator("#results [role=gridcell]").first.click(position={"x": 4, "y": 4})
+    expect(page.locator("#install textarea, #install input").first).to_have_value(re.compile(r"diffusers==0\.36\.0"))
+    expect(page.locator("#run-py")).to_contain_text("diffusers", timeout=TIMEOUT)
+
+
+def test_a_phone_sees_model_and_result_without_scrolling_sideways(opened):
+    page = opened()
+    page.set_viewport_size({"width": 390, "height": 844})
+    headers = page.locator("#results [role=columnheader]")
+    expect(headers.nth(2)).to_be_hidden(timeout=TIMEOUT)  # cores and the rest are in the row's details
+    assert headers.nth(0).is_visible() and headers.nth(1).is_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    table = page.locator("#results")
+    assert page.evaluate("(el) => el.getBoundingClientRect().right <= window.innerWidth", table.element_handle())
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(headers.nth(2)).to_be_visible()

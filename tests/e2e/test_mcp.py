@@ -34,33 +34,50 @@ def test_every_tool_and_argument_is_described_for_a_model(sample_app):
             assert len(prop.get("description", "")) > 15, (tool["name"], name)
 
 
-def call_tool(url: str, name: str, arguments: dict) -> dict | list:
-    """One tool call through the `mcp` client over streamable HTTP; the answer's text parsed as JSON."""
+def call_tools(url: str, calls: list[tuple[str, dict]]) -> list:
+    """Call tools through a real MCP client (the `mcp` package, over streamable HTTP)."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from mcp import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
+    from mcp.client.streamable_http import streamablehttp_client
 
-    async def call():
-        async with (
-            streamable_http_client(url + "/gradio_api/mcp/") as (read, write, _),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            return await session.call_tool(name, arguments)
+    async def run():
+        async with streamablehttp_client(url + "/gradio_api/mcp/") as (read, write, _):  # noqa: SIM117
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                names = {t.name for t in (await session.list_tools()).tools}
+                assert names == set(EXPECTED)
+                return [await session.call_tool(name, arguments) for name, arguments in calls]
 
-    result = asyncio.run(call())
-    assert not result.isError, result.content
-    (content,) = result.content
-    return json.loads(content.text)
+    # a thread of its own: Playwright's sync API keeps an event loop running in the test's thread
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result(timeout=120)
 
 
-def test_a_tool_answers_json_text_with_typed_fields(sample_app):
-    rows = call_tool(sample_app.url, "search", {"query": "qwen3 0.6b"})
-    assert rows and rows[0]["model_id"] == "Qwen/Qwen3-0.6B"
-    assert type(rows[0]["tp"]) is int and rows[0]["result"] in {"PASS", "FAIL", "EXCLUDED", "not tested"}
-    ranked = call_tool(sample_app.url, "search", {"view": "downloads"})
-    assert {r["task"] for r in ranked} == {"text-generation"} and {r["ranked_by"] for r in ranked} == {"downloads"}
-    assert all(r["hbm_peak_gb"] is None or isinstance(r["hbm_peak_gb"], float) for r in ranked)
-    answer = call_tool(sample_app.url, "lookup", {"model_id": "Qwen/Qwen3-0.6B"})
-    assert answer["model_id"] == "Qwen/Qwen3-0.6B" and isinstance(answer["history"], list)
+def test_an_mcp_client_parses_every_answer_as_json(sample_app):
+    lookup, search, stacks = call_tools(
+        sample_app.url,
+        [
+            ("lookup", {"model_id": "Qwen/Qwen3-0.6B", "neuronx_cc": "", "library_version": ""}),
+            ("search", {"query": "qwen3", "view": "trending", "task": "", "neuronx_cc": "", "library_version": ""}),
+            ("stacks", {}),
+        ],
+    )
+    for result in (lookup, search, stacks):
+        assert not result.isError and [c.type for c in result.content] == ["text"]
+    answer = json.loads(lookup.content[0].text)  # JSON, not Python's repr ({'notes': None})
+    assert answer["model_id"] == "Qwen/Qwen3-0.6B" and answer["result"] == "PASS" and type(answer["tp"]) is int
+    assert "notes" in answer and answer["notes"] is None
+    rows = json.loads(search.content[0].text)
+    assert rows and all(type(r["rank"]) is int for r in rows) and {r["task"] for r in rows} == {"text-generation"}
+    assert json.loads(stacks.content[0].text)[0]["models"] > 0
+
+
+def test_the_api_page_describes_each_answers_fields(sample_app):
+    with urllib.request.urlopen(sample_app.url + "/gradio_api/info", timeout=30) as r:
+        endpoints = json.load(r)["named_endpoints"]
+    lookup = endpoints["/lookup"]["returns"][0]["type"]
+    assert {"install_command", "cache_sync_command", "history", "evidence"} <= set(lookup["properties"])
+    row = endpoints["/search"]["returns"][0]["type"]["items"]["properties"]
+    assert {"model_id", "result", "tp", "wall_s", "rank"} <= set(row) and "integer" in json.dumps(row["tp"])

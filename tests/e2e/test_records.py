@@ -100,7 +100,7 @@ def test_architectures_counts_per_architecture(api):
 
 
 def test_architectures_on_an_unknown_stack_is_a_clear_error(api):
-    with pytest.raises(Exception, match="known stacks"):
+    with pytest.raises(Exception, match="(?i)known stacks"):
         api.predict(neuronx_cc="9.9.9", api_name="/architectures")
 
 
@@ -116,7 +116,7 @@ def test_a_deep_link_to_an_untested_fine_tune_shows_the_evidence(records_app, pa
     text = evidence.inner_text()
     assert text.index("Not tested.") < text.index("Base model") < text.index("Architecture")
     expect(page.locator("#run-py")).to_contain_text(f'MODEL_ID = "{FINE_TUNE}"')
-    assert page.locator("#cache-sync textarea, #cache-sync input").first.input_value() == ""
+    expect(page.locator("#cache-sync")).to_be_hidden()  # no NEFF cache for a script nobody compiled
 
 
 def test_searching_an_untested_id_offers_to_look_it_up(records_app, page: Page):
@@ -130,7 +130,7 @@ def test_searching_an_untested_id_offers_to_look_it_up(records_app, page: Page):
 
 def test_the_architectures_tab_shows_the_headline_and_its_definition(records_app, page: Page):
     page.goto(records_app.url)
-    page.get_by_role("tab", name="Architectures").click()
+    page.get_by_role("link", name="Architectures", exact=True).click()
     headline = page.locator("#arch-headline")
     expect(headline).to_contain_text("of the top trending text-generation architectures run", timeout=TIMEOUT)
     expect(headline).to_contain_text("top 100 trending text-generation models")

@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 from components.sources import store
 from components.sources.dataset import DatasetError, load, read_files
 from components.sources.rankings import RankingsStore, fetch_live
-from components.web.page import Page as PageHandlers
+from components.web.models_tab import ModelsTab
 from tests.helpers import SAMPLE_ARGS, FakeApi, Server, call, free_port, row, write
 
 FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"
@@ -63,7 +63,7 @@ def header(datasets, rankings=None) -> str:
     """The page header as the page load renders it."""
     if rankings is None:
         rankings = RankingsStore(store.SAMPLE_DIR / "no-rankings.json", live=False)  # never loaded: empty
-    return PageHandlers(datasets, rankings).on_load(None)[0]
+    return ModelsTab(datasets, rankings).on_load(None)["header"]
 
 
 # ---- the dataset: start-up ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import app
 from components.sources import store
 from components.sources.dataset import load
 from components.sources.rankings import RankedModel, Rankings, RankingsStore
-from components.web.page import Page
+from components.web.models_tab import ModelsTab
 from tests.helpers import ROOT, call, free_port, row, write
 
 # Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
@@ -179,13 +179,15 @@ def reads(stores, handler, *args) -> tuple[int, ...]:
 
 def test_page_events_read_each_store_once(counting):
     datasets, rankings = counting
-    page = Page(datasets, rankings)
+    tab = ModelsTab(datasets, rankings)
     request = SimpleNamespace(query_params={"model": MODELS[1], "view": "trending"})
-    assert reads(counting, page.on_load, request) == (1, 1)
-    assert reads(counting, page.on_stack, "", "selected", "", CC_OLD, "5.0.0", MODELS[1]) == (1, 1)
-    assert reads(counting, page.table, "model", "downloads", "", "", "") == (1, 1)
-    assert reads(counting, page.more, "model", "selected", "", "", "", 100)[0] == 1
-    assert reads(counting, page.on_compiler, CC_OLD, "5.0.0")[0] == 1
+    assert reads(counting, tab.on_load, request) == (1, 1)
+    old = {"view": "selected", "cc": CC_OLD, "library": "transformers", "version": "5.0.0", "model": MODELS[1]}
+    assert reads(counting, tab.on_stack, old) == (1, 1)
+    assert reads(counting, tab.on_library, old) == (1, 1)
+    assert reads(counting, tab.table, {"search": "model", "view": "downloads"}) == (1, 1)
+    assert reads(counting, tab.on_view, {"search": "model", "view": "trending"}) == (1, 1)
+    assert reads(counting, tab.more, {"search": "model", "view": "selected", "limit": 100})[0] == 1
 
 
 def test_the_other_tabs_read_the_data_once(counting):
@@ -198,7 +200,7 @@ def test_the_other_tabs_read_the_data_once(counting):
     assert reads(counting, CompareTab(datasets).on_change, None, None)[0] == 1
     assert reads(counting, ChartsTab(datasets).on_open, None)[0] == 1
     assert reads(counting, ChartsTab(datasets).on_stack, None)[0] == 1
-    assert reads(counting, Downloads(datasets, rankings).csv, "", "selected", "", "", "") == (1, 1)
+    assert reads(counting, Downloads(datasets, rankings).file, "csv", {"q": "model"}) == (1, 1)
 
 
 # ---- the queue lets many people in at once -----------------------------------------------------

@@ -60,7 +60,8 @@ def assert_defaults(page: Page, client, *, text: str = "") -> None:
     expect(page.locator("#stack-cc input").first).to_have_value(re.compile("^" + re.escape(cc.split("+")[0])))
     expect(page.locator("#stack-tf input").first).to_have_value(lv)
     expect(page.locator("#search textarea, #search input").first).to_have_value(text)
-    expect(page.locator("#details-summary")).to_contain_text("Pick a model")
+    expect(page.locator("#details-summary")).to_contain_text("Open a model")  # a guide, no empty boxes
+    expect(page.locator("#install")).to_be_hidden()
     link = page.locator("#link textarea, #link input").first.input_value()
     for name in ("view", "task", "model"):
         assert f"{name}=" not in link
@@ -111,7 +112,11 @@ def test_the_api_takes_the_same_values_without_an_error(client):
         assert len(str(raised.value)) < 2000
     assert client.predict(query=value, api_name="/search") == []
     answer = client.predict(model_id=value, neuronx_cc=value, library_version=value, api_name="/lookup")
-    assert answer["result"] == "not tested"
+    assert answer["result"] == "not tested" and answer["unknown_stack"].startswith("No tested stack matches")
+    assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library_version", "task", "architecture",
+                           "record_unknown", "unknown_stack"}  # fmt: skip
+    assert answer["record_unknown"] == "not a Hub model id"
+    answer = client.predict(model_id=value, api_name="/lookup")  # on the newest stack: evidence, none found
     assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library", "library_version", "task",
                            "architecture", "evidence", "record_unknown", "suggested_note"}  # fmt: skip
     assert answer["record_unknown"] == "not a Hub model id"

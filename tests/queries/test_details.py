@@ -67,3 +67,19 @@ def test_commands_quote_hostile_versions():
     )
     assert "'torch==2.9 && curl evil'" in install_command({"torch": "2.9 && curl evil"})
     assert install_command({}) == ""
+
+
+def test_the_install_line_pins_the_stacks_library(libraries, caplog):
+    snap, _ = libraries
+    diffusers = lookup(snap, "stabilityai/sd-turbo", library_version="diffusers==0.36.0")
+    assert (
+        diffusers["install_command"].endswith(" diffusers==0.36.0") and "neuronx-cc==" in diffusers["install_command"]
+    )
+    encoder = lookup(snap, "BAAI/bge-small-en-v1.5", library_version="sentence-transformers==5.1.2")
+    assert encoder["install_command"].endswith(" sentence-transformers==5.1.2") and encoder["tp"] == 1
+    with caplog.at_level("WARNING", logger="components.queries.details"):
+        line = install_command({"library": "timm", "library_version": "1.0.0", "neuronx_cc": "2.28"})
+        install_command({"library": "timm", "library_version": "1.0.1", "neuronx_cc": "2.28"})
+        odd = install_command({"library": "not a;package", "library_version": "1", "neuronx_cc": "2.28"})
+    assert line.endswith(" timm==1.0.0") and "package" not in odd and odd.endswith(" neuronx-cc==2.28")
+    assert caplog.text.count("'timm' has no known install recipe") == 1  # said once, not per row

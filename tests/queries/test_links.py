@@ -47,3 +47,17 @@ def test_tasks_on_offer_and_untested_models(world):
     assert parse({"task": "fill-mask"}, snap, ["text-generation"]).query.task == ""
     assert parse({"model": "someone/Fine-Tune-7B"}, snap).model == "someone/Fine-Tune-7B"  # a Hub id, untested
     assert parse({"model": "not a/hub/id"}, snap).model == ""
+
+
+def test_a_library_deep_link_opens_that_library(libraries):
+    snap, _ = libraries
+    assert parse({"library": "diffusers"}, snap).query.library_version == "diffusers==0.36.0"  # its newest version
+    state = parse({"library": "sentence-transformers", "library_version": "5.1.2"}, snap)
+    assert state.query.library_version == "sentence-transformers==5.1.2"
+    link = parse_qs(build(state))
+    assert link["library"] == ["sentence-transformers"] and link["library_version"] == ["5.1.2"]
+    assert "transformers" not in link  # the Transformers key is for Transformers versions
+    assert parse(link and {k: v[0] for k, v in link.items()}, snap) == state  # round trip
+    assert parse_qs(build(parse({"transformers": "4.57.1"}, snap)))["transformers"] == ["4.57.1"]
+    # an unknown library falls back to the compiler's first stack, as any unknown value does
+    assert parse({"library": "timm"}, snap).query.library_version == "5.0.0"

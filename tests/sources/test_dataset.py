@@ -165,3 +165,39 @@ def test_duplicates_among_many_rows_leave_exactly_one_newest_row_each(tmp_path):
     passed = set(newest[newest.result == "PASS"]["model_id"])
     assert passed == {f"org/m{i}" for i in range(0, 30, 3)}
     assert [(s.neuronx_cc, s.models, s.passed) for s in snap.stacks] == [(NEW, 30, 10), (OLD, 10, 10)]
+
+
+# ---- columns under the names of the dataset's own documented query ----------------------------
+
+
+def _without_tp(**fields) -> dict:
+    r = row(**fields)
+    del r["tp"]
+    return r
+
+
+def test_neuron_cores_is_tp(tmp_path):
+    write(tmp_path / "st.parquet", [_without_tp(model_id="a/enc", neuron_cores=2), _without_tp(model_id="b/enc")])
+    snapshot = load(tmp_path)
+    cores = dict(zip(snapshot.rows["model_id"], snapshot.rows["tp"]))
+    assert cores["a/enc"] == 2 and pd.isna(cores["b/enc"])
+    assert "neuron_cores" not in snapshot.rows.columns and not snapshot.skipped
+
+
+def test_tp_and_neuron_cores_that_disagree_keep_tp_and_say_so(tmp_path, caplog):
+    write(
+        tmp_path / "both.parquet",
+        [
+            row("a/one", tp=1, neuron_cores=1),
+            row("b/two", tp=4, neuron_cores=8),
+            row("c/three", tp=None, neuron_cores=2),
+        ],
+    )
+    with caplog.at_level("WARNING", logger="components.sources.dataset"):
+        snapshot = load(tmp_path)
+    cores = dict(zip(snapshot.rows["model_id"], snapshot.rows["tp"]))
+    assert cores == {"a/one": 1, "b/two": 4, "c/three": 2}  # tp wins; a row naming only the alias keeps it
+    assert [s.reason for s in snapshot.skipped] == [
+        "1 row(s) give 'tp' and 'neuron_cores' that disagree; 'tp' is shown"
+    ]
+    assert "disagree" in caplog.text and "both.parquet" in caplog.text

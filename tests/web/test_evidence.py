@@ -49,7 +49,7 @@ def test_no_evidence_says_so_plainly():
 
 def test_the_lookup_offer_only_for_hub_ids():
     offer = lookup_offer("someone/Fine-Tune-7B", "model=someone%2FFine-Tune-7B")
-    assert 'href="?model=someone%2FFine-Tune-7B"' in offer and "Look up" in offer
+    assert 'href="./?model=someone%2FFine-Tune-7B"' in offer and "Look up" in offer
     assert lookup_offer("qwen3 0.6b", "") == "" and lookup_offer(EVIL, "") == "" and lookup_offer("gpt2", "") == ""
 
 

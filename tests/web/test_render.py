@@ -1,5 +1,7 @@
 """Everything from the data is text on the page, never markup."""
 
+import re
+
 import pandas as pd
 
 from components.queries.details import lookup
@@ -69,7 +71,22 @@ def test_header_labels_sample_data_and_lists_what_was_skipped(world):
 
 
 def test_table_frame_of_nothing_has_the_headers():
-    assert list(render.table_frame(pd.DataFrame(columns=["model_id"])).columns) == render.TABLE_HEADERS
+    for view in ("selected", "trending", "downloads"):
+        headers = list(render.table_columns(view))
+        assert list(render.table_frame(pd.DataFrame(columns=["model_id"]), view).columns) == headers
+
+
+def test_only_ranked_views_show_a_rank_and_the_figure_they_rank_by(world):
+    snap, rankings = world
+    assert "Rank" not in " ".join(render.table_columns("selected"))
+    selected = render.table_frame(select(snap, rankings, normalise()).frame, "selected")
+    assert not selected["Model"].str.contains('class="rank"').any()
+    for view, figure in (("trending", "Trending score"), ("downloads", "Downloads")):
+        frame = render.table_frame(select(snap, rankings, normalise(view=view, task="text-generation")).frame, view)
+        assert list(frame.columns)[-1] == figure
+        ranks = [int(r) for r in frame["Model"].str.extract(r'class="rank"[^>]*>(\d+)<')[0]]
+        assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)  # one task: each rank once
+        assert all(re.fullmatch(r"—|[\d,]+(\.\d)?( [kM])?", f) for f in frame[figure]), list(frame[figure])
 
 
 def test_a_huge_error_is_cut_to_its_end():
@@ -85,3 +102,9 @@ def test_infinite_and_missing_figures_read_as_a_dash():
     assert formatting.memory(float("inf"), 24.0) == "—"
     assert formatting.duration(float("-inf")) == "—"
     assert formatting.plain(float("inf")) is None
+
+
+def test_counts_read_short_in_a_narrow_column():
+    from components.queries.formatting import compact
+
+    assert [compact(v) for v in (16015313, 374599, 4430, 103.5, None)] == ["16.0 M", "375 k", "4,430", "103.5", "—"]

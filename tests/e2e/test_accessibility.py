@@ -1,0 +1,84 @@
+"""Accessibility in Chromium: axe-core (WCAG 2.1 A/AA) on every page, light and dark, and the keyboard path.
+
+axe-core is vendored (tests/vendor/axe.min.js, v4.10.3, MPL-2.0): CI needs no npm, and every run checks
+against the same rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+AXE = (Path(__file__).resolve().parent.parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+TIMEOUT = 20_000
+# (name, path, what shows that the page has drawn its data)
+PAGES = [
+    ("models", "/", "#results [role=gridcell]"),
+    ("model open", "/?model=Qwen/Qwen3-0.6B", "#run-py .cm-scroller"),
+    ("trending", "/?view=trending", "#results [role=gridcell]"),
+    ("compare", "/compare", "#compare-counts"),
+    ("charts", "/charts", "#chart-wall .js-plotly-plot"),
+    ("architectures", "/architectures", "#arch-table"),
+    ("about", "/about", "#header .provenance"),
+]
+RUN_AXE = """async () => {
+  const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}});
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}) x${v.nodes.length}: ${v.nodes[0].target.join(" ")}`);
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(("name", "path", "drawn"), PAGES, ids=[p[0] for p in PAGES])
+def test_no_serious_or_critical_axe_violations(page: Page, sample_app, theme, name, path, drawn):
+    page.emulate_media(color_scheme=theme)
+    page.goto(f"{sample_app.url}{path}{'&' if '?' in path else '?'}__theme={theme}")
+    expect(page.locator(drawn).first).to_be_attached(timeout=TIMEOUT)
+    page.wait_for_timeout(500)  # the last values settle
+    page.add_script_tag(content=AXE)
+    assert page.evaluate(RUN_AXE) == []
+
+
+def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: Page, sample_app):
+    page.goto(sample_app.url + "/?q=qwen3")
+    expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+    page.locator("#search textarea, #search input").first.focus()
+    for _ in range(40):  # Tab until a cell of the table has focus
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.getAttribute('role') === 'gridcell'"):
+            break
+    else:
+        pytest.fail("Tab never reached the results table")
+    model = page.evaluate("() => document.activeElement.innerText.split('\\n')[0].trim()")
+    page.keyboard.press("Enter")
+    expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
+    expect(page.locator("#run-py .cm-scroller")).to_be_attached(timeout=TIMEOUT)
+
+    reached = set()
+    for _ in range(80):  # Tab on through the details: every copy button and the run.py viewer take focus
+        page.keyboard.press("Tab")
+        reached.add(
+            page.evaluate(
+                """() => { const e = document.activeElement;
+                  const box = e.closest('#install, #cache-sync, #run-py, #run-command, #link');
+                  if (!box) return '';
+                  if (e.classList.contains('cm-scroller')) return box.id + ':scroller';
+                  const label = (e.getAttribute('aria-label') || e.title || '').toLowerCase();
+                  return label.includes('copy') ? box.id + ':copy' : ''; }"""
+            )
+        )
+    expected = {"install:copy", "cache-sync:copy", "run-py:copy", "run-command:copy", "link:copy", "run-py:scroller"}
+    assert expected <= reached, sorted(reached)
+
+
+def test_focus_is_visible_on_the_run_py_viewer(page: Page, sample_app):
+    page.goto(sample_app.url + "/?model=Qwen/Qwen3-0.6B")
+    scroller = page.locator("#run-py .cm-scroller")
+    expect(scroller).to_be_attached(timeout=TIMEOUT)
+    scroller.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")  # focus by keyboard: :focus-visible applies
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert page.evaluate("() => document.activeElement.classList.contains('cm-scroller')") and outline != "none"
