@@ -103,3 +103,40 @@ def test_the_sample_library_stacks_answer_by_version_or_library_pin(client):
         model_id="BAAI/bge-small-en-v1.5", library_version="sentence-transformers==5.1.2", api_name="/lookup"
     )
     assert answer["library"] == "sentence-transformers" and answer["result"] in ("PASS", "FAIL")
+
+
+WHOLE = ("tp", "wall_s", "rank", "downloads", "likes", "models", "passed", "tested", "num_parameters")
+
+
+def _whole_numbers_are_ints(value, path="answer"):
+    """Every whole-number field anywhere in an answer is an int or null, never 536.0."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key in WHOLE and not isinstance(inner, list):
+                assert inner is None or type(inner) is int, (path, key, inner)
+            _whole_numbers_are_ints(inner, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            _whole_numbers_are_ints(inner, f"{path}[{i}]")
+
+
+@pytest.mark.parametrize("view", ["selected", "trending", "downloads"])
+def test_search_answers_whole_numbers_as_ints_and_one_ranking(client, view):
+    rows = client.predict(query="", view=view, task="", neuronx_cc="", library_version="", api_name="/search")
+    _whole_numbers_are_ints(rows)
+    if view != "selected":
+        assert {r["task"] for r in rows} == {"text-generation"}
+        ranks = [r["rank"] for r in rows]
+        assert ranks == sorted(set(ranks))
+
+
+def test_every_other_endpoint_answers_whole_numbers_as_ints(client):
+    stacks = client.predict(api_name="/stacks")
+    _whole_numbers_are_ints(stacks)
+    _whole_numbers_are_ints(client.predict(model_id="Qwen/Qwen3-0.6B", api_name="/lookup"))
+    _whole_numbers_are_ints(client.predict(api_name="/architectures"))
+    old = stacks[-1]
+    compare = client.predict(
+        neuronx_cc_a=old["neuronx_cc"], library_version_a=old["library_version"], api_name="/compare"
+    )
+    _whole_numbers_are_ints(compare)
