@@ -3,8 +3,9 @@
 # as a Space does, with Gradio's server-side rendering asked for, and Gradio 6.31 needs Node 24 for it.
 #
 #   GRADIO_NODE_PATH set   that Node (an empty, missing or older one means none: the tests then skip, saying so)
-#   otherwise              `node` on PATH when it is 24 or newer; else the copy in .node/ (gitignored), which
-#                          `npm install node-<os>-<arch>@24` puts there from the npm registry when it is missing
+#   otherwise              `node` on PATH when it is 24 or newer; else the copy in .node/ (gitignored; NODE_DIR
+#                          for another folder), which `npm install node-<os>-<arch>@24` puts there from the npm
+#                          registry when it is missing
 #
 # stdout holds the path, or nothing when there is no Node 24. With CI=true a missing Node is an error:
 # CI must run every test. Quick when Node is already there: it only asks the binary for its version.
@@ -12,7 +13,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 MAJOR=24
-DIR="$PWD/.node"
+DIR="${NODE_DIR:-$PWD/.node}"
 
 major() { "$1" --version 2>/dev/null | sed -n 's/^v\([0-9][0-9]*\)\..*/\1/p'; }
 fits() { [ -n "$1" ] && [ -x "$1" ] && [ "$(major "$1")" -ge "$MAJOR" ] 2>/dev/null; }
@@ -51,7 +52,7 @@ fi
 if ! command -v npm >/dev/null; then
   none "Node $MAJOR not found, and npm is missing to install it (sudo apt-get install -y npm)"
 fi
-echo "Node $MAJOR not found: installing it into .node/ from the npm registry ($PACKAGE@$MAJOR)." >&2
+echo "Node $MAJOR not found: installing it into $DIR from the npm registry ($PACKAGE@$MAJOR)." >&2
 if npm install --prefix "$DIR" --no-audit --no-fund --no-save --loglevel=error "$PACKAGE@$MAJOR" >&2 && fits "$BINARY"; then
   echo "$BINARY"
   exit 0
