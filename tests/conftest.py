@@ -49,7 +49,7 @@ def find_node() -> str | None:
 
 
 NODE = find_node()
-INSTALL_NODE = "bash tests/node.sh (tests/run.sh runs it)"
+INSTALL_NODE = "bash tests/node.sh installs one; tests/run.sh runs it"
 INSTALL_CHROMIUM = "sudo apt-get update && sudo apt-get install -y chromium fonts-dejavu-core"
 # A test needs Chromium when it asks for pytest-playwright's browser (page, context, ...) or is marked so.
 BROWSER_FIXTURES = {"browser_type", "browser", "context", "page"}
@@ -176,7 +176,7 @@ def node() -> str:
     """The Node that Gradio's server-side rendering would run on, as on a Space; without it the test skips."""
     if NODE is None:
         pytest.skip(
-            f"needs Node {NODE_MAJOR} or newer for a Space's server-side rendering, which is not installed ({INSTALL_NODE})"
+            f"needs Node {NODE_MAJOR} or newer for a Space's server-side rendering, and none was found ({INSTALL_NODE})"
         )
     return NODE
 
