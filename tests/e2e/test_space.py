@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -193,12 +194,13 @@ NOT_THE_APPS = {".git", ".node", ".venv", "__pycache__", "test-results"}
 
 
 def listing() -> dict[str, tuple[int, int]]:
+    """Every file of the app's folder with its size and modification time."""
     files = {}
-    for path in ROOT.rglob("*"):
-        relative = path.relative_to(ROOT)
-        if path.is_file() and not NOT_THE_APPS & set(relative.parts):
-            stat = path.stat()
-            files[str(relative)] = (stat.st_size, stat.st_mtime_ns)
+    for folder, subfolders, names in os.walk(ROOT):
+        subfolders[:] = [d for d in subfolders if d not in NOT_THE_APPS]
+        for name in names:
+            stat = os.stat(os.path.join(folder, name))
+            files[os.path.relpath(os.path.join(folder, name), ROOT)] = (stat.st_size, stat.st_mtime_ns)
     return files
 
 
