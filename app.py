@@ -139,7 +139,10 @@ def main(argv: list[str] | None = None) -> None:
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
     """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
-    launch = {**serving.tune_gradio(), **launch}
+    # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true; README, "Deploy
+    # as a Space"): Gradio's Node front proxy passes only Gradio's own paths to Python, so the app's routes
+    # (/export/..., /webhooks/dataset) would answer the page or 405, and its stylesheet loses to Gradio's reset.
+    launch = {**serving.tune_gradio(), "ssr_mode": False, **launch}
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
     demo.launch(
         theme=serving.theme(),

@@ -69,6 +69,7 @@ class App:
 
     script: Path
     args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)  # added to the environment (e.g. a Space's)
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
     started_at: float = 0.0
@@ -82,7 +83,7 @@ class App:
         self.started_at = time.perf_counter()
         self.proc = subprocess.Popen(
             [sys.executable, str(self.script), *self.args, "--port", str(self.port)],
-            cwd=ROOT, env={**os.environ, **ENV}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT, env={**os.environ, **ENV, **self.env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         deadline = self.started_at + timeout
         with httpx.Client(timeout=2.0) as client:
@@ -131,6 +132,29 @@ class App:
 
 def ours(dataset_dir: Path | str) -> App:
     return App(ROOT / "app.py", ("--dataset", str(dataset_dir), "--rankings", str(RANKINGS)))
+
+
+def space_env(node: str | None) -> dict[str, str]:
+    """The environment a Hugging Face Space gives the app: server-side rendering asked for, Node present."""
+    env = {"GRADIO_SSR_MODE": "true", "SYSTEM": "spaces", "SPACE_ID": "bench/torch-neuronx-support",
+           "SPACE_HOST": "bench-torch-neuronx-support.hf.space"}  # fmt: skip
+    return {**env, "GRADIO_NODE_PATH": node} if node else env
+
+
+def ours_on_space(dataset_dir: Path | str, node: str | None) -> App:
+    """Ours as shipped, in a Space's environment (the app turns server-side rendering off itself)."""
+    return App(ROOT / "app.py", ("--dataset", str(dataset_dir), "--rankings", str(RANKINGS)), space_env(node))
+
+
+def ours_ssr_on(dataset_dir: Path | str, node: str) -> App:
+    """Ours with Gradio's server-side rendering forced on, as a Space would run it if app.py let it."""
+    return App(BASELINES / "ssr_on.py", ("--dataset", str(dataset_dir), "--rankings", str(RANKINGS)), space_env(node))
+
+
+def node() -> str | None:
+    """A Node 24 or newer (what Gradio's server-side rendering needs): tests/node.sh finds or installs it."""
+    found = subprocess.run(["bash", str(ROOT / "tests" / "node.sh")], capture_output=True, text=True, check=False)
+    return found.stdout.strip() or None
 
 
 def bare() -> App:

@@ -1,20 +1,28 @@
-"""7. In real Chromium: from navigation to the first result rows on screen, ours against the floor page.
+"""7. In real Chromium: from navigation to the first result rows on screen, ours against the floor page,
+with server-side rendering (SSR) off as the app ships and forced on, in a Space's environment.
 
     python benchmarks/first_rows.py [--quick]
 
 The floor (`baselines/floor.py`) is a Gradio page with nothing but a 100-row table filled by a load
-event: what any page built like ours pays. Each visit is a fresh browser context (a first visit, no
-cache); visits alternate between the two pages so a busy machine slows both alike. A script installed
-before the page's own records `performance.now()` when the first table cell with text appears (the
-Dataframe is virtualised: cells are found by their ARIA role). Resource timings say what was fetched
-before that, and when the load event left the browser (its `queue/join` request).
+event: what any page built like ours pays. Ours runs with a Space's environment (GRADIO_SSR_MODE=true,
+SYSTEM=spaces, SPACE_ID, Node 24 from tests/node.sh): as shipped, it turns SSR off itself; started by
+`baselines/ssr_on.py`, SSR stays on and Gradio's Node server renders the page (without Node 24 only
+the shipped mode is measured). Each visit is a fresh browser context (a first visit, no cache); visits
+take turns between the pages so a busy machine slows all alike. A script installed before the page's own
+records `performance.now()` when the first table cell with text appears (the Dataframe is virtualised:
+cells are found by their ARIA role). Resource timings say what was fetched before that, and when the
+load event left the browser (its `queue/join` request). The first HTML is also fetched with a plain GET
+(as curl does): its bytes, and in SSR mode the `/config` the page then fetches.
 """
 
 from __future__ import annotations
 
+import gzip
 import sys
+from contextlib import ExitStack
 
 import common
+import httpx
 from browser import CHROMIUM, CHROMIUM_ARGS
 from common import Figure
 
@@ -43,7 +51,11 @@ TIMINGS = """() => {
   const count = (list, k) => list.filter((e) => kind(e) === k).length;
   const join = entries.find((e) => e.name.includes('/queue/join'));
   const nav = performance.getEntriesByType('navigation')[0];
+  const config = before.filter((e) => new URL(e.name).pathname.endsWith('/config'));
   return {
+    html_kb: nav ? nav.decodedBodySize / 1024 : null,
+    config_kb: config.reduce((a, e) => a + (e.decodedBodySize || 0), 0) / 1024,
+    fetched_kb: before.reduce((a, e) => a + (e.decodedBodySize || 0), 0) / 1024,
     first_rows: window.__firstRows,
     html_done: nav ? nav.responseEnd : null,
     load_sent: join ? join.startTime : null,
@@ -67,41 +79,80 @@ def visit(browser, url: str) -> dict:
         context.close()
 
 
+def first_html(url: str) -> tuple[float, float, float]:
+    """KB of the first page's HTML as served (a plain GET, as curl), gzipped, and of `/config` when the
+    HTML does not inline it (SSR: the page fetches it before it can draw)."""
+    with httpx.Client(timeout=60) as client:
+        html = client.get(url + "/").content
+        inlined = b"window.gradio_config" in html
+        config = 0 if inlined else len(client.get(url + "/config?page=").content)  # the first page's, as it asks
+    return len(html) / 1024, len(gzip.compress(html, 6)) / 1024, config / 1024
+
+
 def run(quick: bool = False) -> list[Figure]:
     from playwright.sync_api import sync_playwright
 
     rows = common.rows_for(quick)["small"]
     visits = 3 if quick else 9
-    mine: list[dict] = []
-    floor: list[dict] = []
-    with sync_playwright() as p, common.floor() as base, common.ours(common.dataset(rows)) as app:
+    node = common.node()
+    apps = {"floor": common.floor(), "ours": common.ours_on_space(common.dataset(rows), node)}
+    if node:
+        apps["ssr"] = common.ours_ssr_on(common.dataset(rows), node)
+    samples: dict[str, list[dict]] = {name: [] for name in apps}
+    with sync_playwright() as p, ExitStack() as started:
+        for app in apps.values():
+            started.enter_context(app)
+        html = {name: first_html(app.url) for name, app in apps.items()}
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            visit(browser, base.url), visit(browser, app.url)  # warm both servers
+            for app in apps.values():
+                visit(browser, app.url)  # warm every server
             for _ in range(visits):
-                floor.append(visit(browser, base.url))
-                mine.append(visit(browser, app.url))
+                for name, app in apps.items():
+                    samples[name].append(visit(browser, app.url))
         finally:
             browser.close()
 
-    def mid(samples: list[dict], key: str) -> float:
-        return common.median([s[key] for s in samples if s[key] is not None])
+    def mid(name: str, key: str) -> float:
+        return common.median([s[key] for s in samples[name] if s[key] is not None])
+
+    def p95(name: str) -> float:
+        return common.percentile([s["first_rows"] for s in samples[name]], 95)
 
     label = common.rows_label(rows)
-    ours_first, floor_first = mid(mine, "first_rows"), mid(floor, "first_rows")
-    return [
+    ours_first, floor_first = mid("ours", "first_rows"), mid("floor", "first_rows")
+    figures = [
         Figure("first rows on screen, median", label, ours_first, "ms", floor_first, goal=f"≤ {GOAL}× floor",
                met=ours_first <= GOAL * floor_first,
-               note=f"{visits} fresh visits each, alternating; p95 {common.percentile([s['first_rows'] for s in mine], 95):,.0f} ms "
-                    f"(floor {common.percentile([s['first_rows'] for s in floor], 95):,.0f} ms)"),
-        Figure("load event sent, median", label, mid(mine, "load_sent"), "ms", mid(floor, "load_sent"),
-               note=f"answered at {mid(mine, 'load_answered'):,.0f} ms (floor {mid(floor, 'load_answered'):,.0f} ms); "
-                    f"HTML received at {mid(mine, 'html_done'):,.0f} ms (floor {mid(floor, 'html_done'):,.0f} ms)"),
-        Figure("JS chunks before first rows", label, mid(mine, "js"), "count", mid(floor, "js"),
-               note=f"{mid(mine, 'js_kb'):,.0f} KB decoded (floor {mid(floor, 'js_kb'):,.0f} KB)"),
-        Figure("web fonts before first rows", label, mid(mine, "fonts"), "count", mid(floor, "fonts"),
-               note=f"{mid(mine, 'font_kb'):,.0f} KB decoded (floor {mid(floor, 'font_kb'):,.0f} KB); "
-                    f"font requests that failed or came back empty: {mid(mine, 'failed_fonts'):g} (floor {mid(floor, 'failed_fonts'):g})"),
+               note=f"SSR off (as shipped, in a Space's environment); {visits} fresh visits each, taking turns; "
+                    f"p95 {p95('ours'):,.0f} ms (floor {p95('floor'):,.0f} ms)"),
+        Figure("load event sent, median", label, mid("ours", "load_sent"), "ms", mid("floor", "load_sent"),
+               note=f"answered at {mid('ours', 'load_answered'):,.0f} ms (floor {mid('floor', 'load_answered'):,.0f} ms); "
+                    f"HTML received at {mid('ours', 'html_done'):,.0f} ms (floor {mid('floor', 'html_done'):,.0f} ms)"),
+        Figure("JS chunks before first rows", label, mid("ours", "js"), "count", mid("floor", "js"),
+               note=f"{mid('ours', 'js_kb'):,.0f} KB decoded (floor {mid('floor', 'js_kb'):,.0f} KB)"),
+        Figure("web fonts before first rows", label, mid("ours", "fonts"), "count", mid("floor", "fonts"),
+               note=f"{mid('ours', 'font_kb'):,.0f} KB decoded (floor {mid('floor', 'font_kb'):,.0f} KB); "
+                    f"font requests that failed or came back empty: {mid('ours', 'failed_fonts'):g} (floor {mid('floor', 'failed_fonts'):g})"),
+        Figure("first HTML, SSR off (as shipped)", label, html["ours"][0], "KB",
+               note=f"gzip {html['ours'][1]:.1f} KB; the page's config is inlined"),
+    ]  # fmt: skip
+    if "ssr" not in apps:
+        return figures + [
+            Figure("first rows on screen with SSR on, median", label, float("nan"), "ms",
+                   note="not measured: no Node 24 (tests/node.sh could not find or install one)"),
+        ]  # fmt: skip
+    ssr_first = mid("ssr", "first_rows")
+    return figures + [
+        Figure("first rows on screen with SSR on, median", label, ssr_first, "ms", floor_first,
+               note=f"{ssr_first / ours_first:.2f}× SSR off; p95 {p95('ssr'):,.0f} ms; HTML received at "
+                    f"{mid('ssr', 'html_done'):,.0f} ms (SSR off {mid('ours', 'html_done'):,.0f} ms); load event sent "
+                    f"at {mid('ssr', 'load_sent'):,.0f} ms; {mid('ssr', 'js'):,.0f} JS chunks ({mid('ssr', 'js_kb'):,.0f} KB) before first rows"),
+        Figure("first HTML, SSR on", label, html["ssr"][0], "KB", html["ours"][0],
+               note=f"gzip {html['ssr'][1]:.1f} KB; then the page fetches its config (/config?page=, {html['ssr'][2]:,.1f} KB)"),
+        Figure("HTML + config before first rows, SSR on", label, html["ssr"][0] + html["ssr"][2], "KB", html["ours"][0],
+               note=f"in Chromium: config {mid('ssr', 'config_kb'):,.1f} KB; {mid('ssr', 'fetched_kb'):,.0f} KB decoded before first rows, all resources "
+                    f"(SSR off {mid('ours', 'fetched_kb'):,.0f} KB)"),
     ]  # fmt: skip
 
 

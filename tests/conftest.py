@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from datetime import UTC
 
 import pytest
 
 from assets.make_screenshot import CHROMIUM_ARGS  # one set of launch flags for tests and screenshots
-from tests.helpers import NEW_CC, OLD_CC, SAMPLE_ARGS, Server, row, write
+from tests.helpers import NEW_CC, OLD_CC, ROOT, SAMPLE_ARGS, Server, row, write
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -24,6 +25,31 @@ def find_chromium() -> str | None:
 
 
 CHROMIUM = find_chromium()
+NODE_MAJOR = 24
+
+
+def find_node() -> str | None:
+    """A Node 24 or newer, what Gradio's server-side rendering needs (tests/node.sh installs one; never here):
+    $GRADIO_NODE_PATH when set (empty = none), else `node` on PATH, else the copy tests/node.sh put in .node/."""
+    import subprocess
+
+    if "GRADIO_NODE_PATH" in os.environ:
+        candidates = [os.environ["GRADIO_NODE_PATH"]]
+    else:
+        candidates = [shutil.which("node") or "", *map(str, (ROOT / ".node" / "node_modules").glob("node-*/bin/node"))]
+    for path in filter(None, candidates):
+        try:
+            version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10).stdout
+        except OSError:
+            continue
+        major = re.match(r"v(\d+)\.", version)
+        if major and int(major.group(1)) >= NODE_MAJOR:
+            return path
+    return None
+
+
+NODE = find_node()
+INSTALL_NODE = "bash tests/node.sh installs one; tests/run.sh runs it"
 INSTALL_CHROMIUM = "sudo apt-get update && sudo apt-get install -y chromium fonts-dejavu-core"
 # A test needs Chromium when it asks for pytest-playwright's browser (page, context, ...) or is marked so.
 BROWSER_FIXTURES = {"browser_type", "browser", "context", "page"}
@@ -143,6 +169,16 @@ def sample_app():
     server = Server(*SAMPLE_ARGS).wait()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """The Node that Gradio's server-side rendering would run on, as on a Space; without it the test skips."""
+    if NODE is None:
+        pytest.skip(
+            f"needs Node {NODE_MAJOR} or newer for a Space's server-side rendering, and none was found ({INSTALL_NODE})"
+        )
+    return NODE
 
 
 @pytest.fixture(scope="session")

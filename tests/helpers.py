@@ -71,9 +71,9 @@ def free_port() -> int:
 
 
 class Server:
-    """`python app.py` in a subprocess, as a person would start it."""
+    """`python app.py` in a subprocess, as a person would start it (`script`: another launcher of it)."""
 
-    def __init__(self, *args: str, env: dict | None = None):
+    def __init__(self, *args: str, env: dict | None = None, script: Path | None = None):
         import subprocess
         import sys
 
@@ -82,7 +82,7 @@ class Server:
         full_env = {**os.environ, "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", **(env or {})}
         self.log = open(os.devnull, "w")
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "app.py"), *args, "--port", str(self.port)],
+            [sys.executable, str(script or ROOT / "app.py"), *args, "--port", str(self.port)],
             cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
 

@@ -4,7 +4,8 @@
 #   bash tests/run.sh [PYTEST_ARGS...]
 #
 # Creates (or reuses) the virtual environment .venv (VENV=path for another), installs
-# requirements-dev.txt into it, finds or installs Chromium (tests/chromium.sh), runs ruff, then pytest.
+# requirements-dev.txt into it, finds or installs Chromium (tests/chromium.sh) and Node 24 (tests/node.sh),
+# runs ruff, then pytest.
 # .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,10 @@ fi
 # The browser tests drive this Chromium; an empty value makes them skip, each saying why.
 CHROMIUM="$(bash tests/chromium.sh)"
 export CHROMIUM
+# The Space-like tests (tests/e2e/test_space.py) give this Node 24 to Gradio's server-side rendering, as a
+# Space's image does; installed into .node/ from the npm registry when missing, and an empty value skips them.
+GRADIO_NODE_PATH="$(bash tests/node.sh)"
+export GRADIO_NODE_PATH
 
 "$VENV/bin/ruff" check .
 "$VENV/bin/ruff" format --check .

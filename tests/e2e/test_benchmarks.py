@@ -20,7 +20,8 @@ FIGURES = [
     "RSS after start, small set", "RSS after start, large set", "RSS after distinct searches, large set",
     "typing to result, median", "typing to result, p95",
     "first rows on screen, median", "load event sent, median", "JS chunks before first rows",
-    "web fonts before first rows",
+    "web fonts before first rows", "first HTML, SSR off (as shipped)",
+    "first rows on screen with SSR on, median",  # a figure, or why it was not measured (no Node 24)
     "load: requests served", "load: errors", "load: p50", "load: p95",
     "refresh, nothing changed", "refresh, one file changed", "refresh in full (every file changed)",
     "peak RSS, refresh with nothing changed", "peak RSS, refresh with one file changed", "peak RSS, refresh in full",
