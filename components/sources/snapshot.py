@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from components.sources.columns import STACK_KEY
 from components.sources.memo import Memo
 from components.sources.results import PASS, result_kind
-from components.sources.stacks import Stack, library_order, resolve, resolve_or_default
+from components.sources.stacks import Stack, library_order, resolve, resolve_or_default, resolve_picker
 from components.sources.versions import newest_first
 
 __all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
@@ -169,6 +169,10 @@ class Snapshot:
     def stack_or_default(self, neuronx_cc: str | None = "", library_version: str | None = "") -> Stack | None:
         """The stack asked for, or a default for an unknown one (the page's choice, see `stacks.resolve_or_default`)."""
         return resolve_or_default(self.stacks, neuronx_cc, library_version)
+
+    def picker_stack(self, value: str | None, default: Stack | None = None) -> Stack | None:
+        """The stack a picker of whole stacks names (see `stacks.resolve_picker`); `default` for no value."""
+        return resolve_picker(self.stacks, value, default)
 
     def stack_positions(self, stack: Stack) -> np.ndarray:
         return self._stack_rows.get(stack.key, np.empty(0, dtype=np.int64))

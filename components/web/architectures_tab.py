@@ -12,8 +12,8 @@ from components.queries import architectures
 from components.sources.rankings import RankingsStore
 from components.sources.records_store import RecordsStore
 from components.sources.results import OTHER, PASS, result_kind
+from components.sources.stacks import picker_choices
 from components.sources.store import DatasetStore
-from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
 MAX_MODELS_LISTED = 12  # per architecture; the rest are counted
 
@@ -82,13 +82,13 @@ class ArchitecturesTab:
     def on_open(self, value: str | None):
         """Fill the stack picker (keeping a choice still in the data) and draw the tab."""
         snapshot = self.datasets.current()
-        stack = stack_from_value(snapshot, value) or snapshot.newest
-        picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
+        stack = snapshot.picker_stack(value)
+        picker = gr.update(choices=picker_choices(snapshot.stacks), value=stack.picker_value if stack else None)
         return (picker, *self._draw(snapshot, stack))
 
     def on_stack(self, value: str | None):
         snapshot = self.datasets.current()
-        return self._draw(snapshot, stack_from_value(snapshot, value) or snapshot.newest)
+        return self._draw(snapshot, snapshot.picker_stack(value))
 
     def _draw(self, snapshot, stack) -> tuple[Markup, Markup]:
         records = self.records.current()

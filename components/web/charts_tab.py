@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import gradio as gr
 
+from components.sources.stacks import picker_choices
 from components.sources.store import DatasetStore
 from components.web import charts
-from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
 
 class ChartsTab:
@@ -23,14 +23,14 @@ class ChartsTab:
         """Fill the stack picker (keeping a choice still in the data) and draw the trend across stacks;
         the stack's own figures follow (`on_stack`, chained after it)."""
         snapshot = self.datasets.current()
-        stack = stack_from_value(snapshot, value) or snapshot.newest
-        picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
+        stack = snapshot.picker_stack(value)
+        picker = gr.update(choices=picker_choices(snapshot.stacks), value=stack.picker_value if stack else None)
         return picker, charts.trend_figure(snapshot)
 
     def on_stack(self, value: str | None):
         """The figures of one stack: wall time, memory, organisations."""
         snapshot = self.datasets.current()
-        return self._stack_figures(snapshot, stack_from_value(snapshot, value) or snapshot.newest)
+        return self._stack_figures(snapshot, snapshot.picker_stack(value))
 
     @staticmethod
     def _stack_figures(snapshot, stack):

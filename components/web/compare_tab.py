@@ -14,10 +14,9 @@ from components.queries import compare, formatting, links
 from components.queries.views import Query
 from components.sources.results import OTHER
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.stacks import library_spec
+from components.sources.stacks import picker_choices
 from components.sources.store import DatasetStore
 from components.web.render import badge, join
-from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
 MAX_SECTION_ROWS = 200
 SECTIONS = (
@@ -62,20 +61,18 @@ class CompareTab:
         """Fill the pickers (keeping a choice that is still in the data) and show the comparison."""
         snapshot = self.datasets.current()
         default_a, default_b = compare.default_stacks(snapshot)
-        stack_a = stack_from_value(snapshot, value_a) or default_a
-        stack_b = stack_from_value(snapshot, value_b) or default_b
-        choices = stack_choices(snapshot)
+        stack_a, stack_b = snapshot.picker_stack(value_a, default_a), snapshot.picker_stack(value_b, default_b)
+        choices = picker_choices(snapshot.stacks)
         return (
-            gr.update(choices=choices, value=stack_value(stack_a) if stack_a else None),
-            gr.update(choices=choices, value=stack_value(stack_b) if stack_b else None),
+            gr.update(choices=choices, value=stack_a.picker_value if stack_a else None),
+            gr.update(choices=choices, value=stack_b.picker_value if stack_b else None),
             self.render(snapshot, stack_a, stack_b),
         )
 
     def on_change(self, value_a: str | None, value_b: str | None) -> Markup:
         snapshot = self.datasets.current()
         default_a, default_b = compare.default_stacks(snapshot)
-        stack_a = stack_from_value(snapshot, value_a) or default_a
-        stack_b = stack_from_value(snapshot, value_b) or default_b
+        stack_a, stack_b = snapshot.picker_stack(value_a, default_a), snapshot.picker_stack(value_b, default_b)
         return self.render(snapshot, stack_a, stack_b)
 
     @staticmethod
@@ -123,7 +120,7 @@ def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: 
 
 def _row(e: dict, opened_on: Stack, changed: bool) -> Markup:
     # the model opens on the Models page, on the stack where it was run (its library named exactly)
-    query = Query(neuronx_cc=opened_on.neuronx_cc, library_version=library_spec(opened_on))
+    query = Query(neuronx_cc=opened_on.neuronx_cc, library_version=opened_on.spec)
     link = links.build(links.PageState(query, e["model_id"]))
     cores = _pair(formatting.cores(e.get("tp_a")), formatting.cores(e.get("tp_b")))
     wall = _pair(formatting.duration(e.get("wall_s_a")), formatting.duration(e.get("wall_s_b")))

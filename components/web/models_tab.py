@@ -21,7 +21,7 @@ from components.sources.rankings import TASKS, Rankings, RankingsStore
 from components.sources.records import empty_records, hub_id
 from components.sources.records_store import RecordsStore
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.stacks import FIRST_LIBRARY, library_order, library_spec, normalise_library
+from components.sources.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.sources.store import DatasetStore
 from components.sources.versions import short_version
 from components.web import downloads, evidence, render
@@ -110,8 +110,8 @@ class ModelsTab:
         return [(t, t) for t in ranked]
 
     def _pickers(self, snapshot: Snapshot, rankings: Rankings, records, query: views.Query, stack: Stack | None):
-        choices = self.task_choices(snapshot, rankings, records, query.view)
-        task = query.task if query.task in {v for _, v in choices} else choices[0][1]
+        query, choices = self._task_for_view(snapshot, rankings, records, query)
+        task = query.task
         if stack is None:
             none = gr.update(choices=[], value=None)
             return {"task": gr.update(choices=choices, value=task), "cc": none, "library": none, "version": none}
@@ -123,17 +123,6 @@ class ModelsTab:
                 choices=self.version_choices(snapshot, stack.neuronx_cc, stack.library), value=stack.library_version
             ),
         }
-
-    @staticmethod
-    def _stack(snapshot: Snapshot, f: Filters, keep_version: bool = True) -> Stack | None:
-        """The stack the pickers name; a choice no longer on offer (another compiler, another library,
-        a refresh) falls back to that library's newest version there, then to the compiler's first stack."""
-        on_cc = snapshot.library_versions(f.neuronx_cc) or snapshot.stacks[:1]
-        if not on_cc:
-            return None
-        library = [s for s in on_cc if s.library == f.library]
-        exact = [s for s in library if s.library_version == f.version] if keep_version else []
-        return (exact or library or on_cc)[0]
 
     # ---- handlers (inputs and answers by name) ---------------------------------------------
     # Each answer carries the `link` of the state it applied: the address bar then shows what is on
@@ -157,14 +146,14 @@ class ModelsTab:
         table = self._table(snapshot, rankings, records, query, PAGE_SIZE, values.get("model"))
         return {**table, "task": gr.update(choices=choices, value=query.task)}
 
-    def on_stack(self, values: dict[str, Any], keep_version: bool = True) -> dict[str, Any]:
+    def on_stack(self, values: dict[str, Any]) -> dict[str, Any]:
         """A picker of the stack changed: the others follow it, then the table and the open model are
-        shown on the new stack."""
+        shown on the new stack. A choice no longer on offer (another compiler, a refresh) falls back as
+        `stacks.resolve_or_default` says."""
         snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
         f = Filters.of(values)
-        stack = self._stack(snapshot, f, keep_version)
-        spec = library_spec(stack) if stack else ""
-        query = views.normalise(f.text, f.view, f.task, stack.neuronx_cc if stack else "", spec)
+        stack = snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        query = views.normalise(f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "")
         panel = self._panel(snapshot, values.get("model") or "", query)
         return {
             **self._pickers(snapshot, rankings, records, query, stack),
@@ -174,7 +163,7 @@ class ModelsTab:
 
     def on_library(self, values: dict[str, Any]) -> dict[str, Any]:
         """Another library: its newest version on the compiler (the old version is another library's)."""
-        return self.on_stack(values, keep_version=False)
+        return self.on_stack({**values, "version": ""})
 
     def on_select(self, values: dict[str, Any], evt: gr.SelectData) -> dict[str, Any]:
         model_id = _model_from_event(evt, values.get("shown") or [])
@@ -217,7 +206,7 @@ class ModelsTab:
         # a choice no longer in the data (a refresh dropped it) shows the default stack
         stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         if stack is not None:
-            query = views.Query(query.text, query.view, query.task, stack.neuronx_cc, library_spec(stack))
+            query = views.Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
         result = views.select(snapshot, rankings, query, records)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
         shown = result.frame.head(limit)
