@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 from urllib.parse import parse_qsl, urlencode
 
 from components.sources.versions import short_version
@@ -19,6 +20,16 @@ from components.sources.versions import short_version
 # Transformers was the first library the harness ran; a plain library version means it first.
 FIRST_LIBRARY = "transformers"
 ASKED_MAX = 80
+
+
+class StackAnswer(TypedDict):
+    """A stack as the endpoints answer it (`Stack.as_dict`)."""
+
+    neuronx_cc: str
+    library: str
+    library_version: str
+    models: int
+    passed: int
 
 
 @dataclass(frozen=True)
@@ -48,7 +59,7 @@ class Stack:
             {"neuronx_cc": self.neuronx_cc, "library": self.library, "library_version": self.library_version}
         )
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> StackAnswer:
         return {
             "neuronx_cc": self.neuronx_cc,
             "library": self.library,

@@ -2,7 +2,7 @@
 
 Each method reads the current snapshot and rankings once, so one answer never mixes two loads.
 The docstrings are the endpoints' descriptions in the API page and the MCP schema, and the return
-annotations (`answers.py`) describe their fields there. Annotations are evaluated (no
+annotations (`queries/answers.py`) describe their fields there. Annotations are evaluated (no
 `from __future__ import annotations`): Gradio reads them as types, not strings.
 """
 
@@ -10,12 +10,12 @@ import gradio as gr
 
 from components.queries import architectures, details, views
 from components.queries import compare as comparison
+from components.queries.answers import ArchitectureAnswer, CompareAnswer, LookupAnswer, RowAnswer, StackAnswer
 from components.sources.rankings import RankingsStore
 from components.sources.records import empty_records, hub_id
 from components.sources.records_store import RecordsStore
 from components.sources.stacks import UnknownStack
 from components.sources.store import DatasetStore
-from components.web.answers import ArchitectureAnswer, CompareAnswer, LookupAnswer, RowAnswer, StackAnswer
 
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
 LOOKUP_WAIT = 3.0
