@@ -14,6 +14,7 @@ from components.sources.records_store import RecordsStore
 from components.sources.results import OTHER, PASS, result_kind
 from components.sources.stacks import picker_choices
 from components.sources.store import DatasetStore
+from components.web.wiring import answering, by_name, components
 
 MAX_MODELS_LISTED = 12  # per architecture; the rest are counted
 
@@ -74,34 +75,45 @@ def table_html(rows: list[dict]) -> Markup:
 
 
 class ArchitecturesTab:
+    """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
+
     def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore):
         self.datasets = datasets
         self.rankings = rankings
         self.records = records
 
-    def on_open(self, value: str | None):
+    def layout(self) -> None:
+        self.stack = gr.Dropdown(label="Stack", elem_id="arch-stack", min_width=260)
+        self.headline = gr.HTML(elem_id="arch-headline-box")
+        self.table = gr.HTML(elem_id="arch-table-box")
+
+    def on_open(self, stack: str | None = None) -> dict:
         """Fill the stack picker (keeping a choice still in the data) and draw the tab."""
         snapshot = self.datasets.current()
-        stack = snapshot.picker_stack(value)
-        picker = gr.update(choices=picker_choices(snapshot.stacks), value=stack.picker_value if stack else None)
-        return (picker, *self._draw(snapshot, stack))
+        chosen = snapshot.picker_stack(stack)
+        picker = gr.update(choices=picker_choices(snapshot.stacks), value=chosen.picker_value if chosen else None)
+        return {"stack": picker, **self._draw(snapshot, chosen)}
 
-    def on_stack(self, value: str | None):
+    def on_stack(self, stack: str | None = None) -> dict:
         snapshot = self.datasets.current()
-        return self._draw(snapshot, snapshot.picker_stack(value))
+        return self._draw(snapshot, snapshot.picker_stack(stack))
 
-    def _draw(self, snapshot, stack) -> tuple[Markup, Markup]:
+    def _draw(self, snapshot, stack) -> dict:
         records = self.records.current()
         figure = architectures.headline(snapshot, self.rankings.current(), records, stack)
-        return headline_html(figure), table_html(architectures.architectures(snapshot, records, stack))
+        return {
+            "headline": headline_html(figure),
+            "table": table_html(architectures.architectures(snapshot, records, stack)),
+        }
 
 
 def build(opened: Callable, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    handler = ArchitecturesTab(datasets, rankings, records)
-    stack = gr.Dropdown(label="Stack", elem_id="arch-stack", min_width=260)
-    headline = gr.HTML(elem_id="arch-headline-box")
-    table = gr.HTML(elem_id="arch-table-box")
-    opened(handler.on_open, stack, [stack, headline, table], api_visibility="private")
-    stack.input(handler.on_stack, stack, [headline, table], trigger_mode="always_last", api_visibility="private")
+    tab = ArchitecturesTab(datasets, rankings, records)
+    tab.layout()
+    picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
+    drawn = components(tab, ("headline", "table"))
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, *drawn], **private)
+    tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=drawn, trigger_mode="always_last",
+                    **private)  # fmt: skip

@@ -1,14 +1,13 @@
 """The "Models" tab: the filters, the results table, one model's details, and the link to what is shown.
 
-`ModelsTab.layout()` places the components (inside `with gr.Tab(...)`) and `wire()` connects them.
-Handlers read their inputs and answer by component name (`{"summary": ..., "install": ...}`); `_bind`
-maps names to components in one place, so no handler's answer depends on the order of an output list.
+`ModelsTab.layout()` places the components and `wire()` connects them. Handlers take their inputs by
+component name and answer by name (`{"summary": ..., "install": ...}`), as `wiring.py` describes.
 The filters travel as one `Filters` value (`filters.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +25,7 @@ from components.sources.store import DatasetStore
 from components.sources.versions import short_version
 from components.web import downloads, evidence, render
 from components.web.filters import Filters
+from components.web.wiring import answering, by_name, components
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -73,7 +73,7 @@ class Widgets:
     model: gr.State
 
     def named(self, names: Iterable[str]) -> list:
-        return [getattr(self, n) for n in names]
+        return components(self, names)
 
 
 class ModelsTab:
@@ -128,25 +128,25 @@ class ModelsTab:
     # Each answer carries the `link` of the state it applied: the address bar then shows what is on
     # screen, fallbacks included, and no listener has to read the pickers while they change.
 
-    def table(self, values: dict[str, Any]) -> dict[str, Any]:
+    def table(self, **values: Any) -> dict[str, Any]:
         """The table for the filters, from its first page."""
         snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
         return self._table(snapshot, rankings, records, Filters.of(values).query(), PAGE_SIZE, values.get("model"))
 
-    def more(self, values: dict[str, Any]) -> dict[str, Any]:
+    def more(self, **values: Any) -> dict[str, Any]:
         limit = min(int(values.get("limit") or PAGE_SIZE) + PAGE_SIZE, MAX_ROWS)
         snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
         query = Filters.of(values).query()
         return {**self._table(snapshot, rankings, records, query, limit, values.get("model")), "limit": limit}
 
-    def on_view(self, values: dict[str, Any]) -> dict[str, Any]:
+    def on_view(self, **values: Any) -> dict[str, Any]:
         """Another view: the task picker offers what that view can show, then the table."""
         snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
         query, choices = self._task_for_view(snapshot, rankings, records, Filters.of(values).query())
         table = self._table(snapshot, rankings, records, query, PAGE_SIZE, values.get("model"))
         return {**table, "task": gr.update(choices=choices, value=query.task)}
 
-    def on_stack(self, values: dict[str, Any]) -> dict[str, Any]:
+    def on_stack(self, **values: Any) -> dict[str, Any]:
         """A picker of the stack changed: the others follow it, then the table and the open model are
         shown on the new stack. A choice no longer on offer (another compiler, a refresh) falls back as
         `stacks.resolve_or_default` says."""
@@ -161,11 +161,11 @@ class ModelsTab:
             **panel,
         }
 
-    def on_library(self, values: dict[str, Any]) -> dict[str, Any]:
+    def on_library(self, **values: Any) -> dict[str, Any]:
         """Another library: its newest version on the compiler (the old version is another library's)."""
-        return self.on_stack({**values, "version": ""})
+        return self.on_stack(**{**values, "version": ""})
 
-    def on_select(self, values: dict[str, Any], evt: gr.SelectData) -> dict[str, Any]:
+    def on_select(self, evt: gr.SelectData, **values: Any) -> dict[str, Any]:
         model_id = _model_from_event(evt, values.get("shown") or [])
         query = Filters.of(values).query()
         panel = self._panel(self.datasets.current(), model_id, query)
@@ -321,64 +321,25 @@ class ModelsTab:
         """Connect the tab's events (after `layout`)."""
         w = self.w
         private = {"api_visibility": "private"}
-        every = ("header", "search", "view", *PICKERS, *TABLE, "limit", *PANEL, "link")
-        demo.load(self._bind(self.on_load, (), every, request=True), None, w.named(every), **private)
 
+        def event(handler, inputs, outputs, **options) -> dict:
+            return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
+                        **options, **private)  # fmt: skip
+
+        every = ("header", "search", "view", *PICKERS, *TABLE, "limit", *PANEL, "link")
+        demo.load(answering(w, self.on_load), outputs=w.named(every), **private)
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
         table_in, table_out = (*FILTERS, "model"), (*TABLE, "link")
-        for event in (w.search.change, w.search.submit, w.task.input):
-            event(self._bind(self.table, table_in, table_out), set(w.named(table_in)), w.named(table_out),
-                  trigger_mode="always_last", **private)  # fmt: skip
-        view_out = (*table_out, "task")
-        w.view.input(self._bind(self.on_view, table_in, view_out), set(w.named(table_in)), w.named(view_out),
-                     trigger_mode="always_last", **private)  # fmt: skip
+        gr.on([w.search.change, w.search.submit, w.task.input],
+              **event(self.table, table_in, table_out, trigger_mode="always_last"))  # fmt: skip
+        w.view.input(**event(self.on_view, table_in, (*table_out, "task"), trigger_mode="always_last"))
         stack_out = (*PICKERS, *TABLE, *PANEL, "link")
-        for picker, handler in ((w.cc, self.on_stack), (w.version, self.on_stack), (w.library, self.on_library)):
-            picker.input(self._bind(handler, table_in, stack_out), set(w.named(table_in)), w.named(stack_out),
-                         **private)  # fmt: skip
-        select_in, select_out = (*FILTERS, "shown"), (*PANEL, "link")
-        w.results.select(self._bind(self.on_select, select_in, select_out, select=True), set(w.named(select_in)),
-                         w.named(select_out), **private)  # fmt: skip
-        more_in, more_out = (*table_in, "limit"), (*table_out, "limit")
-        w.more.click(self._bind(self.more, more_in, more_out), set(w.named(more_in)), w.named(more_out),
-                     **private)  # fmt: skip
+        gr.on([w.cc.input, w.version.input], **event(self.on_stack, table_in, stack_out))
+        w.library.input(**event(self.on_library, table_in, stack_out))
+        w.results.select(**event(self.on_select, (*FILTERS, "shown"), (*PANEL, "link")))
+        w.more.click(**event(self.more, (*table_in, "limit"), (*table_out, "limit")))
         w.link.change(None, w.link, w.link, js=URL_JS, **private)
-
-    def _bind(
-        self, handler: Callable, inputs: Iterable[str], outputs: Iterable[str], *, request=False, select=False
-    ) -> Callable:
-        """Gradio's side of a handler: component values in, by name; `{component: value}` out. The one
-        place where names meet components."""
-        names = {getattr(self.w, n): n for n in inputs}
-
-        def by_name(values: dict) -> dict[str, Any]:
-            return {names[c]: v for c, v in values.items()}
-
-        def answer(result):
-            allowed = set(outputs)
-            unknown = set(result) - allowed
-            if unknown:  # a handler answering for a component its event does not list
-                raise KeyError(f"{handler.__name__} answered {sorted(unknown)} outside its outputs")
-            return {getattr(self.w, n): v for n, v in result.items()}
-
-        if request:
-
-            def on_request(request: gr.Request):
-                return answer(handler(request))
-
-            return on_request
-        if select:
-
-            def on_select(values: dict, evt: gr.SelectData):
-                return answer(handler(by_name(values), evt))
-
-            return on_select
-
-        def on_values(values: dict):
-            return answer(handler(by_name(values)))
-
-        return on_values
 
 
 def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:

@@ -171,9 +171,9 @@ def counting(tmp_path):
     return Counting(load(tmp_path)), Counting(generation_rankings(1))
 
 
-def reads(stores, handler, *args) -> tuple[int, ...]:
+def reads(stores, handler, *args, **kwargs) -> tuple[int, ...]:
     before = [s.reads for s in stores]
-    handler(*args)
+    handler(*args, **kwargs)
     return tuple(s.reads - b for s, b in zip(stores, before))
 
 
@@ -183,11 +183,11 @@ def test_page_events_read_each_store_once(counting):
     request = SimpleNamespace(query_params={"model": MODELS[1], "view": "trending"})
     assert reads(counting, tab.on_load, request) == (1, 1)
     old = {"view": "selected", "cc": CC_OLD, "library": "transformers", "version": "5.0.0", "model": MODELS[1]}
-    assert reads(counting, tab.on_stack, old) == (1, 1)
-    assert reads(counting, tab.on_library, old) == (1, 1)
-    assert reads(counting, tab.table, {"search": "model", "view": "downloads"}) == (1, 1)
-    assert reads(counting, tab.on_view, {"search": "model", "view": "trending"}) == (1, 1)
-    assert reads(counting, tab.more, {"search": "model", "view": "selected", "limit": 100})[0] == 1
+    assert reads(counting, tab.on_stack, **old) == (1, 1)
+    assert reads(counting, tab.on_library, **old) == (1, 1)
+    assert reads(counting, tab.table, search="model", view="downloads") == (1, 1)
+    assert reads(counting, tab.on_view, search="model", view="trending") == (1, 1)
+    assert reads(counting, tab.more, search="model", view="selected", limit=100)[0] == 1
 
 
 def test_the_other_tabs_read_the_data_once(counting):
