@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import gradio as gr
 
+from components.sources.moment import Sources
 from components.sources.stacks import picker_choices
-from components.sources.store import DatasetStore
 from components.web import charts
 from components.web.wiring import answering, by_name, components
 
@@ -19,8 +19,8 @@ from components.web.wiring import answering, by_name, components
 class ChartsTab:
     """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
-    def __init__(self, datasets: DatasetStore):
-        self.datasets = datasets
+    def __init__(self, sources: Sources):
+        self.sources = sources
 
     def layout(self) -> None:
         self.trend = gr.Plot(label="Pass rate across stacks", elem_id="chart-trend")
@@ -39,14 +39,14 @@ class ChartsTab:
     def on_open(self, stack: str | None = None) -> dict:
         """Fill the stack picker (keeping a choice still in the data) and draw the trend across stacks;
         the stack's own figures follow (`on_stack`, chained after it)."""
-        snapshot = self.datasets.current()
+        snapshot = self.sources.datasets.current()
         chosen = snapshot.picker_stack(stack)
         picker = gr.update(choices=picker_choices(snapshot.stacks), value=chosen.picker_value if chosen else None)
         return {"stack": picker, "trend": charts.trend_figure(snapshot)}
 
     def on_stack(self, stack: str | None = None) -> dict:
         """The figures of one stack: wall time, memory, organisations."""
-        snapshot = self.datasets.current()
+        snapshot = self.sources.datasets.current()
         chosen = snapshot.picker_stack(stack)
         if chosen is None:
             return dict.fromkeys(STACK_FIGURES)
@@ -60,10 +60,10 @@ class ChartsTab:
 STACK_FIGURES = ("wall", "memory", "orgs")
 
 
-def build(opened: Callable, datasets: DatasetStore) -> None:
+def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    tab = ChartsTab(datasets)
+    tab = ChartsTab(sources)
     tab.layout()
     picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
     figures = components(tab, STACK_FIGURES)

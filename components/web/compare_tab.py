@@ -12,10 +12,10 @@ from markupsafe import Markup
 
 from components.queries import compare, formatting, links
 from components.queries.views import Query
+from components.sources.moment import Sources
 from components.sources.results import OTHER
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import picker_choices
-from components.sources.store import DatasetStore
 from components.web.render import badge, join
 from components.web.wiring import answering, by_name, components
 
@@ -57,8 +57,8 @@ INTRO = (
 class CompareTab:
     """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
-    def __init__(self, datasets: DatasetStore):
-        self.datasets = datasets
+    def __init__(self, sources: Sources):
+        self.sources = sources
 
     def layout(self) -> None:
         with gr.Row(equal_height=True):
@@ -68,7 +68,7 @@ class CompareTab:
 
     def on_open(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:
         """Fill the pickers (keeping a choice that is still in the data) and show the comparison."""
-        snapshot = self.datasets.current()
+        snapshot = self.sources.datasets.current()
         a, b = self._stacks(snapshot, stack_a, stack_b)
         choices = picker_choices(snapshot.stacks)
         return {
@@ -78,7 +78,7 @@ class CompareTab:
         }
 
     def on_change(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:
-        snapshot = self.datasets.current()
+        snapshot = self.sources.datasets.current()
         return {"result": self.render(snapshot, *self._stacks(snapshot, stack_a, stack_b))}
 
     @staticmethod
@@ -168,10 +168,10 @@ def _pair(a: str, b: str) -> str:
     return f"{a} → {b}"
 
 
-def build(opened: Callable, datasets: DatasetStore) -> None:
+def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    tab = CompareTab(datasets)
+    tab = CompareTab(sources)
     gr.Markdown(INTRO, elem_classes=["hint"])
     tab.layout()
     pickers, private = by_name(tab, ("stack_a", "stack_b")), {"api_visibility": "private"}

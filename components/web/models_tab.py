@@ -16,12 +16,11 @@ from markupsafe import Markup
 
 from components.queries import details, links, views
 from components.sources.columns import NAMES
-from components.sources.rankings import TASKS, Rankings, RankingsStore
-from components.sources.records import empty_records, hub_id
-from components.sources.records_store import RecordsStore
+from components.sources.moment import Moment, Sources
+from components.sources.rankings import TASKS, Rankings
+from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import FIRST_LIBRARY, library_order, normalise_library
-from components.sources.store import DatasetStore
 from components.sources.versions import short_version
 from components.web import downloads, evidence, render
 from components.web.filters import Filters
@@ -77,10 +76,8 @@ class Widgets:
 
 
 class ModelsTab:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
-        self.datasets = datasets
-        self.rankings = rankings
-        self.records = records or RecordsStore(empty_records(), live=False)
+    def __init__(self, sources: Sources):
+        self.sources = sources
         self.w: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
@@ -109,8 +106,9 @@ class ModelsTab:
         ranked = [t for t in TASKS if rankings.ranked(t, view)] or list(TASKS[:1])
         return [(t, t) for t in ranked]
 
-    def _pickers(self, snapshot: Snapshot, rankings: Rankings, records, query: views.Query, stack: Stack | None):
-        query, choices = self._task_for_view(snapshot, rankings, records, query)
+    def _pickers(self, now: Moment, query: views.Query, stack: Stack | None):
+        snapshot = now.snapshot
+        query, choices = self._task_for_view(now, query)
         task = query.task
         if stack is None:
             none = gr.update(choices=[], value=None)
@@ -130,36 +128,29 @@ class ModelsTab:
 
     def table(self, **values: Any) -> dict[str, Any]:
         """The table for the filters, from its first page."""
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
-        return self._table(snapshot, rankings, records, Filters.of(values).query(), PAGE_SIZE, values.get("model"))
+        return self._table(self.sources.now(), Filters.of(values).query(), PAGE_SIZE, values.get("model"))
 
     def more(self, **values: Any) -> dict[str, Any]:
         limit = min(int(values.get("limit") or PAGE_SIZE) + PAGE_SIZE, MAX_ROWS)
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
         query = Filters.of(values).query()
-        return {**self._table(snapshot, rankings, records, query, limit, values.get("model")), "limit": limit}
+        return {**self._table(self.sources.now(), query, limit, values.get("model")), "limit": limit}
 
     def on_view(self, **values: Any) -> dict[str, Any]:
         """Another view: the task picker offers what that view can show, then the table."""
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
-        query, choices = self._task_for_view(snapshot, rankings, records, Filters.of(values).query())
-        table = self._table(snapshot, rankings, records, query, PAGE_SIZE, values.get("model"))
+        now = self.sources.now()
+        query, choices = self._task_for_view(now, Filters.of(values).query())
+        table = self._table(now, query, PAGE_SIZE, values.get("model"))
         return {**table, "task": gr.update(choices=choices, value=query.task)}
 
     def on_stack(self, **values: Any) -> dict[str, Any]:
         """A picker of the stack changed: the others follow it, then the table and the open model are
         shown on the new stack. A choice no longer on offer (another compiler, a refresh) falls back as
         `stacks.resolve_or_default` says."""
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
-        f = Filters.of(values)
-        stack = snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        now, f = self.sources.now(), Filters.of(values)
+        stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
         query = views.normalise(f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "")
-        panel = self._panel(snapshot, values.get("model") or "", query)
-        return {
-            **self._pickers(snapshot, rankings, records, query, stack),
-            **self._table(snapshot, rankings, records, query, PAGE_SIZE, panel["model"]),
-            **panel,
-        }
+        panel = self._panel(now, values.get("model") or "", query)
+        return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, panel["model"]), **panel}
 
     def on_library(self, **values: Any) -> dict[str, Any]:
         """Another library: its newest version on the compiler (the old version is another library's)."""
@@ -168,46 +159,43 @@ class ModelsTab:
     def on_select(self, evt: gr.SelectData, **values: Any) -> dict[str, Any]:
         model_id = _model_from_event(evt, values.get("shown") or [])
         query = Filters.of(values).query()
-        panel = self._panel(self.datasets.current(), model_id, query)
+        panel = self._panel(self.sources.now(), model_id, query)
         return {**panel, "link": links.build(links.PageState(query, panel["model"]))}
 
     def on_load(self, request: gr.Request | None) -> dict[str, Any]:
         """Open the state a deep link asks for; unknown values fall back to the defaults."""
-        snapshot, rankings = self.datasets.current(), self.rankings.current()
-        self.records.cover(snapshot.model_ids, snapshot)
-        records = self.records.current()
+        now = self.sources.now()
+        self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
         params = dict(request.query_params) if request is not None else {}
-        state = links.parse(params, snapshot, views.task_choices(snapshot, rankings, records))
-        query, _ = self._task_for_view(snapshot, rankings, records, state.query)
-        stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
-        panel = self._panel(snapshot, state.model, query)
+        state = links.parse(params, now.snapshot, views.task_choices(now.snapshot, now.rankings, now.records))
+        query, _ = self._task_for_view(now, state.query)
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        panel = self._panel(now, state.model, query)
         return {
-            "header": render.header(snapshot.provenance, snapshot.skipped, rankings.label(), self.datasets.last_error),
+            "header": render.page_header(self.sources, now),
             "search": query.text,
             "view": query.view,
-            **self._pickers(snapshot, rankings, records, query, stack),
-            **self._table(snapshot, rankings, records, query, PAGE_SIZE, panel["model"]),
+            **self._pickers(now, query, stack),
+            **self._table(now, query, PAGE_SIZE, panel["model"]),
             "limit": PAGE_SIZE,
             **panel,
         }
 
     # ---- what the handlers share -----------------------------------------------------------
 
-    def _task_for_view(self, snapshot, rankings, records, query: views.Query):
+    def _task_for_view(self, now: Moment, query: views.Query):
         """The query with a task its view offers (a ranked view has no "All tasks"), and the choices."""
-        choices = self.task_choices(snapshot, rankings, records, query.view)
+        choices = self.task_choices(now.snapshot, now.rankings, now.records, query.view)
         task = query.task if query.task in {v for _, v in choices} else choices[0][1]
         return views.Query(query.text, query.view, task, query.neuronx_cc, query.library_version), choices
 
     @staticmethod
-    def _table(
-        snapshot: Snapshot, rankings: Rankings, records, query: views.Query, limit: int, model: str | None
-    ) -> dict[str, Any]:
+    def _table(now: Moment, query: views.Query, limit: int, model: str | None) -> dict[str, Any]:
         # a choice no longer in the data (a refresh dropped it) shows the default stack
-        stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         if stack is not None:
             query = views.Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
-        result = views.select(snapshot, rankings, query, records)
+        result = views.select(now.snapshot, now.rankings, query, now.records)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
         shown = result.frame.head(limit)
         summary = render.summary_line(
@@ -226,7 +214,7 @@ class ModelsTab:
             "link": links.build(links.PageState(query, model or "")),
         }
 
-    def _panel(self, snapshot: Snapshot, model_id: str, query: views.Query) -> dict[str, Any]:
+    def _panel(self, now: Moment, model_id: str, query: views.Query) -> dict[str, Any]:
         """One model's details; with no model, a short guide and no empty boxes."""
         if not model_id:
             hidden = gr.update(value="", visible=False)
@@ -239,14 +227,13 @@ class ModelsTab:
                 "history": "",
                 "model": "",
             }
-        record = self.records.lookup(model_id)  # never waits: a missing record is asked for in the background
-        unknown = None if record else self.records.why_unknown(model_id)
-        answer = details.lookup(
-            snapshot, model_id, query.neuronx_cc, query.library_version, self.records.current(), unknown
-        )
+        records = self.sources.records
+        record = records.lookup(model_id)  # never waits: a missing record is asked for in the background
+        unknown = None if record else records.why_unknown(model_id)
+        answer = details.lookup(now.snapshot, model_id, query.neuronx_cc, query.library_version, now.records, unknown)
         # columns a newer dataset added, which the app does not know yet: shown as text
         answer["other_fields"] = {
-            c: answer[c] for c in snapshot.rows.columns if c not in NAMES and answer.get(c) is not None
+            c: answer[c] for c in now.snapshot.rows.columns if c not in NAMES and answer.get(c) is not None
         }
         install = answer.get("install_command", "")
         cache_sync = answer.get("cache_sync_command", "")

@@ -21,6 +21,7 @@ import pytest
 from components.queries import answers
 from components.queries.views import VIEWS
 from components.sources.columns import NAMES
+from components.sources.moment import Sources
 from components.sources.rankings import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
@@ -73,14 +74,15 @@ def endpoints() -> dict[str, inspect.Signature]:
 
 @pytest.fixture(scope="module")
 def api():
-    datasets = DatasetStore(str(ROOT / "data" / "sample"))
-    datasets.start()
     rankings = resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json"))
-    return Api(datasets, rankings, resolve_records(str(ROOT / "data" / "models_snapshot.json")))
+    records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
+    sources = Sources(DatasetStore(str(ROOT / "data" / "sample")), rankings, records)
+    sources.start()
+    return Api(sources)
 
 
 def argument_pools(api: Api) -> dict[str, list]:
-    snapshot, rankings = api.datasets.current(), api.rankings.current()
+    snapshot, rankings = api.sources.datasets.current(), api.sources.rankings.current()
     ranked = [m.model_id for lists in rankings.lists.values() for m in lists]
     untested = [m for m in dict.fromkeys(ranked) if snapshot.canonical_model_id(m) is None]
     return {
@@ -94,7 +96,7 @@ def argument_pools(api: Api) -> dict[str, list]:
 def stack_arguments(api: Api) -> list[tuple[str, str]]:
     """(neuronx_cc, library_version) for every stack, the newest as "", a plain Transformers version,
     and a stack that is not in the data."""
-    stacks = api.datasets.current().stacks
+    stacks = api.sources.datasets.current().stacks
     return [
         ("", ""),
         *((s.neuronx_cc, s.spec) for s in stacks),

@@ -6,23 +6,13 @@ import pytest
 
 from components.web.filters import Filters
 from components.web.models_tab import PANEL, TABLE, ModelsTab
-from tests.helpers import NEW_CC, OLD_CC
-
-
-class Fixed:
-    """A store that always holds one value (the handlers only call `current()`)."""
-
-    def __init__(self, value):
-        self.value, self.last_error = value, None
-
-    def current(self):
-        return self.value
+from tests.helpers import NEW_CC, OLD_CC, served
 
 
 @pytest.fixture
 def tab(libraries):
     snapshot, rankings = libraries
-    return ModelsTab(Fixed(snapshot), Fixed(rankings))
+    return ModelsTab(served(snapshot, rankings))
 
 
 def value(update):
