@@ -6,6 +6,8 @@ it in whole (see `store.py`), so a request that took a snapshot sees one consist
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -215,6 +217,13 @@ class Snapshot:
         for text in texts:
             count += pc.match_substring(self._model_tokens, token_key(text)).to_numpy(zero_copy_only=False)
         return count
+
+    def with_provenance(self, **changes) -> Snapshot:
+        """The same rows (and their computed answers) under a provenance with `changes`; this snapshot is
+        left as it is."""
+        other = copy.copy(self)
+        other.provenance = dataclasses.replace(self.provenance, **changes)
+        return other
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -6,7 +6,6 @@ background refresh and its `source_status()`.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import threading
 import time
@@ -30,9 +29,7 @@ STARTUP_WAIT = 1.0
 
 def load_sample(reason: str | None = None) -> Snapshot:
     """The bundled sample, marked as sample data, with why it is shown."""
-    snapshot = load(SAMPLE_DIR, kind="sample", label=SAMPLE_LABEL)
-    snapshot.provenance = dataclasses.replace(snapshot.provenance, fallback_reason=reason)
-    return snapshot
+    return load(SAMPLE_DIR, kind="sample", label=SAMPLE_LABEL).with_provenance(fallback_reason=reason)
 
 
 class DatasetStore(RefreshingStore[Snapshot]):
