@@ -2,7 +2,7 @@
 
 `Rankings` is one immutable set of ranked lists; `RankingsStore` serves the bundled snapshot at
 once and swaps live Hub rankings in from a background thread when (and if) the Hub answers.
-A Hub fault never reaches a request: the last good rankings stay in place (see `store.RefreshingStore`).
+A Hub fault never reaches a request: the last good rankings stay in place (see `refresh.RefreshingStore`).
 """
 
 from __future__ import annotations
