@@ -18,9 +18,9 @@ from huggingface_hub import constants as hf_constants
 
 from components.sources import hub_log
 from components.sources.dataset import DatasetError, check_local_source
-from components.sources.rankings import RankingsStore, resolve_rankings
-from components.sources.records import empty_records
-from components.sources.records_store import RecordsStore, resolve_records
+from components.sources.moment import Sources
+from components.sources.rankings import resolve_rankings
+from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
 from components.web import architectures_tab, charts_tab, compare_tab, downloads, render, serving, webhook
 from components.web.api import Api
@@ -44,11 +44,10 @@ QUEUE_MAX_SIZE = 512
 MAX_FILE_SIZE = "1kb"
 
 
-def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None) -> gr.Blocks:
+def build(sources: Sources) -> gr.Blocks:
     """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
-    records = records or RecordsStore(empty_records(), live=False)
-    models = ModelsTab(datasets, rankings, records)
-    api = Api(datasets, rankings, records)
+    models = ModelsTab(sources)
+    api = Api(sources)
     # exported files are copied into Gradio's cache: clear what is an hour old, every hour
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         header = page_top()
@@ -58,15 +57,15 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
     # The other tools are pages of their own: the first page describes only the Models page's
     # components (Gradio sends a page's whole layout with it), and each page fills itself on load.
     pages = (
-        ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, datasets)),
-        ("Charts", "charts", lambda: charts_tab.build(demo.load, datasets)),
-        ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, datasets, rankings, records)),
+        ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, sources)),
+        ("Charts", "charts", lambda: charts_tab.build(demo.load, sources)),
+        ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, sources)),
         ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
     )
     for name, path, lay_out in pages:
         with demo.route(name, f"/{path}"):
             header = page_top()
-            demo.load(lambda: page_header(datasets, rankings), None, header, api_visibility="private")
+            demo.load(lambda: render.page_header(sources, sources.now()), None, header, api_visibility="private")
             lay_out()
 
     # The named endpoints (for gradio_client, plain HTTP and MCP) are the app's, not a page's: Gradio
@@ -91,11 +90,6 @@ def page_top() -> gr.HTML:
         "And how do I run it myself?</p></div>"
     )
     return gr.HTML(elem_id="header")
-
-
-def page_header(datasets: DatasetStore, rankings: RankingsStore):
-    snapshot = datasets.current()
-    return render.header(snapshot.provenance, snapshot.skipped, rankings.current().label(), datasets.last_error)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -124,16 +118,14 @@ def main(argv: list[str] | None = None) -> None:
         records = resolve_records(args.models)
         if args.dataset and not args.dataset.startswith("hf://"):
             check_local_source(args.dataset)
-        datasets = DatasetStore(args.dataset)
-        datasets.begin()  # the Hub is read while the page is built
+        sources = Sources(DatasetStore(args.dataset), rankings, records)
+        sources.begin()  # the Hub is read while the page is built
     except (DatasetError, ValueError) as exc:
         sys.exit(f"error: {exc}")
-    rankings.start()
-    demo = build(datasets, rankings, records)
-    datasets.start()
-    records.cover(datasets.current().model_ids, datasets.current())
+    demo = build(sources)
+    sources.start()
     # the webhook and download routes come first, before every route of Gradio's own
-    routes = webhook.routes(datasets) + downloads.routes(datasets, rankings, records)
+    routes = webhook.routes(sources.datasets) + downloads.routes(sources)
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
 
 

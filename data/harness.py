@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -146,118 +148,124 @@ def _log_time(at: datetime) -> str:
     return f"{at:%Y-%b-%d %H:%M:%S}.{at.microsecond // 100:04d}"
 
 
+@dataclass(frozen=True)
+class Failure:
+    """One failing run, as the error templates see it: the model, its stack and the run's own details."""
+
+    model: Model
+    stack: Stack
+    tested_at: datetime
+    rng: random.Random
+    run_py: str
+    tp: int
+    rank: int
+    pid: int
+    graph: str
+
+    @property
+    def head(self) -> str:
+        return _traceback_head(self.stack, self.tp, self.run_py)
+
+
+def _eoom(f: Failure, kind: str) -> dict[str, Any]:
+    need = HBM_PER_CORE_GB * f.rng.uniform(1.04, 1.35)
+    vocab, hidden, layers = _vocab(f.model), _hidden_size(f.model.params_b), 24 + int(f.model.params_b) % 56
+    return dict(
+        head=f.head, compiler=f.stack.neuronx_cc.split("+")[0], graph=f.graph, neuronx_cc=f.stack.neuronx_cc,
+        module=f"{f.rng.getrandbits(64):016x}", pid=f.pid, need_gb=f"{need:.2f}", tp=f.tp,
+        hbm_gb=f"{HBM_PER_CORE_GB:.2f}", embedding_rows=vocab // f.tp, hidden=hidden,
+        embedding_gb=f"{vocab * hidden * 2 / f.tp / 1e9:.2f}", kv_heads=max(1, 8 // f.tp), cache_tensors=2 * layers,
+        layers=layers,
+    )  # fmt: skip
+
+
+def _unsupported_op(f: Failure, kind: str) -> dict[str, Any]:
+    ops = HARNESS["unsupported_ops"]["moe" if f.model.is_moe else "dense"]
+    op = f.rng.choice(ops["ops"])
+    line = ops["first_line"] + f.rng.randrange(ops["lines"])
+    where = Template(ops["where"]).substitute(model_class=_model_class(f.model), arch=f.model.arch, line=line)
+    return dict(head=f.head, op=op, reason=ops["reason"], where=where)
+
+
+def _nrt(f: Failure, kind: str) -> dict[str, Any]:
+    failure = HARNESS["runtime_timeout"] if kind == "nrt_timeout" else f.rng.choice(HARNESS["runtime_failures"])
+    detail = Template(failure["detail"]).substitute(gb=f"{f.rng.uniform(0.5, 3.5):.2f}")
+    return dict(
+        log_time=_log_time(f.tested_at), pid=f.pid, thread=f.pid + 57, rank=f.rank, detail=detail, graph=f.graph,
+        status=failure["status"], head=f.head, phase="prefill" if f.graph.endswith("1") else "decode step 1",
+    )  # fmt: skip
+
+
+def _cpu_mismatch(f: Failure, kind: str) -> dict[str, Any]:
+    pos = f.rng.choice((3, 7, 11, 14, 19, 26))
+    ids = [f.rng.randrange(200, 30000) for _ in range(pos + 2)]
+    other = f.rng.randrange(200, 30000)
+    diff = f.rng.choice((0.125, 0.25, 0.375, 0.5, 0.75))
+    return dict(
+        position=pos, neuron_tokens=ids, cpu_tokens=ids[:pos] + [other] + ids[pos + 1 :], neuron_token=ids[pos],
+        cpu_token=other, gap=f"{diff / 4:.4f}", diff=f"{diff:.4f}",
+    )  # fmt: skip
+
+
+def _not_fluent(f: Failure, kind: str) -> dict[str, Any]:
+    output = f.rng.choice(HARNESS["not_fluent_outputs"])
+    return dict(score=f"{f.rng.uniform(0.05, 0.4):.2f}", tp=f.tp, output=output)
+
+
+def _collective_timeout(f: Failure, kind: str) -> dict[str, Any]:
+    seq = 300 + f.rng.randrange(3000)
+    numel = _hidden_size(f.model.params_b) * f.rng.choice((1, 4, 8, 16))
+    micros = f"{f.rng.randrange(10**6):06d}"
+    return dict(
+        rank=f.rank, when=f"{f.tested_at:%m%d %H:%M:%S}", micros=micros, pid=f.pid, seq=seq, numel=numel,
+        last_completed=seq - 1,
+    )  # fmt: skip
+
+
+def _tf5_cache(f: Failure, kind: str) -> dict[str, Any]:
+    return dict(
+        head=f.head, modeling_file=_modeling_file(f.model), line=300 + f.rng.randrange(400),
+        model_class=_model_class(f.model),
+    )  # fmt: skip
+
+
+def _python_error(f: Failure, kind: str) -> dict[str, Any]:
+    chosen = f.rng.choice(HARNESS["python_errors"])
+    hidden = _hidden_size(f.model.params_b)
+    message = Template(chosen["message"]).substitute(heads=max(1, 32 // f.tp), size=hidden * 17 // f.tp)
+    return dict(
+        head=f.head, modeling_file=_modeling_file(f.model), line=150 + f.rng.randrange(500), code=chosen["code"],
+        message=message,
+    )  # fmt: skip
+
+
+# Each kind of failure: its template in tracebacks/, the values it is filled with, and whether the
+# harness's spawned ranks wrap it (a failure inside the model run) or it is the harness's own check.
+ERRORS: dict[str, tuple[str, Callable[[Failure, str], dict[str, Any]], bool]] = {
+    "eoom": ("eoom", _eoom, True),
+    "unsupported_op": ("unsupported_op", _unsupported_op, True),
+    "nrt": ("nrt", _nrt, True),
+    "nrt_timeout": ("nrt", _nrt, True),
+    "cpu_mismatch": ("cpu_mismatch", _cpu_mismatch, False),
+    "not_fluent": ("not_fluent", _not_fluent, False),
+    "collective_timeout": ("collective_timeout", _collective_timeout, False),
+    "tf5_cache": ("tf5_cache", _tf5_cache, True),
+    "python_error": ("python_error", _python_error, True),
+}
+
+
 def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: random.Random, run_py: str) -> str:
     """A failure message of `kind` (a template in tracebacks/) as the harness recorded it for `model` on `stack`."""
-    tp = model.tp or MAX_CORES
-    cls = _model_class(model)
-    hidden = _hidden_size(model.params_b)
-    rank = rng.randrange(tp)
-    pid = 10000 + rng.randrange(50000)
-    graph = rng.choice(("model_forward_1", "model_forward_2"))
-    cc = stack.neuronx_cc
-    if kind == "eoom":
-        need = HBM_PER_CORE_GB * rng.uniform(1.04, 1.35)
-        vocab = _vocab(model)
-        layers = 24 + int(model.params_b) % 56
-        error = fill(
-            "eoom",
-            head=_traceback_head(stack, tp, run_py),
-            compiler=cc.split("+")[0],
-            graph=graph,
-            neuronx_cc=cc,
-            module=f"{rng.getrandbits(64):016x}",
-            pid=pid,
-            need_gb=f"{need:.2f}",
-            tp=tp,
-            hbm_gb=f"{HBM_PER_CORE_GB:.2f}",
-            embedding_rows=vocab // tp,
-            hidden=hidden,
-            embedding_gb=f"{vocab * hidden * 2 / tp / 1e9:.2f}",
-            kv_heads=max(1, 8 // tp),
-            cache_tensors=2 * layers,
-            layers=layers,
-        )
-        return _spawn_wrap(error, tp, rank, run_py)
-    if kind == "unsupported_op":
-        ops = HARNESS["unsupported_ops"]["moe" if model.is_moe else "dense"]
-        op = rng.choice(ops["ops"])
-        line = ops["first_line"] + rng.randrange(ops["lines"])
-        where = Template(ops["where"]).substitute(model_class=cls, arch=model.arch, line=line)
-        error = fill(
-            "unsupported_op", head=_traceback_head(stack, tp, run_py), op=op, reason=ops["reason"], where=where
-        )
-        return _spawn_wrap(error, tp, rank, run_py)
-    if kind in ("nrt", "nrt_timeout"):
-        failure = HARNESS["runtime_timeout"] if kind == "nrt_timeout" else rng.choice(HARNESS["runtime_failures"])
-        detail = Template(failure["detail"]).substitute(gb=f"{rng.uniform(0.5, 3.5):.2f}")
-        error = fill(
-            "nrt",
-            log_time=_log_time(tested_at),
-            pid=pid,
-            thread=pid + 57,
-            rank=rank,
-            detail=detail,
-            graph=graph,
-            status=failure["status"],
-            head=_traceback_head(stack, tp, run_py),
-            phase="prefill" if graph.endswith("1") else "decode step 1",
-        )
-        return _spawn_wrap(error, tp, rank, run_py)
-    if kind == "cpu_mismatch":
-        pos = rng.choice((3, 7, 11, 14, 19, 26))
-        ids = [rng.randrange(200, 30000) for _ in range(pos + 2)]
-        other = rng.randrange(200, 30000)
-        diff = rng.choice((0.125, 0.25, 0.375, 0.5, 0.75))
-        return fill(
-            "cpu_mismatch",
-            position=pos,
-            neuron_tokens=ids,
-            cpu_tokens=ids[:pos] + [other] + ids[pos + 1 :],
-            neuron_token=ids[pos],
-            cpu_token=other,
-            gap=f"{diff / 4:.4f}",
-            diff=f"{diff:.4f}",
-        )
-    if kind == "not_fluent":
-        output = rng.choice(HARNESS["not_fluent_outputs"])
-        return fill("not_fluent", score=f"{rng.uniform(0.05, 0.4):.2f}", tp=tp, output=output)
-    if kind == "collective_timeout":
-        seq = 300 + rng.randrange(3000)
-        numel = hidden * rng.choice((1, 4, 8, 16))
-        micros = f"{rng.randrange(10**6):06d}"
-        when = f"{tested_at:%m%d %H:%M:%S}"
-        return fill(
-            "collective_timeout",
-            rank=rank,
-            when=when,
-            micros=micros,
-            pid=pid,
-            seq=seq,
-            numel=numel,
-            last_completed=seq - 1,
-        )
-    if kind == "tf5_cache":
-        error = fill(
-            "tf5_cache",
-            head=_traceback_head(stack, tp, run_py),
-            modeling_file=_modeling_file(model),
-            line=300 + rng.randrange(400),
-            model_class=cls,
-        )
-        return _spawn_wrap(error, tp, rank, run_py)
-    if kind != "python_error":
+    if kind not in ERRORS:
         raise ValueError(f"unknown error kind {kind!r}")
-    chosen = rng.choice(HARNESS["python_errors"])
-    message = Template(chosen["message"]).substitute(heads=max(1, 32 // tp), size=hidden * 17 // tp)
-    error = fill(
-        "python_error",
-        head=_traceback_head(stack, tp, run_py),
-        modeling_file=_modeling_file(model),
-        line=150 + rng.randrange(500),
-        code=chosen["code"],
-        message=message,
-    )
-    return _spawn_wrap(error, tp, rank, run_py)
+    template, values, spawned = ERRORS[kind]
+    tp = model.tp or MAX_CORES
+    # drawn in this order for every kind: the bundled sample is reproducible byte for byte
+    rank, pid = rng.randrange(tp), 10000 + rng.randrange(50000)
+    graph = rng.choice(("model_forward_1", "model_forward_2"))
+    failure = Failure(model, stack, tested_at, rng, run_py, tp, rank, pid, graph)
+    error = fill(template, **values(failure, kind))
+    return _spawn_wrap(error, tp, rank, run_py) if spawned else error
 
 
 # ---------------------------------------------------------------------------------------------

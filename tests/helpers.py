@@ -147,3 +147,31 @@ class FakeApi:
         ranking = {v: k for k, v in HUB_SORT.items()}[kwargs["sort"]]
         items = recorded(kwargs["pipeline_tag"], ranking)
         return (ModelInfo(**{**item, "siblings": None}) for item in islice(items, kwargs.get("limit")))
+
+
+# ---- stores that serve a fixed value, for handlers tested without a refresh ------------------------
+
+
+class Served:
+    """A store that always serves one value and counts its reads (a handler that reads twice could
+    answer from two loads); its status says nothing failed."""
+
+    def __init__(self, value, source_name: str = "source"):
+        self.value, self.reads, self.source_name = value, 0, source_name
+
+    def current(self):
+        self.reads += 1
+        return self.value
+
+    def source_status(self):
+        from components.sources.refresh import SourceStatus
+
+        return SourceStatus(self.source_name, "local", None, None, 0, None, None, False)
+
+
+def served(snapshot, rankings=None, records=None):
+    """`Sources` serving these values (no records: an empty set, no Hub look-ups)."""
+    from components.sources.moment import Sources
+    from components.sources.rankings import empty_rankings
+
+    return Sources(Served(snapshot, "dataset"), Served(rankings or empty_rankings("none")), records)

@@ -45,3 +45,21 @@ def test_every_layer_has_modules_and_nothing_sits_loose():
     assert all(modules_of(layer) for layer in LAYERS)
     loose = [p.name for p in (ROOT / "components").glob("*.py") if p.name != "__init__.py"]
     assert loose == []
+
+
+def test_the_refresh_engine_knows_no_particular_source():
+    """`refresh.py` is the generic engine: the sources build on it, never the other way round."""
+    tree = ast.parse((ROOT / "components" / "sources" / "refresh.py").read_text(encoding="utf-8"))
+    ours = {
+        f"{node.module}.{alias.name}" if node.module == "components.sources" else node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("components")
+        for alias in node.names
+    }
+    assert ours <= {"components.sources.errors", "components.sources.hub_log"}, sorted(ours)
+
+
+def test_answer_shapes_are_declared_in_the_layer_that_builds_them():
+    """The endpoints' answer types live in queries (`answers.py`), not in the web layer that serves them."""
+    assert (ROOT / "components" / "queries" / "answers.py").is_file()
+    assert not (ROOT / "components" / "web" / "answers.py").exists()

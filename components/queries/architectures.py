@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from components.queries.answers import ArchitectureAnswer, ArchitectureModel, keys
 from components.queries.formatting import plain
 from components.sources.rankings import Rankings
 from components.sources.records import Records
@@ -75,7 +76,9 @@ def counts(models: list[dict]) -> tuple[int, int]:
     return sum(m["kind"] != EXCLUDED for m in models), sum(m["kind"] == PASS for m in models)
 
 
-def architectures(snapshot: Snapshot, records: Records, stack: Stack | None, task: str = "") -> list[dict]:
+def architectures(
+    snapshot: Snapshot, records: Records, stack: Stack | None, task: str = ""
+) -> list[ArchitectureAnswer]:
     """Each architecture on `stack` as {architecture, tested, passed, models}, most tested first;
     `task` keeps only models of that task. `models` lists {model_id, result, tp, num_parameters}."""
     answer = []
@@ -91,7 +94,7 @@ def architectures(snapshot: Snapshot, records: Records, stack: Stack | None, tas
                 "tested": tested,
                 "passed": passed,
                 "models": [
-                    {k: m[k] for k in ("model_id", "result", "tp", "num_parameters")}
+                    {k: m[k] for k in keys(ArchitectureModel)}
                     for m in sorted(models, key=lambda m: (m["num_parameters"] or 0, m["model_id"]))
                 ],
             }

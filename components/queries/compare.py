@@ -9,11 +9,13 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from components.queries.answers import CompareAnswer, ComparedModel, keys
 from components.queries.formatting import plain
 from components.sources.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, OTHER, PASS
 from components.sources.snapshot import Snapshot, Stack
 
-SIDE_FIELDS = ("result", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb", "exclusion")
+# What each side of a compared model says (`answers.ComparedModel`: `result_a`, `tp_a`, ...), kind aside.
+SIDE_FIELDS = tuple(k.removesuffix("_a") for k in keys(ComparedModel) if k.endswith("_a") and k != "kind_a")
 LISTS = ("regressions", "fixes", "added", "removed", "changed", "other_changes")
 
 
@@ -77,7 +79,7 @@ def _resolve(
 
 def compare(
     snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None, thresholds: Thresholds = DEFAULT_THRESHOLDS
-) -> dict:
+) -> CompareAnswer:
     """How each model fared on stack B against stack A (A is the older one, as a rule).
 
     Returns a dict (memoised per snapshot: treat it as read-only) with `stack_a`, `stack_b`
@@ -98,8 +100,8 @@ def compare(
     return snapshot.memo(key, lambda: _compare(snapshot, stack_a, stack_b, thresholds))  # type: ignore[return-value]
 
 
-def _compare(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None, thresholds: Thresholds) -> dict:
-    answer: dict = {
+def _compare(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None, thresholds: Thresholds) -> CompareAnswer:
+    answer: CompareAnswer = {
         "stack_a": stack_a.as_dict() if stack_a else None,
         "stack_b": stack_b.as_dict() if stack_b else None,
         "thresholds": {**asdict(thresholds), "description": thresholds.describe()},

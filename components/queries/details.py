@@ -7,6 +7,7 @@ import re
 import shlex
 
 from components.queries import evidence
+from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.formatting import plain
 from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
 from components.sources.hardware import hardware
@@ -22,10 +23,8 @@ PIP_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,80}")
 log = logging.getLogger(__name__)
 _warned: set[str] = set()
 NEURON_PIP_INDEX = "https://pip.repos.neuron.amazonaws.com"
-HISTORY_FIELDS = (
-    "neuronx_cc", "library", "library_version", "result", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb",
-    "exclusion", "tested_at",
-)  # fmt: skip
+# What a history entry takes from the row; the rest of `HistoryEntry` is worked out here.
+HISTORY_FIELDS = tuple(k for k in keys(HistoryEntry) if k not in ("kind", "last_pass", "first_fail_after_pass"))
 
 
 def cache_sync_command(neuronx_cc: str) -> str:
@@ -58,7 +57,7 @@ def install_command(row: dict) -> str:
     return f"pip install --extra-index-url {NEURON_PIP_INDEX} " + " ".join(shlex.quote(p) for p in pins)
 
 
-def history(snapshot: Snapshot, model_id: str) -> list[dict]:
+def history(snapshot: Snapshot, model_id: str) -> list[HistoryEntry]:
     """The model on every stack, newest stack first; marks where it last passed and where it
     first failed after that (`last_pass`, `first_fail_after_pass`)."""
     rank = {s.key: i for i, s in enumerate(snapshot.stacks)}
@@ -88,7 +87,7 @@ def lookup(
     library_version: str = "",
     records: Records | None = None,
     record_unknown: str | None = None,
-) -> dict:
+) -> LookupAnswer:
     """The model's row on the chosen stack (default: newest) with install and cache commands, its
     history, and from its Hub record (`records`) its task and architecture; a tested row adds the
     smallest trn2 `instance` for its cores. An unknown stack gives a `not tested` answer naming the stack
@@ -131,8 +130,8 @@ def lookup(
     return answer
 
 
-def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> dict:
-    answer = {"model_id": model_id, "result": NOT_TESTED_RESULT, "kind": NOT_TESTED}
+def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> LookupAnswer:
+    answer: LookupAnswer = {"model_id": model_id, "result": NOT_TESTED_RESULT, "kind": NOT_TESTED}
     if stack:
         answer.update(neuronx_cc=stack.neuronx_cc, library=stack.library, library_version=stack.library_version)
     records = records if records is not None else empty_records()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from components.queries.answers import ArchitectureEvidence, ArchitectureModel, BaseModelEvidence, Suggestion, keys
 from components.queries.architectures import by_architecture, closest_by_size, counts
 from components.queries.formatting import plain
 from components.sources.hardware import hardware
@@ -16,7 +17,7 @@ BASE_HOPS = 3
 _TP_LINE = re.compile(r"^TP = \d+\b", re.MULTILINE)
 
 
-def base_model_evidence(snapshot: Snapshot, records: Records, stack: Stack, model_id: str) -> dict | None:
+def base_model_evidence(snapshot: Snapshot, records: Records, stack: Stack, model_id: str) -> BaseModelEvidence | None:
     """The nearest base model (following `base_model` up to BASE_HOPS steps) with a row on `stack`:
     {model_id, result, tp, hops}; None when no base model within reach was run there."""
     for base, hops in base_chain(records, model_id, BASE_HOPS):
@@ -32,7 +33,7 @@ def base_model_evidence(snapshot: Snapshot, records: Records, stack: Stack, mode
 
 def architecture_evidence(
     snapshot: Snapshot, records: Records, stack: Stack, record: ModelRecord | None
-) -> dict | None:
+) -> ArchitectureEvidence | None:
     """The architecture's record on `stack`: {name, tested, passed, closest} (closest: up to three tested
     models nearest in size); None when the architecture is unknown."""
     if record is None or not record.architecture:
@@ -45,7 +46,7 @@ def architecture_evidence(
         "name": record.architecture,
         "tested": tested,
         "passed": passed,
-        "closest": [{k: m[k] for k in ("model_id", "result", "tp", "num_parameters")} for m in closest],
+        "closest": [{k: m[k] for k in keys(ArchitectureModel)} for m in closest],
     }
 
 
@@ -56,7 +57,7 @@ def suggest_run_py(
     model_id: str,
     record: ModelRecord | None,
     prefer: str | None = None,
-) -> dict:
+) -> Suggestion:
     """A run.py for `model_id` adapted from the closest passing script of its architecture on `stack`
     (`prefer`, its tested base model, first when it qualifies).
 

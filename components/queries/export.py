@@ -14,12 +14,14 @@ import re
 import tempfile
 import threading
 import time
+import typing
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from components.queries.answers import RowAnswer
 from components.queries.views import RANK_FIELDS, ROW_FIELDS, ViewResult
 from components.sources.columns import BY_NAME
 from components.sources.versions import short_version
@@ -27,15 +29,13 @@ from components.sources.versions import short_version
 FORMATS = ("csv", "parquet")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 KEEP_SECONDS = 3600.0
-# Types of the columns that are not dataset columns (the dataset's come from the registry).
+# Types of the columns that are not dataset columns (the dataset's come from the registry): those the
+# row answer declares (`answers.RowAnswer`).
+_ARROW = {str: pa.string(), int: pa.int64(), float: pa.float64()}
 _EXTRA_TYPES = {
-    "kind": pa.string(),
-    "task": pa.string(),
-    "architecture": pa.string(),
-    "rank": pa.int64(),
-    "downloads": pa.int64(),
-    "likes": pa.int64(),
-    "trending_score": pa.float64(),
+    name: _ARROW[next(t for t in typing.get_args(hint) or (hint,) if t is not type(None))]
+    for name, hint in typing.get_type_hints(RowAnswer).items()
+    if name not in BY_NAME
 }
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _root: Path | None = None

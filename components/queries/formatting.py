@@ -48,6 +48,13 @@ def cores(tp: object) -> str:
     return str(int(tp))  # type: ignore[call-overload]
 
 
+def parameters(value: object) -> str:
+    """A parameter count as people read it: `1.54 B parameters`, `135 M parameters`; `size unknown`."""
+    if is_missing(value) or isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return "size unknown"
+    return f"{value / 1e9:.2f} B parameters" if value >= 1e8 else f"{value / 1e6:.0f} M parameters"
+
+
 def count(value: object) -> str:
     """A whole count as people read it: `1234567` → `1,234,567`; a score keeps one decimal; missing → `—`."""
     if is_missing(value):

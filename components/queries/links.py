@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from components.queries.views import SELECTED, Query, normalise
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
-from components.sources.stacks import library_spec
+from components.sources.stacks import library_spec, split_spec
 
 MAX_VALUE = 200
 
@@ -32,13 +32,13 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     # `transformers=V` names a Transformers version (the first library); `library=L` another library,
     # with its version in `library_version=V` (or none: its newest version on the compiler)
     library, version = get("library").strip(), (get("library_version") or get("transformers")).strip()
-    spec = f"{library}=={version}" if library and "==" not in library else (library or version)
+    spec = library_spec(library, version)
     query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), spec)
     if tasks is not None and query.task not in tasks:
         query = Query(query.text, query.view, "", query.neuronx_cc, query.library_version)
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
     if stack is not None:
-        query = Query(query.text, query.view, query.task, stack.neuronx_cc, library_spec(stack))
+        query = Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
     # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
     model = snapshot.canonical_model_id(get("model")) or hub_id(get("model")) or ""
     return PageState(query, model)
@@ -54,6 +54,6 @@ def build(state: PageState) -> str:
         ("q", q.text),
         ("neuronx_cc", q.neuronx_cc),
     ]
-    library, sep, version = q.library_version.partition("==")
-    pairs += [("library", library), ("library_version", version)] if sep else [("transformers", q.library_version)]
+    library, version = split_spec(q.library_version)
+    pairs += [("library", library), ("library_version", version)] if library else [("transformers", version)]
     return urlencode([(k, v) for k, v in pairs if v])

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from components.queries.answers import ModelOnStack, RankFields, RowAnswer, keys
 from components.queries.formatting import plain
 from components.sources.rankings import TASKS, Rankings
 from components.sources.records import Records, empty_records
@@ -23,11 +24,9 @@ VIEWS: tuple[str, ...] = (SELECTED, TRENDING, DOWNLOADS)
 VIEW_LABELS = {SELECTED: "Selected", TRENDING: "Trending", DOWNLOADS: "Downloads"}
 NO_RECORDS = empty_records()
 
-ROW_FIELDS = (
-    "model_id", "result", "kind", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb", "exclusion",
-    "neuronx_cc", "library", "library_version", "task", "architecture",
-)  # fmt: skip
-RANK_FIELDS = ("rank", "downloads", "likes", "trending_score")
+# The fields of a row and of a ranking, in the order the answers declare them (`answers.RowAnswer`).
+ROW_FIELDS = keys(ModelOnStack)
+RANK_FIELDS = keys(RankFields)
 MAX_QUERY = 200
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
 TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
@@ -63,7 +62,7 @@ class ViewResult:
     def passed(self) -> int:
         return int((self.frame["kind"] == PASS).sum()) if len(self.frame) else 0
 
-    def records(self, limit: int | None = None) -> list[dict]:
+    def records(self, limit: int | None = None) -> list[RowAnswer]:
         """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
         records = self._records
         if records is None:

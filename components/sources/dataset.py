@@ -26,6 +26,7 @@ from huggingface_hub import HfApi, HfFileSystem
 from components.sources.columns import ALIASES, BY_NAME, COLUMNS, HEAVY, ROW_KEY, STACK_KEY
 from components.sources.errors import describe_error
 from components.sources.file_cache import FileCache, FileTable
+from components.sources.refresh import SourceError
 from components.sources.snapshot import Provenance, Skipped, Snapshot
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ _HEAVY_TYPE = pa.dictionary(pa.int32(), pa.string())
 _SHARED = tuple(sorted(_CATEGORICAL - set(STACK_KEY)))
 
 
-class DatasetError(Exception):
+class DatasetError(SourceError):
     """The source itself cannot be read (not one of its files: those are skipped and reported)."""
 
 

@@ -8,8 +8,6 @@ listing is unchanged (then nothing is read) and which files it can take as they 
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import threading
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -94,9 +92,7 @@ class FileCache:
             return None
         self.files_reread = 0
         # the same rows (and their warm caches) under a new provenance: the data was confirmed just now
-        checked = copy.copy(last)
-        checked.provenance = dataclasses.replace(last.provenance, loaded_at=datetime.now(UTC))
-        return checked
+        return last.with_provenance(loaded_at=datetime.now(UTC))
 
     def get(self, name: str, key: str) -> FileTable | None:
         """The table read from `name` when its key was `key`, if it is cached."""

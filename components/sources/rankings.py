@@ -2,7 +2,7 @@
 
 `Rankings` is one immutable set of ranked lists; `RankingsStore` serves the bundled snapshot at
 once and swaps live Hub rankings in from a background thread when (and if) the Hub answers.
-A Hub fault never reaches a request: the last good rankings stay in place (see `store.RefreshingStore`).
+A Hub fault never reaches a request: the last good rankings stay in place (see `refresh.RefreshingStore`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from huggingface_hub import HfApi
 from huggingface_hub import constants as hf_constants
 
 from components.sources.hub_values import count, parameter_count, parse_time, score
-from components.sources.store import Backoff, RefreshingStore
+from components.sources.refresh import Backoff, RefreshingStore
 
 log = logging.getLogger(__name__)
 
@@ -281,11 +281,11 @@ OFFLINE_STATUS = "HF_HUB_OFFLINE is set, so live rankings are not fetched"
 
 
 class RankingsStore(RefreshingStore[Rankings]):
-    """Holds the current Rankings on the store base (`store.RefreshingStore`).
+    """Holds the current Rankings on the refresh engine (`refresh.RefreshingStore`).
 
-    `start()` loads the snapshot synchronously and, when live, fetches from the Hub on a daemon
-    thread every `ttl_seconds`. A fetch that raises, answers garbage or takes longer than
-    `timeout_seconds` leaves the last good rankings in place and is reported by `status()`.
+    `begin()` serves the snapshot file and, when live, fetches from the Hub on a daemon thread every
+    `refresh_seconds`. A fetch that raises, answers garbage or takes longer than `read_timeout` leaves
+    the last good rankings in place and is reported by `status()` and `source_status()`.
     """
 
     source_name = "rankings"
@@ -296,11 +296,11 @@ class RankingsStore(RefreshingStore[Rankings]):
         *,
         live: bool,
         fetch: Callable[[], Rankings] | None = None,
-        ttl_seconds: float = 3600.0,
-        timeout_seconds: float = 20.0,
+        refresh_seconds: float = 3600.0,
+        read_timeout: float = 20.0,
         backoff: Backoff = Backoff(),
     ):
-        super().__init__(refresh_seconds=ttl_seconds, read_timeout=timeout_seconds, backoff=backoff)
+        super().__init__(refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff)
         self.snapshot_path = Path(snapshot_path)
         self.live = live
         self._fetch = fetch or fetch_live
@@ -308,23 +308,17 @@ class RankingsStore(RefreshingStore[Rankings]):
         self._loaded = False
         self._status = ""
 
-    @property
-    def ttl_seconds(self) -> float:
-        return self.refresh_seconds
-
-    @property
-    def timeout_seconds(self) -> float:
-        return self.read_timeout
-
     def status(self) -> str:
         """Why live rankings are not shown, or "" when nothing went wrong."""
         return self._status
 
-    def load(self) -> Rankings:
-        """Load the snapshot file into the store. Raises ValueError naming a missing or bad file."""
-        rankings = load_snapshot(self.snapshot_path)
-        self._use_snapshot(rankings)
-        return rankings
+    def serve_first(self) -> None:
+        """Serve the snapshot file (once). Raises ValueError naming a missing or bad file."""
+        if not self._loaded:
+            self._use_snapshot(load_snapshot(self.snapshot_path))
+
+    def reads_at_start(self) -> bool:
+        return self.live and not hf_constants.is_offline_mode()
 
     def _use_snapshot(self, rankings: Rankings) -> None:
         if self.live and hf_constants.is_offline_mode():
@@ -332,21 +326,6 @@ class RankingsStore(RefreshingStore[Rankings]):
             self._status = OFFLINE_STATUS
         self._swap(rankings)
         self._loaded = True
-
-    def start(self) -> Rankings:
-        """Serve the snapshot now; when live, fetch from the Hub in the background. Never blocks on the Hub."""
-        if not self._loaded:
-            self.load()
-        if self.live and not hf_constants.is_offline_mode():
-            self.start_refreshing(now=True)
-        return self.current()
-
-    def refresh_now(self, block: bool = True) -> bool | None:
-        """Fetch live rankings and swap them in. Returns whether that worked (None when not blocking)."""
-        if not block:
-            self.request_refresh()
-            return None
-        return self.refresh()
 
     # ---- RefreshingStore ---------------------------------------------------------------------------
 
@@ -389,7 +368,8 @@ class RankingsStore(RefreshingStore[Rankings]):
 
 
 def resolve_rankings(source: str | None = None) -> RankingsStore:
-    """The store for `--rankings` (or env SUPPORT_RANKINGS when `source` is None), loaded, not started.
+    """The store for `--rankings` (or env SUPPORT_RANKINGS when `source` is None), serving its snapshot
+    file (`serve_first`), not begun.
 
     "", "hub" → live rankings with the bundled snapshot as fallback (an empty Rankings if that
     file is missing or bad); a file path → that snapshot only. Raises ValueError naming a
@@ -401,11 +381,11 @@ def resolve_rankings(source: str | None = None) -> RankingsStore:
     if source.lower() in ("", "hub"):
         store = RankingsStore(BUNDLED_SNAPSHOT, live=True)
         try:
-            store.load()
+            store.serve_first()
         except ValueError as exc:
             log.error("bundled rankings snapshot unusable: %s", exc)
             store._use_snapshot(empty_rankings(f"The bundled rankings snapshot is unusable ({exc})."))
         return store
     store = RankingsStore(Path(source).expanduser(), live=False)
-    store.load()
+    store.serve_first()
     return store

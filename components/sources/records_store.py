@@ -1,6 +1,6 @@
 """Which model records the app serves (`--models`), and live Hub look-ups for the ids they lack.
 
-The store stands on the one base for Hub sources (`store.RefreshingStore`): a look-up never runs on
+The store stands on the refresh engine (`refresh.RefreshingStore`): a look-up never runs on
 a request's thread. `want()` queues ids (the queue is bounded; what does not fit is asked for again
 the next time it is wanted) and requests a refresh; the refresh looks up a batch, each Hub call with
 its own timeout and the batch under the base's read timeout, backing off when the Hub answers
@@ -34,7 +34,7 @@ from components.sources.records import (
     load_records,
     parse_record,
 )
-from components.sources.store import Backoff, RefreshingStore
+from components.sources.refresh import Backoff, RefreshingStore
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,8 @@ def _why_failed(exc: BaseException) -> tuple[str, float]:
 
 
 class RecordsStore(RefreshingStore[Records]):
-    """Holds the current Records on the store base (`store.RefreshingStore`); `current()` is one attribute read.
+    """Holds the current Records on the refresh engine (`refresh.RefreshingStore`); `current()` is one
+    attribute read. The records it is given are served from construction; nothing is read at start.
 
     `live`: whether ids without a record are asked for on the Hub. `want()` queues ids and requests a
     refresh; each refresh (`read()`) looks up one batch of queued ids, `workers` at a time, and swaps

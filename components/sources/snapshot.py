@@ -6,6 +6,8 @@ it in whole (see `store.py`), so a request that took a snapshot sees one consist
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -19,7 +21,7 @@ import pyarrow.compute as pc
 from components.sources.columns import STACK_KEY
 from components.sources.memo import Memo
 from components.sources.results import PASS, result_kind
-from components.sources.stacks import Stack, library_order, resolve, resolve_or_default
+from components.sources.stacks import Stack, library_order, resolve, resolve_or_default, resolve_picker
 from components.sources.versions import newest_first
 
 __all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
@@ -170,6 +172,10 @@ class Snapshot:
         """The stack asked for, or a default for an unknown one (the page's choice, see `stacks.resolve_or_default`)."""
         return resolve_or_default(self.stacks, neuronx_cc, library_version)
 
+    def picker_stack(self, value: str | None, default: Stack | None = None) -> Stack | None:
+        """The stack a picker of whole stacks names (see `stacks.resolve_picker`); `default` for no value."""
+        return resolve_picker(self.stacks, value, default)
+
     def stack_positions(self, stack: Stack) -> np.ndarray:
         return self._stack_rows.get(stack.key, np.empty(0, dtype=np.int64))
 
@@ -211,6 +217,13 @@ class Snapshot:
         for text in texts:
             count += pc.match_substring(self._model_tokens, token_key(text)).to_numpy(zero_copy_only=False)
         return count
+
+    def with_provenance(self, **changes) -> Snapshot:
+        """The same rows (and their computed answers) under a provenance with `changes`; this snapshot is
+        left as it is."""
+        other = copy.copy(self)
+        other.provenance = dataclasses.replace(self.provenance, **changes)
+        return other
 
     def __len__(self) -> int:
         return len(self.rows)

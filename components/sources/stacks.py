@@ -1,21 +1,35 @@
-"""Stacks: what one is, how a stack asked for by a person or a program is found, and its label.
+"""Stacks: what one is, how it is written (its spec and its picker value), how a stack asked for by a
+person or a program is found, and its label.
 
 A stack is (neuronx_cc, library, library_version). `resolve()` is the one place that turns what
-was asked for into a stack; every endpoint, the page, deep links, compare and charts go through it.
-It never answers an unknown stack with another one: a CI job gating an upgrade must not read a
-PASS from a stack it did not ask about.
+was asked for into a stack, and `resolve_or_default()` the one fallback for a person's choice; every
+endpoint, the pages' pickers, deep links, compare and charts go through them. `resolve()` never
+answers an unknown stack with another one: a CI job gating an upgrade must not read a PASS from a
+stack it did not ask about.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
+from urllib.parse import parse_qsl, urlencode
 
 from components.sources.versions import short_version
 
 # Transformers was the first library the harness ran; a plain library version means it first.
 FIRST_LIBRARY = "transformers"
 ASKED_MAX = 80
+
+
+class StackAnswer(TypedDict):
+    """A stack as the endpoints answer it (`Stack.as_dict`)."""
+
+    neuronx_cc: str
+    library: str
+    library_version: str
+    models: int
+    passed: int
 
 
 @dataclass(frozen=True)
@@ -32,7 +46,20 @@ class Stack:
     def key(self) -> tuple[str, str, str]:
         return (self.neuronx_cc, self.library, self.library_version)
 
-    def as_dict(self) -> dict:
+    @property
+    def spec(self) -> str:
+        """The `library_version` value that names exactly this stack's library: `4.57.1` for Transformers,
+        `diffusers==0.36.0` for any other library."""
+        return library_spec(self.library, self.library_version)
+
+    @property
+    def picker_value(self) -> str:
+        """The value of this stack in a picker of whole stacks: `neuronx_cc=…&library=…&library_version=…`."""
+        return urlencode(
+            {"neuronx_cc": self.neuronx_cc, "library": self.library, "library_version": self.library_version}
+        )
+
+    def as_dict(self) -> StackAnswer:
         return {
             "neuronx_cc": self.neuronx_cc,
             "library": self.library,
@@ -69,12 +96,34 @@ def stack_label(stack: Stack) -> str:
     return f"neuronx-cc {short_version(stack.neuronx_cc)} · {stack.library} {stack.library_version}"
 
 
-def library_spec(stack: Stack) -> str:
-    """The `library_version` value that names exactly this stack's library: `4.57.1` for Transformers,
-    `diffusers==0.36.0` for any other library."""
-    if normalise_library(stack.library) == FIRST_LIBRARY:
-        return stack.library_version
-    return f"{stack.library}=={stack.library_version}"
+def library_spec(library: str | None, version: str | None) -> str:
+    """The `library_version` value for a library and its version: `4.57.1` for Transformers (or no
+    library), `diffusers==0.36.0` for another, `diffusers==` (its newest) without a version; a library
+    that already holds `==` is a whole spec."""
+    library, version = str(library or "").strip(), str(version or "").strip()
+    if not library or "==" in library:
+        return library or version
+    if normalise_library(library) == FIRST_LIBRARY and version:
+        return version
+    return f"{library}=={version}"
+
+
+def split_spec(spec: str | None) -> tuple[str, str]:
+    """A `library_version` value as (library, version): `("diffusers", "0.36.0")`, `("", "4.57.1")` for
+    a plain version (the inverse of `library_spec`)."""
+    library, sep, version = str(spec or "").strip().partition("==")
+    return (library.strip(), version.strip()) if sep else ("", library.strip())
+
+
+def parse_picker_value(value: str | None) -> tuple[str, str]:
+    """A picker value (`Stack.picker_value`) back to what `resolve` takes: (neuronx_cc, library_version)."""
+    fields = dict(parse_qsl(value or ""))
+    return fields.get("neuronx_cc", ""), library_spec(fields.get("library"), fields.get("library_version"))
+
+
+def picker_choices(stacks: Sequence[Stack]) -> list[tuple[str, str]]:
+    """Every stack as a picker's (label, value), in the order given, the first marked newest."""
+    return [(stack_label(s) + (" (newest)" if i == 0 else ""), s.picker_value) for i, s in enumerate(stacks)]
 
 
 def asked_label(neuronx_cc: str, library_version: str) -> str:
@@ -123,12 +172,20 @@ def resolve(stacks: Sequence[Stack], neuronx_cc: str | None = "", library_versio
 def resolve_or_default(
     stacks: Sequence[Stack], neuronx_cc: str | None = "", library_version: str | None = ""
 ) -> Stack | None:
-    """For the page (a person, who may follow an old link): the stack asked for; for an unknown one the
-    first stack on the compiler asked for, or else the newest stack. None only when there is no data."""
-    try:
-        return resolve(stacks, neuronx_cc, library_version)
-    except UnknownStack:
+    """For a person (who may follow an old link, or keep a choice a refresh dropped): the stack asked for;
+    for an unknown one the newest version of the library asked for on that compiler, else the compiler's
+    first stack, else the newest stack. None only when there is no data."""
+    library = split_spec(library_version)[0]
+    for spec in dict.fromkeys((str(library_version or ""), f"{library}==" if library else "", "")):
         try:
-            return resolve(stacks, neuronx_cc, "")
+            return resolve(stacks, neuronx_cc, spec)
         except UnknownStack:
-            return stacks[0] if stacks else None
+            continue
+    return stacks[0] if stacks else None
+
+
+def resolve_picker(stacks: Sequence[Stack], value: str | None, default: Stack | None = None) -> Stack | None:
+    """The stack a picker value names (`resolve_or_default`), or `default` when the value is empty."""
+    if not value:
+        return default if default is not None else (stacks[0] if stacks else None)
+    return resolve_or_default(stacks, *parse_picker_value(value))

@@ -1,333 +1,43 @@
-"""Sources refreshed from the Hub, and the dataset store built on them.
+"""The dataset's store: the current Snapshot, from the Hub, a local source or the bundled sample.
 
-`RefreshingStore` is the one base for every source the app rereads from the Hub (the dataset, the
-rankings, the model records). It gives each the same behaviour:
-
-- `current()` is one attribute read; a refresh builds a new value and swaps it in whole.
-- A background thread rereads every `refresh_seconds` (or only when asked, for sources that do not
-  change on their own), and `request_refresh()` asks for a reread now: a burst of requests runs
-  one read at a time with at most one more queued.
-- Every read runs on a worker thread and is given up after `read_timeout` seconds. The abandoned
-  read can no longer swap anything in and holds no lock, so the next refresh starts on time.
-- After a failure the next attempt comes sooner than the period, backing off exponentially.
-- The last good value stays served, and `source_status()` says what is served, from when, and why
-  the latest attempt failed, in one shape (`SourceStatus`) for the page header and the API.
-
-A new source subclasses `RefreshingStore`, names itself (`source_name`), and overrides `read()`
-(the network read), and where needed `accept()` (reject an answer: raise `Rejected`), `kind_of()` and
-`loaded_at_of()` (what the status reports), `on_failure()` and `on_success()`. It serves a first value
-with `_swap()` (a bundled snapshot, say) and calls `start_refreshing()`.
-`RankingsStore` (rankings.py) is a small example.
+It stands on the refresh engine (`refresh.RefreshingStore`), which gives it its lifecycle, its
+background refresh and its `source_status()`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Generic, TypeVar
 
 from huggingface_hub import constants as hf_constants
 
-from components.sources import hub_log
-from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, DatasetError, load
-from components.sources.errors import describe_error
+from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, load
 from components.sources.file_cache import FileCache
+from components.sources.refresh import Backoff, RefreshingStore, Rejected
 from components.sources.snapshot import Snapshot
-
-log = logging.getLogger(__name__)
 
 SAMPLE_LABEL = "bundled sample data"
 # How long start-up gives the Hub dataset, counted from `DatasetStore.begin()` (the page is built
 # meanwhile) before the labelled sample is served in its place: a hanging Hub must not keep the
 # app from serving within a few seconds of launch.
 STARTUP_WAIT = 1.0
-# Reads still running after their timeout. Past this many, a refresh is not even tried: each one
-# holds a thread (and a socket) until huggingface_hub's own timeouts end it.
-MAX_ABANDONED_READS = 3
-
-T = TypeVar("T")
-
-
-class Rejected(Exception):
-    """A read answered, but with nothing worth serving; the message says why, as is."""
-
-
-class ReadTimeout(TimeoutError):
-    """A read did not finish within its timeout; it was abandoned."""
-
-
-@dataclass(frozen=True)
-class Backoff:
-    """How soon to try again after `failures` failed attempts in a row: `first`, doubling, at most `cap`,
-    and never later than the normal period."""
-
-    first: float = 15.0
-    cap: float = 600.0
-
-    def delay(self, failures: int, period: float) -> float:
-        return min(self.first * 2 ** max(failures - 1, 0), self.cap, period)
-
-
-@dataclass(frozen=True)
-class SourceStatus:
-    """What one source serves and how fresh it is; the same shape for every source."""
-
-    source: str  # "dataset", "rankings", "records"
-    kind: str  # what is served, e.g. "hub", "local", "sample", "live", "snapshot"
-    loaded_at: datetime | None  # when what is served was read
-    last_error: str | None  # why the latest attempt failed (display-safe), None after a success
-    failures: int  # failed attempts in a row
-    last_attempt_at: datetime | None
-    next_attempt_at: datetime | None  # None when no attempt is planned (offline, local, stopped)
-    refreshing: bool
-
-    def age(self, now: datetime | None = None) -> timedelta | None:
-        """How long ago what is served was read."""
-        return None if self.loaded_at is None else (now or datetime.now(UTC)) - self.loaded_at
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain JSON values, times in ISO 8601."""
-        return {
-            field.name: value.isoformat() if isinstance(value, datetime) else value
-            for field in dataclasses.fields(self)
-            for value in [getattr(self, field.name)]
-        }
-
-
-class RefreshingStore(Generic[T]):
-    """A value read from a source, served at once and refreshed in the background (see the module doc)."""
-
-    source_name = "source"
-
-    def __init__(
-        self,
-        *,
-        refresh_seconds: float = 3600.0,
-        read_timeout: float = 60.0,
-        backoff: Backoff = Backoff(),
-        periodic: bool = True,
-    ):
-        self.refresh_seconds = refresh_seconds
-        self.read_timeout = read_timeout
-        self.backoff = backoff
-        self.periodic = periodic
-        self._value: T | None = None
-        self._kind = "none"
-        self._loaded_at: datetime | None = None
-        self.last_error: str | None = None
-        self._failures = 0
-        self._last_attempt_at: datetime | None = None
-        self._next_attempt_at: datetime | None = None
-        self._refresh_lock = threading.Lock()  # one read at a time; readers of current() never take it
-        self._swap_lock = threading.Lock()  # decides between a first value and a fallback
-        self._abandoned = 0
-        self._abandoned_lock = threading.Lock()
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    # ---- what a subclass provides ----------------------------------------------------------------
-
-    def read(self) -> T:
-        """Read the source (runs on a worker thread, under `read_timeout`)."""
-        raise NotImplementedError
-
-    def accept(self, value: T) -> T:
-        """Check a read's answer before it is served; raise `Rejected` to keep what is served."""
-        return value
-
-    def kind_of(self, value: T) -> str:
-        return "live"
-
-    def loaded_at_of(self, value: T) -> datetime:
-        return datetime.now(UTC)
-
-    def can_refresh(self) -> bool:
-        """False when no read should be tried now (e.g. offline); `refresh()` then returns False."""
-        return not hf_constants.is_offline_mode()
-
-    def reader_label(self) -> str:
-        """Who failed to answer, for the timeout message."""
-        return f"the {self.source_name} source"
-
-    def on_failure(self, error: str, exc: BaseException) -> None:
-        """Called after a failed attempt, `last_error` already set."""
-
-    def on_success(self, value: T) -> None:
-        """Called after a new value was swapped in."""
-
-    # ---- serving ---------------------------------------------------------------------------------
-
-    def current(self) -> T:
-        """The value to serve now; read it once per request."""
-        value = self._value
-        if value is None:
-            raise RuntimeError(f"{type(self).__name__}.start() has not been called")
-        return value
-
-    def _swap(self, value: T) -> None:
-        self._kind = self.kind_of(value)
-        self._loaded_at = self.loaded_at_of(value)
-        self._value = value
-
-    def _swap_if_empty(self, make: Callable[[], T]) -> bool:
-        """Serve `make()` unless something is served already (a fallback never replaces real data)."""
-        with self._swap_lock:
-            if self._value is not None:
-                return False
-            self._swap(make())
-            return True
-
-    def source_status(self) -> SourceStatus:
-        """What is served, from when, and how the refreshes go."""
-        return SourceStatus(
-            source=self.source_name,
-            kind=self._kind,
-            loaded_at=self._loaded_at,
-            last_error=self.last_error,
-            failures=self._failures,
-            last_attempt_at=self._last_attempt_at,
-            next_attempt_at=self._next_attempt_at if self._thread is not None and not self._stop.is_set() else None,
-            refreshing=self._refresh_lock.locked(),
-        )
-
-    # ---- refreshing ------------------------------------------------------------------------------
-
-    def refresh(self) -> bool:
-        """Read the source once and swap the answer in; on failure keep what is served. Returns success."""
-        if not self.can_refresh():
-            return False
-        with self._refresh_lock:
-            self._last_attempt_at = datetime.now(UTC)
-            try:
-                value = self.accept(self._read_with_timeout())
-            # The read talks to the network and parses its answers: whatever it raises must keep
-            # what is served and leave the refresh thread alive to try again.
-            except Exception as exc:  # noqa: BLE001
-                self._failures += 1
-                self.last_error = (
-                    str(exc) if isinstance(exc, (Rejected, ReadTimeout, DatasetError)) else describe_error(exc)
-                )
-                log.warning("%s refresh failed: %s", self.source_name, self.last_error)
-                self.on_failure(self.last_error, exc)
-                return False
-            with self._swap_lock:
-                self._swap(value)
-            self._failures = 0
-            self.last_error = None
-            self.on_success(value)
-            return True
-
-    def _read_with_timeout(self) -> T:
-        """Run `read()` on its own daemon thread and stop waiting after `read_timeout` seconds.
-
-        A read that outlives the wait writes into its own box, which nobody reads any more, so it
-        cannot overwrite a later result.
-        """
-        with self._abandoned_lock:
-            if self._abandoned >= MAX_ABANDONED_READS:
-                raise ReadTimeout(f"{self._abandoned} earlier reads of {self.reader_label()} still have not answered")
-        box: dict[str, Any] = {}
-        done = threading.Event()
-
-        def work() -> None:
-            try:
-                box["value"] = self.read()
-            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
-                box["error"] = exc
-            finally:
-                hub_log.forget(threading.get_ident())
-                with self._abandoned_lock:
-                    done.set()
-                    if box.get("abandoned"):
-                        self._abandoned -= 1
-
-        worker = threading.Thread(target=work, name=f"{self.source_name}-read", daemon=True)
-        worker.start()
-        if not done.wait(self.read_timeout):
-            with self._abandoned_lock:
-                if not done.is_set():
-                    box["abandoned"] = True
-                    self._abandoned += 1
-                    message = f"{self.reader_label()} did not answer within {self.read_timeout:g} s"
-                    # huggingface_hub retries a failing call for ~23 s: name why it is still retrying
-                    cause = hub_log.last_cause(worker.ident)
-                    raise ReadTimeout(f"{message} (still retrying after {cause})" if cause else message)
-        if "error" in box:
-            raise box["error"]
-        return box["value"]
-
-    def start_refreshing(self, *, now: bool = False) -> None:
-        """Start the background refresh thread (once); `now` makes its first attempt immediate."""
-        if self._thread is not None:
-            return
-        if now:
-            self._wake.set()
-        self._thread = threading.Thread(target=self._refresh_forever, name=f"{self.source_name}-refresh", daemon=True)
-        self._thread.start()
-
-    def refresh_pending(self) -> bool:
-        """True when a refresh was requested and has not started yet."""
-        return self._wake.is_set()
-
-    def request_refresh(self) -> bool:
-        """Ask for a refresh now, without waiting for it. While one runs, at most one more is queued.
-        Returns False when no refresh can run (offline, or stopped)."""
-        if self._stop.is_set() or not self.can_refresh():
-            return False
-        self._wake.set()
-        self.start_refreshing()
-        return True
-
-    def _delay(self) -> float | None:
-        if self._failures:
-            return self.backoff.delay(self._failures, self.refresh_seconds)
-        return self.refresh_seconds if self.periodic else None
-
-    def _refresh_forever(self) -> None:
-        while not self._stop.is_set():
-            delay = 0.0 if self._wake.is_set() else self._delay()
-            self._next_attempt_at = None if delay is None else datetime.now(UTC) + timedelta(seconds=delay)
-            self._wake.wait(delay)
-            if self._stop.is_set():
-                return
-            # cleared before the read: a request that arrives during it queues exactly one more
-            self._wake.clear()
-            self.refresh()
-            self.after_attempt()
-
-    def after_attempt(self) -> None:
-        """Called on the refresh thread after each attempt, success or not."""
-
-    def stop(self) -> None:
-        """Stop the background refresh after its current attempt."""
-        self._stop.set()
-        self._wake.set()
-
-
-# ---- the dataset ---------------------------------------------------------------------------------
 
 
 def load_sample(reason: str | None = None) -> Snapshot:
     """The bundled sample, marked as sample data, with why it is shown."""
-    snapshot = load(SAMPLE_DIR, kind="sample", label=SAMPLE_LABEL)
-    snapshot.provenance = dataclasses.replace(snapshot.provenance, fallback_reason=reason)
-    return snapshot
+    return load(SAMPLE_DIR, kind="sample", label=SAMPLE_LABEL).with_provenance(fallback_reason=reason)
 
 
 class DatasetStore(RefreshingStore[Snapshot]):
     """Holds the current Snapshot of the dataset.
 
     The default source is the live Hub dataset; when the Hub cannot be read within `startup_wait`
-    seconds of `begin()` the bundled sample is served at once (labelled as such) and the Hub data is swapped in
-    when it arrives. A local source is read as it is, and reread when a refresh is requested.
+    seconds of `begin()` the bundled sample is served at once (labelled as such) and the Hub data is
+    swapped in when it arrives. A local source is read as it is, and reread when a refresh is requested.
     """
 
     source_name = "dataset"
@@ -350,35 +60,34 @@ class DatasetStore(RefreshingStore[Snapshot]):
         # the default loader keeps each file's table between refreshes: a refresh reads what changed
         self._loader = loader or functools.partial(load, cache=FileCache())
         self._first_attempt = threading.Event()
-        self._began: float | None = None
+        self._began = 0.0
 
     @property
     def live(self) -> bool:
         return (self.source or HUB_DATASET).startswith("hf://")
 
-    def begin(self) -> None:
-        """Start reading the first snapshot without waiting for the Hub: a local source is read now
-        (DatasetError when it does not exist), the Hub on the refresh thread. Idempotent."""
-        if self._began is not None:
-            return
+    # ---- the lifecycle (`refresh.RefreshingStore.begin` and `start`) ---------------------------------
+
+    def serve_first(self) -> None:
+        """A local source is read now (DatasetError when it does not exist); with the Hub switched off the
+        sample is served; the Hub itself is read on the refresh thread (`reads_at_start`)."""
         self._began = time.monotonic()
         if not self.live:
             self._swap(self.read())
         elif hf_constants.is_offline_mode():
             self._swap(load_sample("HF_HUB_OFFLINE is set, so the Hub dataset was not read"))
-        else:
-            self.start_refreshing(now=True)
 
-    def start(self) -> Snapshot:
-        """Load the first snapshot (see `begin`). The Hub gets `startup_wait` seconds from `begin()`
-        before the sample is served in its place; the Hub data is swapped in when it arrives."""
-        self.begin()
+    def reads_at_start(self) -> bool:
+        return self.live and not hf_constants.is_offline_mode()
+
+    def settle(self) -> None:
+        """The Hub gets `startup_wait` seconds from `begin()` before the sample is served in its place;
+        the Hub data is swapped in when it arrives."""
         if self._value is None:
             left = max(self.startup_wait - (time.monotonic() - self._began), 0.0)
             if not self._first_attempt.wait(left) or self._value is None:
                 reason = self.last_error or f"the Hub dataset did not answer within {self.startup_wait:g} s"
                 self._swap_if_empty(lambda: load_sample(reason))
-        return self.current()
 
     # ---- RefreshingStore ---------------------------------------------------------------------------
 

@@ -9,11 +9,10 @@ import gradio as gr
 from markupsafe import Markup
 
 from components.queries import architectures
-from components.sources.rankings import RankingsStore
-from components.sources.records_store import RecordsStore
+from components.sources.moment import Moment, Sources
 from components.sources.results import OTHER, PASS, result_kind
-from components.sources.store import DatasetStore
-from components.web.stack_picker import stack_choices, stack_from_value, stack_value
+from components.sources.stacks import Stack, picker_choices
+from components.web.wiring import answering, by_name, components
 
 MAX_MODELS_LISTED = 12  # per architecture; the rest are counted
 
@@ -74,34 +73,43 @@ def table_html(rows: list[dict]) -> Markup:
 
 
 class ArchitecturesTab:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore):
-        self.datasets = datasets
-        self.rankings = rankings
-        self.records = records
+    """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
-    def on_open(self, value: str | None):
+    def __init__(self, sources: Sources):
+        self.sources = sources
+
+    def layout(self) -> None:
+        self.stack = gr.Dropdown(label="Stack", elem_id="arch-stack", min_width=260)
+        self.headline = gr.HTML(elem_id="arch-headline-box")
+        self.table = gr.HTML(elem_id="arch-table-box")
+
+    def on_open(self, stack: str | None = None) -> dict:
         """Fill the stack picker (keeping a choice still in the data) and draw the tab."""
-        snapshot = self.datasets.current()
-        stack = stack_from_value(snapshot, value) or snapshot.newest
-        picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
-        return (picker, *self._draw(snapshot, stack))
+        now = self.sources.now()
+        chosen = now.snapshot.picker_stack(stack)
+        picker = gr.update(choices=picker_choices(now.snapshot.stacks), value=chosen.picker_value if chosen else None)
+        return {"stack": picker, **self._draw(now, chosen)}
 
-    def on_stack(self, value: str | None):
-        snapshot = self.datasets.current()
-        return self._draw(snapshot, stack_from_value(snapshot, value) or snapshot.newest)
+    def on_stack(self, stack: str | None = None) -> dict:
+        now = self.sources.now()
+        return self._draw(now, now.snapshot.picker_stack(stack))
 
-    def _draw(self, snapshot, stack) -> tuple[Markup, Markup]:
-        records = self.records.current()
-        figure = architectures.headline(snapshot, self.rankings.current(), records, stack)
-        return headline_html(figure), table_html(architectures.architectures(snapshot, records, stack))
+    @staticmethod
+    def _draw(now: Moment, stack: Stack | None) -> dict:
+        figure = architectures.headline(now.snapshot, now.rankings, now.records, stack)
+        return {
+            "headline": headline_html(figure),
+            "table": table_html(architectures.architectures(now.snapshot, now.records, stack)),
+        }
 
 
-def build(opened: Callable, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore) -> None:
+def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    handler = ArchitecturesTab(datasets, rankings, records)
-    stack = gr.Dropdown(label="Stack", elem_id="arch-stack", min_width=260)
-    headline = gr.HTML(elem_id="arch-headline-box")
-    table = gr.HTML(elem_id="arch-table-box")
-    opened(handler.on_open, stack, [stack, headline, table], api_visibility="private")
-    stack.input(handler.on_stack, stack, [headline, table], trigger_mode="always_last", api_visibility="private")
+    tab = ArchitecturesTab(sources)
+    tab.layout()
+    picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
+    drawn = components(tab, ("headline", "table"))
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, *drawn], **private)
+    tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=drawn, trigger_mode="always_last",
+                    **private)  # fmt: skip

@@ -10,56 +10,65 @@ from collections.abc import Callable
 
 import gradio as gr
 
-from components.sources.store import DatasetStore
+from components.sources.moment import Sources
+from components.sources.stacks import picker_choices
 from components.web import charts
-from components.web.stack_picker import stack_choices, stack_from_value, stack_value
+from components.web.wiring import answering, by_name, components
 
 
 class ChartsTab:
-    def __init__(self, datasets: DatasetStore):
-        self.datasets = datasets
+    """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
-    def on_open(self, value: str | None):
+    def __init__(self, sources: Sources):
+        self.sources = sources
+
+    def layout(self) -> None:
+        self.trend = gr.Plot(label="Pass rate across stacks", elem_id="chart-trend")
+        gr.Markdown(charts.CAPTIONS["trend"], elem_classes=["hint"])
+        self.stack = gr.Dropdown(label="Stack for the figures below", elem_id="charts-stack", min_width=260)
+        with gr.Row():
+            with gr.Column(min_width=320):
+                self.wall = gr.Plot(label="Wall time against cores", elem_id="chart-wall")
+                gr.Markdown(charts.CAPTIONS["wall"], elem_classes=["hint"])
+            with gr.Column(min_width=320):
+                self.memory = gr.Plot(label="Peak memory against capacity", elem_id="chart-memory")
+                gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
+        self.orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
+        gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
+
+    def on_open(self, stack: str | None = None) -> dict:
         """Fill the stack picker (keeping a choice still in the data) and draw the trend across stacks;
         the stack's own figures follow (`on_stack`, chained after it)."""
-        snapshot = self.datasets.current()
-        stack = stack_from_value(snapshot, value) or snapshot.newest
-        picker = gr.update(choices=stack_choices(snapshot), value=stack_value(stack) if stack else None)
-        return picker, charts.trend_figure(snapshot)
+        snapshot = self.sources.datasets.current()
+        chosen = snapshot.picker_stack(stack)
+        picker = gr.update(choices=picker_choices(snapshot.stacks), value=chosen.picker_value if chosen else None)
+        return {"stack": picker, "trend": charts.trend_figure(snapshot)}
 
-    def on_stack(self, value: str | None):
+    def on_stack(self, stack: str | None = None) -> dict:
         """The figures of one stack: wall time, memory, organisations."""
-        snapshot = self.datasets.current()
-        return self._stack_figures(snapshot, stack_from_value(snapshot, value) or snapshot.newest)
-
-    @staticmethod
-    def _stack_figures(snapshot, stack):
-        if stack is None:
-            return None, None, None
-        return (
-            charts.wall_figure(snapshot, stack),
-            charts.memory_figure(snapshot, stack),
-            charts.org_figure(snapshot, stack),
-        )
+        snapshot = self.sources.datasets.current()
+        chosen = snapshot.picker_stack(stack)
+        if chosen is None:
+            return dict.fromkeys(STACK_FIGURES)
+        return {
+            "wall": charts.wall_figure(snapshot, chosen),
+            "memory": charts.memory_figure(snapshot, chosen),
+            "orgs": charts.org_figure(snapshot, chosen),
+        }
 
 
-def build(opened: Callable, datasets: DatasetStore) -> None:
+STACK_FIGURES = ("wall", "memory", "orgs")
+
+
+def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    handler = ChartsTab(datasets)
-    trend = gr.Plot(label="Pass rate across stacks", elem_id="chart-trend")
-    gr.Markdown(charts.CAPTIONS["trend"], elem_classes=["hint"])
-    stack = gr.Dropdown(label="Stack for the figures below", elem_id="charts-stack", min_width=260)
-    with gr.Row():
-        with gr.Column(min_width=320):
-            wall = gr.Plot(label="Wall time against cores", elem_id="chart-wall")
-            gr.Markdown(charts.CAPTIONS["wall"], elem_classes=["hint"])
-        with gr.Column(min_width=320):
-            memory = gr.Plot(label="Peak memory against capacity", elem_id="chart-memory")
-            gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
-    orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
-    gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
-    opened(handler.on_open, stack, [stack, trend], api_visibility="private").then(
-        handler.on_stack, stack, [wall, memory, orgs], api_visibility="private"
+    tab = ChartsTab(sources)
+    tab.layout()
+    picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
+    figures = components(tab, STACK_FIGURES)
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.trend], **private).then(
+        answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, **private
     )
-    stack.input(handler.on_stack, stack, [wall, memory, orgs], trigger_mode="always_last", api_visibility="private")
+    tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, trigger_mode="always_last",
+                    **private)  # fmt: skip

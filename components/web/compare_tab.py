@@ -12,12 +12,12 @@ from markupsafe import Markup
 
 from components.queries import compare, formatting, links
 from components.queries.views import Query
+from components.sources.moment import Sources
 from components.sources.results import OTHER
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.stacks import library_spec
-from components.sources.store import DatasetStore
+from components.sources.stacks import picker_choices
 from components.web.render import badge, join
-from components.web.stack_picker import stack_choices, stack_from_value, stack_value
+from components.web.wiring import answering, by_name, components
 
 MAX_SECTION_ROWS = 200
 SECTIONS = (
@@ -55,28 +55,36 @@ INTRO = (
 
 
 class CompareTab:
-    def __init__(self, datasets: DatasetStore):
-        self.datasets = datasets
+    """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
-    def on_open(self, value_a: str | None, value_b: str | None):
+    def __init__(self, sources: Sources):
+        self.sources = sources
+
+    def layout(self) -> None:
+        with gr.Row(equal_height=True):
+            self.stack_a = gr.Dropdown(label="A (from)", elem_id="compare-a", scale=1, min_width=260)
+            self.stack_b = gr.Dropdown(label="B (to)", elem_id="compare-b", scale=1, min_width=260)
+        self.result = gr.HTML(elem_id="compare-result", css_template=CSS)
+
+    def on_open(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:
         """Fill the pickers (keeping a choice that is still in the data) and show the comparison."""
-        snapshot = self.datasets.current()
-        default_a, default_b = compare.default_stacks(snapshot)
-        stack_a = stack_from_value(snapshot, value_a) or default_a
-        stack_b = stack_from_value(snapshot, value_b) or default_b
-        choices = stack_choices(snapshot)
-        return (
-            gr.update(choices=choices, value=stack_value(stack_a) if stack_a else None),
-            gr.update(choices=choices, value=stack_value(stack_b) if stack_b else None),
-            self.render(snapshot, stack_a, stack_b),
-        )
+        snapshot = self.sources.datasets.current()
+        a, b = self._stacks(snapshot, stack_a, stack_b)
+        choices = picker_choices(snapshot.stacks)
+        return {
+            "stack_a": gr.update(choices=choices, value=a.picker_value if a else None),
+            "stack_b": gr.update(choices=choices, value=b.picker_value if b else None),
+            "result": self.render(snapshot, a, b),
+        }
 
-    def on_change(self, value_a: str | None, value_b: str | None) -> Markup:
-        snapshot = self.datasets.current()
+    def on_change(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:
+        snapshot = self.sources.datasets.current()
+        return {"result": self.render(snapshot, *self._stacks(snapshot, stack_a, stack_b))}
+
+    @staticmethod
+    def _stacks(snapshot: Snapshot, value_a: str | None, value_b: str | None) -> tuple[Stack | None, Stack | None]:
         default_a, default_b = compare.default_stacks(snapshot)
-        stack_a = stack_from_value(snapshot, value_a) or default_a
-        stack_b = stack_from_value(snapshot, value_b) or default_b
-        return self.render(snapshot, stack_a, stack_b)
+        return snapshot.picker_stack(value_a, default_a), snapshot.picker_stack(value_b, default_b)
 
     @staticmethod
     def render(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None) -> Markup:
@@ -123,7 +131,7 @@ def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: 
 
 def _row(e: dict, opened_on: Stack, changed: bool) -> Markup:
     # the model opens on the Models page, on the stack where it was run (its library named exactly)
-    query = Query(neuronx_cc=opened_on.neuronx_cc, library_version=library_spec(opened_on))
+    query = Query(neuronx_cc=opened_on.neuronx_cc, library_version=opened_on.spec)
     link = links.build(links.PageState(query, e["model_id"]))
     cores = _pair(formatting.cores(e.get("tp_a")), formatting.cores(e.get("tp_b")))
     wall = _pair(formatting.duration(e.get("wall_s_a")), formatting.duration(e.get("wall_s_b")))
@@ -160,17 +168,13 @@ def _pair(a: str, b: str) -> str:
     return f"{a} → {b}"
 
 
-def build(opened: Callable, datasets: DatasetStore) -> None:
+def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    handler = CompareTab(datasets)
+    tab = CompareTab(sources)
     gr.Markdown(INTRO, elem_classes=["hint"])
-    with gr.Row(equal_height=True):
-        stack_a = gr.Dropdown(label="A (from)", elem_id="compare-a", scale=1, min_width=260)
-        stack_b = gr.Dropdown(label="B (to)", elem_id="compare-b", scale=1, min_width=260)
-    result = gr.HTML(elem_id="compare-result", css_template=CSS)
-    opened(handler.on_open, [stack_a, stack_b], [stack_a, stack_b, result], api_visibility="private")
-    for picker in (stack_a, stack_b):
-        picker.input(
-            handler.on_change, [stack_a, stack_b], result, trigger_mode="always_last", api_visibility="private"
-        )
+    tab.layout()
+    pickers, private = by_name(tab, ("stack_a", "stack_b")), {"api_visibility": "private"}
+    opened(answering(tab, tab.on_open), inputs_kwargs=pickers, outputs=components(tab, (*pickers, "result")), **private)
+    gr.on([tab.stack_a.input, tab.stack_b.input], answering(tab, tab.on_change), inputs_kwargs=pickers,
+          outputs=[tab.result], trigger_mode="always_last", **private)  # fmt: skip

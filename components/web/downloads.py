@@ -14,24 +14,20 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from components.queries import export, links, views
-from components.sources.rankings import RankingsStore
-from components.sources.records_store import RecordsStore
-from components.sources.store import DatasetStore
+from components.sources.moment import Sources
 
 FORMATS = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
 MAX_QUERY = 4096  # a link the page makes is a few hundred characters
 
 
 class Downloads:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
-        self.datasets = datasets
-        self.rankings = rankings
-        self.records = records
+    def __init__(self, sources: Sources):
+        self.sources = sources
 
     def file(self, fmt: str, params: dict[str, str]):
         """Every row the link's filters match, written as `fmt` (a path to send)."""
-        snapshot, rankings = self.datasets.current(), self.rankings.current()
-        records = self.records.current() if self.records else None
+        now = self.sources.now()
+        snapshot, rankings, records = now.snapshot, now.rankings, now.records
         state = links.parse(params, snapshot, views.task_choices(snapshot, rankings, records))
         return export.write(views.select(snapshot, rankings, state.query, records), fmt)
 
@@ -48,8 +44,8 @@ class Downloads:
         return Route("/export/{fmt}", download, methods=["GET"])
 
 
-def routes(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None) -> list[Route]:
-    return [Downloads(datasets, rankings, records).route()]
+def routes(sources: Sources) -> list[Route]:
+    return [Downloads(sources).route()]
 
 
 def links_html(state: links.PageState) -> Markup:

@@ -7,26 +7,18 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 
+from components.queries.formatting import cores, is_missing, parameters
 from components.sources.records import hub_id
+from components.sources.results import NOT_TESTED
 
 
-def _size(num_parameters: object) -> str:
-    if not isinstance(num_parameters, (int, float)) or isinstance(num_parameters, bool) or num_parameters <= 0:
-        return "size unknown"
-    return (
-        f"{num_parameters / 1e9:.2f} B parameters"
-        if num_parameters >= 1e8
-        else f"{num_parameters / 1e6:.0f} M parameters"
-    )
-
-
-def _cores(tp: object) -> str:
-    return "" if tp is None else f" on {tp} core{'s' if tp != 1 else ''}"
+def _on_cores(tp: object) -> str:
+    return "" if is_missing(tp) else f" on {cores(tp)} core{'s' if cores(tp) != '1' else ''}"
 
 
 def evidence_html(answer: dict) -> Markup:
     """The evidence block of a `not tested` lookup answer (empty for a tested one)."""
-    if answer.get("kind") != "not tested" or "evidence" not in answer:
+    if answer.get("kind") != NOT_TESTED or "evidence" not in answer:
         return Markup("")
     model_id = answer.get("model_id", "")
     parts = [
@@ -45,7 +37,7 @@ def evidence_html(answer: dict) -> Markup:
         via = Markup("its base model") if hops == 1 else Markup("a base model {} steps up").format(hops)
         items.append(
             Markup("<li><b>Base model:</b> {} <code>{}</code>: <b>{}</b>{} on this stack.</li>").format(
-                via, base["model_id"], base.get("result") or "unknown", _cores(base.get("tp"))
+                via, base["model_id"], base.get("result") or "unknown", _on_cores(base.get("tp"))
             )
         )
     else:
@@ -53,8 +45,8 @@ def evidence_html(answer: dict) -> Markup:
     arch = found.get("architecture")
     if arch:
         closest = Markup(", ").join(
-            Markup("<code>{}</code> ({}, {}{})").format(m["model_id"], _size(m.get("num_parameters")),
-                                                        m.get("result") or "unknown", _cores(m.get("tp")))
+            Markup("<code>{}</code> ({}, {}{})").format(m["model_id"], parameters(m.get("num_parameters")),
+                                                        m.get("result") or "unknown", _on_cores(m.get("tp")))
             for m in arch.get("closest", [])
         )  # fmt: skip
         items.append(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.queries import views
-from components.sources.stacks import FIRST_LIBRARY, normalise_library
+from components.sources.stacks import library_spec
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,7 @@ class Filters:
     @property
     def library_version(self) -> str:
         """The stack's library as the endpoints take it: `4.57.1`, or `diffusers==0.36.0`."""
-        library, version = str(self.library or "").strip(), str(self.version or "").strip()
-        if not library or normalise_library(library) == FIRST_LIBRARY:
-            return version
-        return f"{library}=={version}"
+        return library_spec(self.library, self.version)
 
     def query(self) -> views.Query:
         return views.normalise(self.text, self.view, self.task, self.neuronx_cc, self.library_version)

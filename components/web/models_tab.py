@@ -1,14 +1,13 @@
 """The "Models" tab: the filters, the results table, one model's details, and the link to what is shown.
 
-`ModelsTab.layout()` places the components (inside `with gr.Tab(...)`) and `wire()` connects them.
-Handlers read their inputs and answer by component name (`{"summary": ..., "install": ...}`); `_bind`
-maps names to components in one place, so no handler's answer depends on the order of an output list.
+`ModelsTab.layout()` places the components and `wire()` connects them. Handlers take their inputs by
+component name and answer by name (`{"summary": ..., "install": ...}`), as `wiring.py` describes.
 The filters travel as one `Filters` value (`filters.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,15 +16,15 @@ from markupsafe import Markup
 
 from components.queries import details, links, views
 from components.sources.columns import NAMES
-from components.sources.rankings import TASKS, Rankings, RankingsStore
-from components.sources.records import empty_records, hub_id
-from components.sources.records_store import RecordsStore
+from components.sources.moment import Moment, Sources
+from components.sources.rankings import TASKS, Rankings
+from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.stacks import FIRST_LIBRARY, library_order, library_spec, normalise_library
-from components.sources.store import DatasetStore
+from components.sources.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.sources.versions import short_version
 from components.web import downloads, evidence, render
 from components.web.filters import Filters
+from components.web.wiring import answering, by_name, components
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -73,14 +72,12 @@ class Widgets:
     model: gr.State
 
     def named(self, names: Iterable[str]) -> list:
-        return [getattr(self, n) for n in names]
+        return components(self, names)
 
 
 class ModelsTab:
-    def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
-        self.datasets = datasets
-        self.rankings = rankings
-        self.records = records or RecordsStore(empty_records(), live=False)
+    def __init__(self, sources: Sources):
+        self.sources = sources
         self.w: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
@@ -109,9 +106,10 @@ class ModelsTab:
         ranked = [t for t in TASKS if rankings.ranked(t, view)] or list(TASKS[:1])
         return [(t, t) for t in ranked]
 
-    def _pickers(self, snapshot: Snapshot, rankings: Rankings, records, query: views.Query, stack: Stack | None):
-        choices = self.task_choices(snapshot, rankings, records, query.view)
-        task = query.task if query.task in {v for _, v in choices} else choices[0][1]
+    def _pickers(self, now: Moment, query: views.Query, stack: Stack | None):
+        snapshot = now.snapshot
+        query, choices = self._task_for_view(now, query)
+        task = query.task
         if stack is None:
             none = gr.update(choices=[], value=None)
             return {"task": gr.update(choices=choices, value=task), "cc": none, "library": none, "version": none}
@@ -124,101 +122,80 @@ class ModelsTab:
             ),
         }
 
-    @staticmethod
-    def _stack(snapshot: Snapshot, f: Filters, keep_version: bool = True) -> Stack | None:
-        """The stack the pickers name; a choice no longer on offer (another compiler, another library,
-        a refresh) falls back to that library's newest version there, then to the compiler's first stack."""
-        on_cc = snapshot.library_versions(f.neuronx_cc) or snapshot.stacks[:1]
-        if not on_cc:
-            return None
-        library = [s for s in on_cc if s.library == f.library]
-        exact = [s for s in library if s.library_version == f.version] if keep_version else []
-        return (exact or library or on_cc)[0]
-
     # ---- handlers (inputs and answers by name) ---------------------------------------------
     # Each answer carries the `link` of the state it applied: the address bar then shows what is on
     # screen, fallbacks included, and no listener has to read the pickers while they change.
 
-    def table(self, values: dict[str, Any]) -> dict[str, Any]:
+    def table(self, **values: Any) -> dict[str, Any]:
         """The table for the filters, from its first page."""
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
-        return self._table(snapshot, rankings, records, Filters.of(values).query(), PAGE_SIZE, values.get("model"))
+        return self._table(self.sources.now(), Filters.of(values).query(), PAGE_SIZE, values.get("model"))
 
-    def more(self, values: dict[str, Any]) -> dict[str, Any]:
+    def more(self, **values: Any) -> dict[str, Any]:
         limit = min(int(values.get("limit") or PAGE_SIZE) + PAGE_SIZE, MAX_ROWS)
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
         query = Filters.of(values).query()
-        return {**self._table(snapshot, rankings, records, query, limit, values.get("model")), "limit": limit}
+        return {**self._table(self.sources.now(), query, limit, values.get("model")), "limit": limit}
 
-    def on_view(self, values: dict[str, Any]) -> dict[str, Any]:
+    def on_view(self, **values: Any) -> dict[str, Any]:
         """Another view: the task picker offers what that view can show, then the table."""
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
-        query, choices = self._task_for_view(snapshot, rankings, records, Filters.of(values).query())
-        table = self._table(snapshot, rankings, records, query, PAGE_SIZE, values.get("model"))
+        now = self.sources.now()
+        query, choices = self._task_for_view(now, Filters.of(values).query())
+        table = self._table(now, query, PAGE_SIZE, values.get("model"))
         return {**table, "task": gr.update(choices=choices, value=query.task)}
 
-    def on_stack(self, values: dict[str, Any], keep_version: bool = True) -> dict[str, Any]:
+    def on_stack(self, **values: Any) -> dict[str, Any]:
         """A picker of the stack changed: the others follow it, then the table and the open model are
-        shown on the new stack."""
-        snapshot, rankings, records = self.datasets.current(), self.rankings.current(), self.records.current()
-        f = Filters.of(values)
-        stack = self._stack(snapshot, f, keep_version)
-        spec = library_spec(stack) if stack else ""
-        query = views.normalise(f.text, f.view, f.task, stack.neuronx_cc if stack else "", spec)
-        panel = self._panel(snapshot, values.get("model") or "", query)
-        return {
-            **self._pickers(snapshot, rankings, records, query, stack),
-            **self._table(snapshot, rankings, records, query, PAGE_SIZE, panel["model"]),
-            **panel,
-        }
+        shown on the new stack. A choice no longer on offer (another compiler, a refresh) falls back as
+        `stacks.resolve_or_default` says."""
+        now, f = self.sources.now(), Filters.of(values)
+        stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        query = views.normalise(f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "")
+        panel = self._panel(now, values.get("model") or "", query)
+        return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, panel["model"]), **panel}
 
-    def on_library(self, values: dict[str, Any]) -> dict[str, Any]:
+    def on_library(self, **values: Any) -> dict[str, Any]:
         """Another library: its newest version on the compiler (the old version is another library's)."""
-        return self.on_stack(values, keep_version=False)
+        return self.on_stack(**{**values, "version": ""})
 
-    def on_select(self, values: dict[str, Any], evt: gr.SelectData) -> dict[str, Any]:
+    def on_select(self, evt: gr.SelectData, **values: Any) -> dict[str, Any]:
         model_id = _model_from_event(evt, values.get("shown") or [])
         query = Filters.of(values).query()
-        panel = self._panel(self.datasets.current(), model_id, query)
+        panel = self._panel(self.sources.now(), model_id, query)
         return {**panel, "link": links.build(links.PageState(query, panel["model"]))}
 
     def on_load(self, request: gr.Request | None) -> dict[str, Any]:
         """Open the state a deep link asks for; unknown values fall back to the defaults."""
-        snapshot, rankings = self.datasets.current(), self.rankings.current()
-        self.records.cover(snapshot.model_ids, snapshot)
-        records = self.records.current()
+        now = self.sources.now()
+        self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
         params = dict(request.query_params) if request is not None else {}
-        state = links.parse(params, snapshot, views.task_choices(snapshot, rankings, records))
-        query, _ = self._task_for_view(snapshot, rankings, records, state.query)
-        stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
-        panel = self._panel(snapshot, state.model, query)
+        state = links.parse(params, now.snapshot, views.task_choices(now.snapshot, now.rankings, now.records))
+        query, _ = self._task_for_view(now, state.query)
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        panel = self._panel(now, state.model, query)
         return {
-            "header": render.header(snapshot.provenance, snapshot.skipped, rankings.label(), self.datasets.last_error),
+            "header": render.page_header(self.sources, now),
             "search": query.text,
             "view": query.view,
-            **self._pickers(snapshot, rankings, records, query, stack),
-            **self._table(snapshot, rankings, records, query, PAGE_SIZE, panel["model"]),
+            **self._pickers(now, query, stack),
+            **self._table(now, query, PAGE_SIZE, panel["model"]),
             "limit": PAGE_SIZE,
             **panel,
         }
 
     # ---- what the handlers share -----------------------------------------------------------
 
-    def _task_for_view(self, snapshot, rankings, records, query: views.Query):
+    def _task_for_view(self, now: Moment, query: views.Query):
         """The query with a task its view offers (a ranked view has no "All tasks"), and the choices."""
-        choices = self.task_choices(snapshot, rankings, records, query.view)
+        choices = self.task_choices(now.snapshot, now.rankings, now.records, query.view)
         task = query.task if query.task in {v for _, v in choices} else choices[0][1]
         return views.Query(query.text, query.view, task, query.neuronx_cc, query.library_version), choices
 
     @staticmethod
-    def _table(
-        snapshot: Snapshot, rankings: Rankings, records, query: views.Query, limit: int, model: str | None
-    ) -> dict[str, Any]:
+    def _table(now: Moment, query: views.Query, limit: int, model: str | None) -> dict[str, Any]:
         # a choice no longer in the data (a refresh dropped it) shows the default stack
-        stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         if stack is not None:
-            query = views.Query(query.text, query.view, query.task, stack.neuronx_cc, library_spec(stack))
-        result = views.select(snapshot, rankings, query, records)
+            query = views.Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
+        result = views.select(now.snapshot, now.rankings, query, now.records)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
         shown = result.frame.head(limit)
         summary = render.summary_line(
@@ -237,7 +214,7 @@ class ModelsTab:
             "link": links.build(links.PageState(query, model or "")),
         }
 
-    def _panel(self, snapshot: Snapshot, model_id: str, query: views.Query) -> dict[str, Any]:
+    def _panel(self, now: Moment, model_id: str, query: views.Query) -> dict[str, Any]:
         """One model's details; with no model, a short guide and no empty boxes."""
         if not model_id:
             hidden = gr.update(value="", visible=False)
@@ -250,14 +227,13 @@ class ModelsTab:
                 "history": "",
                 "model": "",
             }
-        record = self.records.lookup(model_id)  # never waits: a missing record is asked for in the background
-        unknown = None if record else self.records.why_unknown(model_id)
-        answer = details.lookup(
-            snapshot, model_id, query.neuronx_cc, query.library_version, self.records.current(), unknown
-        )
+        records = self.sources.records
+        record = records.lookup(model_id)  # never waits: a missing record is asked for in the background
+        unknown = None if record else records.why_unknown(model_id)
+        answer = details.lookup(now.snapshot, model_id, query.neuronx_cc, query.library_version, now.records, unknown)
         # columns a newer dataset added, which the app does not know yet: shown as text
         answer["other_fields"] = {
-            c: answer[c] for c in snapshot.rows.columns if c not in NAMES and answer.get(c) is not None
+            c: answer[c] for c in now.snapshot.rows.columns if c not in NAMES and answer.get(c) is not None
         }
         install = answer.get("install_command", "")
         cache_sync = answer.get("cache_sync_command", "")
@@ -332,64 +308,25 @@ class ModelsTab:
         """Connect the tab's events (after `layout`)."""
         w = self.w
         private = {"api_visibility": "private"}
-        every = ("header", "search", "view", *PICKERS, *TABLE, "limit", *PANEL, "link")
-        demo.load(self._bind(self.on_load, (), every, request=True), None, w.named(every), **private)
 
+        def event(handler, inputs, outputs, **options) -> dict:
+            return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
+                        **options, **private)  # fmt: skip
+
+        every = ("header", "search", "view", *PICKERS, *TABLE, "limit", *PANEL, "link")
+        demo.load(answering(w, self.on_load), outputs=w.named(every), **private)
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
         table_in, table_out = (*FILTERS, "model"), (*TABLE, "link")
-        for event in (w.search.change, w.search.submit, w.task.input):
-            event(self._bind(self.table, table_in, table_out), set(w.named(table_in)), w.named(table_out),
-                  trigger_mode="always_last", **private)  # fmt: skip
-        view_out = (*table_out, "task")
-        w.view.input(self._bind(self.on_view, table_in, view_out), set(w.named(table_in)), w.named(view_out),
-                     trigger_mode="always_last", **private)  # fmt: skip
+        gr.on([w.search.change, w.search.submit, w.task.input],
+              **event(self.table, table_in, table_out, trigger_mode="always_last"))  # fmt: skip
+        w.view.input(**event(self.on_view, table_in, (*table_out, "task"), trigger_mode="always_last"))
         stack_out = (*PICKERS, *TABLE, *PANEL, "link")
-        for picker, handler in ((w.cc, self.on_stack), (w.version, self.on_stack), (w.library, self.on_library)):
-            picker.input(self._bind(handler, table_in, stack_out), set(w.named(table_in)), w.named(stack_out),
-                         **private)  # fmt: skip
-        select_in, select_out = (*FILTERS, "shown"), (*PANEL, "link")
-        w.results.select(self._bind(self.on_select, select_in, select_out, select=True), set(w.named(select_in)),
-                         w.named(select_out), **private)  # fmt: skip
-        more_in, more_out = (*table_in, "limit"), (*table_out, "limit")
-        w.more.click(self._bind(self.more, more_in, more_out), set(w.named(more_in)), w.named(more_out),
-                     **private)  # fmt: skip
+        gr.on([w.cc.input, w.version.input], **event(self.on_stack, table_in, stack_out))
+        w.library.input(**event(self.on_library, table_in, stack_out))
+        w.results.select(**event(self.on_select, (*FILTERS, "shown"), (*PANEL, "link")))
+        w.more.click(**event(self.more, (*table_in, "limit"), (*table_out, "limit")))
         w.link.change(None, w.link, w.link, js=URL_JS, **private)
-
-    def _bind(
-        self, handler: Callable, inputs: Iterable[str], outputs: Iterable[str], *, request=False, select=False
-    ) -> Callable:
-        """Gradio's side of a handler: component values in, by name; `{component: value}` out. The one
-        place where names meet components."""
-        names = {getattr(self.w, n): n for n in inputs}
-
-        def by_name(values: dict) -> dict[str, Any]:
-            return {names[c]: v for c, v in values.items()}
-
-        def answer(result):
-            allowed = set(outputs)
-            unknown = set(result) - allowed
-            if unknown:  # a handler answering for a component its event does not list
-                raise KeyError(f"{handler.__name__} answered {sorted(unknown)} outside its outputs")
-            return {getattr(self.w, n): v for n, v in result.items()}
-
-        if request:
-
-            def on_request(request: gr.Request):
-                return answer(handler(request))
-
-            return on_request
-        if select:
-
-            def on_select(values: dict, evt: gr.SelectData):
-                return answer(handler(by_name(values), evt))
-
-            return on_select
-
-        def on_values(values: dict):
-            return answer(handler(by_name(values)))
-
-        return on_values
 
 
 def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:

@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 
 from components.queries import formatting, freshness
 from components.sources.columns import BY_NAME, STACK_PACKAGES
+from components.sources.moment import Moment, Sources
 from components.sources.results import EXCLUDED, FAIL, KIND_LABELS, MEANING, NOT_TESTED, OTHER, PASS
 from components.sources.snapshot import Provenance, Skipped, Stack
 from components.sources.stacks import stack_label
@@ -128,6 +129,12 @@ def provenance_line(p: Provenance) -> str:
     if p.fallback_reason:
         line += f" Shown because {p.fallback_reason}."
     return line
+
+
+def page_header(sources: Sources, moment: Moment) -> Markup:
+    """The notice of every page, from what `moment` serves and the dataset's `source_status()`."""
+    status = sources.datasets.source_status()
+    return header(moment.snapshot.provenance, moment.snapshot.skipped, moment.rankings.label(), status.last_error)
 
 
 def header(

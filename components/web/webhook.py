@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from components.sources.store import RefreshingStore
+from components.sources.refresh import RefreshingStore
 
 log = logging.getLogger(__name__)
 

@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 
 from components.sources import store
 from components.sources.dataset import DatasetError, load, read_files
+from components.sources.moment import Sources
 from components.sources.rankings import RankingsStore, fetch_live
 from components.web.models_tab import ModelsTab
 from tests.helpers import SAMPLE_ARGS, FakeApi, Server, call, free_port, row, write
@@ -63,7 +64,7 @@ def header(datasets, rankings=None) -> str:
     """The page header as the page load renders it."""
     if rankings is None:
         rankings = RankingsStore(store.SAMPLE_DIR / "no-rankings.json", live=False)  # never loaded: empty
-    return ModelsTab(datasets, rankings).on_load(None)["header"]
+    return ModelsTab(Sources(datasets, rankings)).on_load(None)["header"]
 
 
 # ---- the dataset: start-up ------------------------------------------------------------------------
@@ -179,14 +180,14 @@ def test_live_rankings_outlive_a_failing_hub_and_the_header_says_when_they_were_
             raise result
         return result
 
-    rankings = RankingsStore(snapshot_file, live=True, fetch=fetch, timeout_seconds=2)
-    rankings.load()
-    assert rankings.refresh_now() is True
+    rankings = RankingsStore(snapshot_file, live=True, fetch=fetch, read_timeout=2)
+    rankings.serve_first()
+    assert rankings.refresh() is True
     live = rankings.current()
     datasets = store.DatasetStore(str(store.SAMPLE_DIR))
     datasets.start()
     for _ in range(2):
-        assert rankings.refresh_now() is False and rankings.current() is live
+        assert rankings.refresh() is False and rankings.current() is live
         assert f"Rankings: Live Hub rankings, fetched {live.fetched_at:%Y-%m-%d %H:%M} UTC" in header(
             datasets, rankings
         )

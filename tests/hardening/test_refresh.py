@@ -20,9 +20,10 @@ import pytest
 import app
 from components.sources import store
 from components.sources.dataset import load
+from components.sources.moment import Sources
 from components.sources.rankings import RankedModel, Rankings, RankingsStore
 from components.web.models_tab import ModelsTab
-from tests.helpers import ROOT, call, free_port, row, write
+from tests.helpers import ROOT, Served, call, free_port, row, write
 
 # Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
 pytestmark = pytest.mark.filterwarnings("ignore::pandas.errors.Pandas4Warning")
@@ -81,11 +82,11 @@ def swapping_app(tmp_path, monkeypatch):
 
     datasets = store.DatasetStore(str(folders[0]), loader=loader, refresh_seconds=3600)
     datasets.start()
-    rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=True, fetch=fetch, timeout_seconds=5)
-    rankings.load()
-    rankings.refresh_now()
+    rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=True, fetch=fetch, read_timeout=5)
+    rankings.serve_first()
+    rankings.refresh()
     port = free_port()
-    demo = app.serve(app.build(datasets, rankings), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+    demo = app.serve(app.build(Sources(datasets, rankings)), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
                      quiet=True)  # fmt: skip
     yield f"http://127.0.0.1:{port}", datasets, rankings, loads, fetches
     demo.close()
@@ -98,7 +99,7 @@ def test_20_clients_search_while_the_data_and_rankings_are_swapped(swapping_app)
     def swap_forever():
         while not stop.is_set():
             assert datasets.refresh() is True
-            assert rankings.refresh_now() is True
+            assert rankings.refresh() is True
             time.sleep(0.02)
 
     failures: list[str] = []
@@ -154,40 +155,29 @@ def test_20_clients_search_while_the_data_and_rankings_are_swapped(swapping_app)
 # ---- one read of the stores per event ------------------------------------------------------------
 
 
-class Counting:
-    """A store that counts its reads: a handler that reads twice could answer from two loads."""
-
-    def __init__(self, item):
-        self.item, self.reads, self.last_error = item, 0, None
-
-    def current(self):
-        self.reads += 1
-        return self.item
-
-
 @pytest.fixture
 def counting(tmp_path):
     write(tmp_path / "rows.parquet", generation_rows(1))
-    return Counting(load(tmp_path)), Counting(generation_rankings(1))
+    return Served(load(tmp_path), "dataset"), Served(generation_rankings(1))
 
 
-def reads(stores, handler, *args) -> tuple[int, ...]:
+def reads(stores, handler, *args, **kwargs) -> tuple[int, ...]:
     before = [s.reads for s in stores]
-    handler(*args)
+    handler(*args, **kwargs)
     return tuple(s.reads - b for s, b in zip(stores, before))
 
 
 def test_page_events_read_each_store_once(counting):
     datasets, rankings = counting
-    tab = ModelsTab(datasets, rankings)
+    tab = ModelsTab(Sources(datasets, rankings))
     request = SimpleNamespace(query_params={"model": MODELS[1], "view": "trending"})
     assert reads(counting, tab.on_load, request) == (1, 1)
     old = {"view": "selected", "cc": CC_OLD, "library": "transformers", "version": "5.0.0", "model": MODELS[1]}
-    assert reads(counting, tab.on_stack, old) == (1, 1)
-    assert reads(counting, tab.on_library, old) == (1, 1)
-    assert reads(counting, tab.table, {"search": "model", "view": "downloads"}) == (1, 1)
-    assert reads(counting, tab.on_view, {"search": "model", "view": "trending"}) == (1, 1)
-    assert reads(counting, tab.more, {"search": "model", "view": "selected", "limit": 100})[0] == 1
+    assert reads(counting, tab.on_stack, **old) == (1, 1)
+    assert reads(counting, tab.on_library, **old) == (1, 1)
+    assert reads(counting, tab.table, search="model", view="downloads") == (1, 1)
+    assert reads(counting, tab.on_view, search="model", view="trending") == (1, 1)
+    assert reads(counting, tab.more, search="model", view="selected", limit=100)[0] == 1
 
 
 def test_the_other_tabs_read_the_data_once(counting):
@@ -196,21 +186,23 @@ def test_the_other_tabs_read_the_data_once(counting):
     from components.web.downloads import Downloads
 
     datasets, rankings = counting
-    assert reads(counting, CompareTab(datasets).on_open, None, None)[0] == 1
-    assert reads(counting, CompareTab(datasets).on_change, None, None)[0] == 1
-    assert reads(counting, ChartsTab(datasets).on_open, None)[0] == 1
-    assert reads(counting, ChartsTab(datasets).on_stack, None)[0] == 1
-    assert reads(counting, Downloads(datasets, rankings).file, "csv", {"q": "model"}) == (1, 1)
+    sources = Sources(datasets, rankings)
+    assert reads(counting, CompareTab(sources).on_open, None, None)[0] == 1
+    assert reads(counting, CompareTab(sources).on_change, None, None)[0] == 1
+    assert reads(counting, ChartsTab(sources).on_open, None)[0] == 1
+    assert reads(counting, ChartsTab(sources).on_stack, None)[0] == 1
+    assert reads(counting, Downloads(sources).file, "csv", {"q": "model"}) == (1, 1)
 
 
 # ---- the queue lets many people in at once -----------------------------------------------------
 
 
-class SlowStore:
+class SlowStore(Served):
     """A DatasetStore stand-in whose every read takes `delay` seconds (sleeping, so off the GIL)."""
 
     def __init__(self, snapshot, delay: float):
-        self.snapshot, self.delay, self.last_error = snapshot, delay, None
+        super().__init__(snapshot, "dataset")
+        self.snapshot, self.delay = snapshot, delay
         self.running = 0
         self.most = 0
         self.lock = threading.Lock()
@@ -229,9 +221,9 @@ def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
     write(tmp_path / "rows.parquet", generation_rows(1))
     slow = SlowStore(load(tmp_path), delay=0.5)
     rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=False)
-    rankings.load()
+    rankings.begin()
     port = free_port()
-    demo = app.serve(app.build(slow, rankings), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+    demo = app.serve(app.build(Sources(slow, rankings)), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
                      quiet=True)  # fmt: skip
     try:
         url = f"http://127.0.0.1:{port}"

@@ -11,7 +11,7 @@ from components.sources.dataset import SAMPLE_DIR, load
 from components.sources.stacks import UnknownStack
 from components.web.api import Api
 from data import catalogue
-from tests.helpers import row, write
+from tests.helpers import row, served, write
 
 OLD, NEW = "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"
 
@@ -127,11 +127,7 @@ def test_the_answer_is_memoised_per_snapshot(snap):
 
 
 def test_api_compare_defaults_and_docstring(snap):
-    class Store:
-        def current(self):
-            return snap
-
-    answer = Api(Store(), None).compare()
+    answer = Api(served(snap)).compare()
     assert answer["stack_a"]["neuronx_cc"] == OLD and answer["stack_b"]["neuronx_cc"] == NEW
     assert ids(answer["regressions"]) == ["a/regressed"]
     assert "description" in answer["thresholds"]

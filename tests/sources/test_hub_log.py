@@ -7,11 +7,11 @@ import logging
 import pytest
 from huggingface_hub.utils import http_backoff
 
-from components.sources import hub_log, store
+from components.sources import hub_log, refresh, store
 from tests.helpers import free_port
 
 
-class RefusedHub(store.RefreshingStore[int]):
+class RefusedHub(refresh.RefreshingStore[int]):
     """A source whose read is huggingface_hub's own retrying GET, against a port nobody listens on."""
 
     source_name = "refused"

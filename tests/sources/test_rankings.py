@@ -269,40 +269,40 @@ def test_store_falls_back_then_swaps_live_without_restart(snapshot_file, release
         return live_rankings()
 
     behaviours = [raise_connect_error, hang, lambda: [1, 2, 3], lambda: Rankings({}, rk._EPOCH, "live", "Hub")]
-    store = RankingsStore(snapshot_file, live=True, fetch=lambda: behaviours[0](), timeout_seconds=0.5)
-    store.load()
+    store = RankingsStore(snapshot_file, live=True, fetch=lambda: behaviours[0](), read_timeout=0.5)
+    store.serve_first()
     assert store.current().origin == "snapshot" and store.status() == ""
 
-    assert store.refresh_now() is False
+    assert store.refresh() is False
     assert store.current().origin == "snapshot"
     assert store.status().startswith("Live rankings unavailable (ConnectError: ")
     assert store.current().label() == "Snapshot rankings_test.json as of 2026-11-30 (Hub unreachable)"
 
     behaviours.pop(0)
     began = time.monotonic()
-    assert store.refresh_now() is False
+    assert store.refresh() is False
     assert time.monotonic() - began < 2
     assert store.current().origin == "snapshot"
     assert "did not answer within 0.5 s" in store.status()
 
     behaviours.pop(0)
-    assert store.refresh_now() is False
+    assert store.refresh() is False
     assert "got list" in store.status() and store.current().origin == "snapshot"
 
     behaviours.pop(0)
-    assert store.refresh_now() is False
+    assert store.refresh() is False
     assert "no ranked models" in store.status() and store.current().origin == "snapshot"
     assert store.current().label().endswith("(live rankings unavailable)")
 
     behaviours[0] = live_rankings
-    assert store.refresh_now() is True
+    assert store.refresh() is True
     current = store.current()
     assert current.origin == "live" and store.status() == ""
     assert current.ranked("text-generation", "trending")[0].model_id == "Qwen/Qwen3-0.6B"
 
     # A later failure keeps the live rankings and says so.
     behaviours[0] = raise_connect_error
-    assert store.refresh_now() is False
+    assert store.refresh() is False
     assert store.current() is current
     assert "keeping rankings fetched" in store.status()
 
@@ -317,10 +317,10 @@ def test_hung_fetch_does_not_overwrite_a_later_result(snapshot_file, release):
             return Rankings({("text-generation", "trending"): ()}, rk._EPOCH, "live", "stale")
         return live_rankings()
 
-    store = RankingsStore(snapshot_file, live=True, fetch=fetch, timeout_seconds=0.5)
-    store.load()
-    assert store.refresh_now() is False
-    assert store.refresh_now() is True
+    store = RankingsStore(snapshot_file, live=True, fetch=fetch, read_timeout=0.5)
+    store.serve_first()
+    assert store.refresh() is False
+    assert store.refresh() is True
     fresh = store.current()
     release.set()
     time.sleep(0.1)
@@ -334,7 +334,7 @@ def test_start_returns_at_once_and_background_refresh_swaps(snapshot_file, relea
         release.wait(5)
         return outcomes.pop(0)()
 
-    store = RankingsStore(snapshot_file, live=True, fetch=slow_fetch, ttl_seconds=0.05, timeout_seconds=3)
+    store = RankingsStore(snapshot_file, live=True, fetch=slow_fetch, refresh_seconds=0.05, read_timeout=3)
     began = time.monotonic()
     first = store.start()
     assert time.monotonic() - began < 0.5
@@ -355,7 +355,7 @@ def test_offline_mode_fetches_nothing(snapshot_file, monkeypatch):
     calls = []
     store = RankingsStore(snapshot_file, live=True, fetch=lambda: calls.append(1) or live_rankings())
     current = store.start()
-    assert store.refresh_now() is False
+    assert store.refresh() is False
     assert calls == []
     assert store._thread is None
     assert current.origin == "snapshot"
@@ -367,7 +367,7 @@ def test_snapshot_only_store_never_fetches(snapshot_file):
     calls = []
     store = RankingsStore(snapshot_file, live=False, fetch=lambda: calls.append(1) or live_rankings())
     store.start()
-    assert store.refresh_now() is False and calls == [] and store._thread is None
+    assert store.refresh() is False and calls == [] and store._thread is None
 
 
 def test_status_hides_tokens_and_local_paths(snapshot_file):
@@ -375,8 +375,8 @@ def test_status_hides_tokens_and_local_paths(snapshot_file):
         raise OSError(f"cannot open {snapshot_file.parent}/secret/token.txt with hf_abcdefghijklmnopqrstuvwxyz")
 
     store = RankingsStore(snapshot_file, live=True, fetch=fetch)
-    store.load()
-    store.refresh_now()
+    store.serve_first()
+    store.refresh()
     status = store.status()
     assert "token.txt" in status
     assert str(snapshot_file.parent) not in status and "hf_abcdefghij" not in status

@@ -437,7 +437,7 @@ def test_refresh_script_with_a_dead_hub_leaves_the_file_alone(tmp_path):
 
 
 def test_a_hub_that_answers_nothing_backs_off_and_a_batch_that_hangs_is_abandoned(online):
-    from components.sources.store import Backoff
+    from components.sources.refresh import Backoff
 
     def down(model_id):
         raise OSError("unreachable")

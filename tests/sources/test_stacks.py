@@ -4,7 +4,14 @@ import pytest
 
 from components.queries import details
 from components.sources.dataset import load
-from components.sources.stacks import UnknownStack, library_spec, stack_label
+from components.sources.stacks import (
+    UnknownStack,
+    library_spec,
+    parse_picker_value,
+    picker_choices,
+    split_spec,
+    stack_label,
+)
 from tests.helpers import NEW_CC, OLD_CC, row, write
 
 
@@ -47,7 +54,7 @@ def test_versions_without_their_local_tag_and_library_pins_match(snap):
     assert key(snap.resolve_stack("", "Sentence_Transformers==5.1.2")) == (NEW_CC, "sentence-transformers", "5.1.2")
     assert key(snap.resolve_stack("", "4.50.0")) == (OLD_CC, "transformers", "4.50.0")  # newest compiler that has it
     for stack in snap.stacks:  # the spec the page and links use names exactly one stack
-        assert snap.resolve_stack(stack.neuronx_cc, library_spec(stack)) == stack
+        assert snap.resolve_stack(stack.neuronx_cc, stack.spec) == stack
 
 
 @pytest.mark.parametrize(
@@ -72,6 +79,37 @@ def test_an_unknown_stack_is_a_clear_no_naming_the_known_ones(snap, cc, lv):
 def test_the_page_falls_back_to_a_default_for_an_unknown_stack(snap):
     assert snap.stack_or_default("2.99.0", "9.9") == snap.stacks[0]
     assert key(snap.stack_or_default(OLD_CC, "9.9")) == (OLD_CC, "transformers", "4.50.0")
+
+
+def test_an_unknown_version_of_a_named_library_falls_back_to_its_newest_on_the_compiler(snap):
+    assert key(snap.stack_or_default(NEW_CC, "sentence-transformers==5.0.0")) == (
+        NEW_CC,
+        "sentence-transformers",
+        "5.1.2",
+    )
+    assert key(snap.stack_or_default(OLD_CC, "diffusers==0.36.0")) == (OLD_CC, "transformers", "4.50.0")
+
+
+def test_a_stack_writes_its_spec_and_picker_value_and_reads_them_back(snap):
+    assert [s.spec for s in snap.stacks[1:4]] == ["4.57.1", "diffusers==0.36.0", "sentence-transformers==5.1.2"]
+    assert library_spec("Transformers", "4.57.1") == "4.57.1" and library_spec("", "4.57.1") == "4.57.1"
+    assert (
+        library_spec("diffusers", "") == "diffusers==" and library_spec("diffusers==0.36.0", "x") == "diffusers==0.36.0"
+    )
+    assert split_spec("diffusers==0.36.0") == ("diffusers", "0.36.0") and split_spec("4.57.1") == ("", "4.57.1")
+    for stack in snap.stacks:
+        assert parse_picker_value(stack.picker_value) == (stack.neuronx_cc, stack.spec)
+        assert snap.picker_stack(stack.picker_value) == stack
+        assert library_spec(*split_spec(stack.spec)) == stack.spec
+    assert [v for _, v in picker_choices(snap.stacks)] == [s.picker_value for s in snap.stacks]
+    assert picker_choices(snap.stacks)[0][0].endswith("(newest)")
+
+
+def test_a_picker_value_no_longer_in_the_data_falls_back_and_no_value_takes_the_default(snap):
+    gone = "neuronx_cc=2.99.0&library=diffusers&library_version=0.1"
+    assert snap.picker_stack(gone) == snap.stacks[0]
+    assert snap.picker_stack("", snap.stacks[4]) == snap.stacks[4] and snap.picker_stack(None) == snap.stacks[0]
+    assert snap.picker_stack("not a value at all") == snap.stacks[0]
 
 
 def test_lookup_on_an_unknown_stack_is_not_tested_and_names_it(snap):

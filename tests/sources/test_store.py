@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+import components.sources.refresh as refresh
 import components.sources.store as store
 from components.sources.dataset import DatasetError, load
 from tests.helpers import row, write
@@ -98,7 +99,7 @@ def test_a_refresh_swaps_a_new_snapshot_whole(tmp_path):
 # ---- the base every Hub source runs on ---------------------------------------------------------
 
 
-class Counter(store.RefreshingStore[int]):
+class Counter(refresh.RefreshingStore[int]):
     """A source whose reads are scripted: each read pops the next behaviour."""
 
     source_name = "counter"
@@ -128,7 +129,7 @@ def release():
 
 
 def test_back_off_doubles_is_capped_and_never_later_than_the_period():
-    backoff = store.Backoff(first=10, cap=100)
+    backoff = refresh.Backoff(first=10, cap=100)
     assert [backoff.delay(n, 3600) for n in range(1, 7)] == [10, 20, 40, 80, 100, 100]
     assert backoff.delay(3, 30) == 30
 
@@ -151,8 +152,8 @@ def test_a_stuck_read_is_abandoned_and_the_next_refresh_starts_on_time(online, r
 
 
 def test_reads_that_never_answer_are_not_piled_up(online, release):
-    s = Counter([lambda: release.wait(10)] * store.MAX_ABANDONED_READS, read_timeout=0.05)
-    for _ in range(store.MAX_ABANDONED_READS):
+    s = Counter([lambda: release.wait(10)] * refresh.MAX_ABANDONED_READS, read_timeout=0.05)
+    for _ in range(refresh.MAX_ABANDONED_READS):
         assert s.refresh() is False
     reads = s.reads
     assert s.refresh() is False and s.reads == reads
@@ -168,7 +169,7 @@ def test_failures_keep_the_value_and_the_status_says_why_and_when_the_next_try_i
     def boom():
         raise ConnectionError("[Errno -3] Temporary failure in name resolution")
 
-    s = Counter([lambda: 7, boom, boom], refresh_seconds=3600, backoff=store.Backoff(first=60, cap=600))
+    s = Counter([lambda: 7, boom, boom], refresh_seconds=3600, backoff=refresh.Backoff(first=60, cap=600))
     assert s.refresh() is True
     loaded = s.source_status().loaded_at
     assert s.refresh() is False and s.refresh() is False

@@ -11,21 +11,13 @@ from starlette.testclient import TestClient
 
 from components.queries import links, views
 from components.web import downloads
-from tests.helpers import NEW_CC
-
-
-class Fixed:
-    def __init__(self, value):
-        self.value = value
-
-    def current(self):
-        return self.value
+from tests.helpers import NEW_CC, served
 
 
 @pytest.fixture
 def http(world):
     snapshot, rankings = world
-    return TestClient(Starlette(routes=downloads.routes(Fixed(snapshot), Fixed(rankings))))
+    return TestClient(Starlette(routes=downloads.routes(served(snapshot, rankings))))
 
 
 def test_a_link_downloads_every_matching_row(http, world):

@@ -6,23 +6,13 @@ import pytest
 
 from components.web.filters import Filters
 from components.web.models_tab import PANEL, TABLE, ModelsTab
-from tests.helpers import NEW_CC, OLD_CC
-
-
-class Fixed:
-    """A store that always holds one value (the handlers only call `current()`)."""
-
-    def __init__(self, value):
-        self.value, self.last_error = value, None
-
-    def current(self):
-        return self.value
+from tests.helpers import NEW_CC, OLD_CC, served
 
 
 @pytest.fixture
 def tab(libraries):
     snapshot, rankings = libraries
-    return ModelsTab(Fixed(snapshot), Fixed(rankings))
+    return ModelsTab(served(snapshot, rankings))
 
 
 def value(update):
@@ -47,7 +37,7 @@ def test_a_deep_link_to_a_library_sets_all_three_pickers(tab):
 
 def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab):
     base = {"view": "selected", "cc": NEW_CC, "library": "sentence-transformers", "version": "5.0.0"}
-    answer = tab.on_library({**base, "model": "BAAI/bge-small-en-v1.5"})
+    answer = tab.on_library(**base, model="BAAI/bge-small-en-v1.5")
     assert value(answer["version"]) == "5.1.2"  # 5.0.0 is a Transformers version
     assert answer["shown"] == ["BAAI/bge-small-en-v1.5"]
     assert value(answer["install"]).endswith("sentence-transformers==5.1.2")
@@ -55,7 +45,7 @@ def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab
 
 
 def test_a_compiler_without_the_library_falls_back_to_its_first_stack(tab):
-    answer = tab.on_stack({"view": "selected", "cc": OLD_CC, "library": "diffusers", "version": "0.36.0"})
+    answer = tab.on_stack(view="selected", cc=OLD_CC, library="diffusers", version="0.36.0")
     assert (value(answer["library"]), value(answer["version"])) == ("transformers", "4.50.0")
     assert "transformers=4.50.0" in answer["link"] and answer["shown"] == ["Qwen/Qwen3-0.6B"]
 
@@ -71,7 +61,7 @@ def test_before_a_model_is_opened_the_details_hold_a_guide_not_empty_boxes(tab):
 
 def test_columns_the_app_does_not_know_are_shown_as_other_fields(tab):
     answer = tab.on_stack(
-        {"view": "selected", "cc": NEW_CC, "library": "diffusers", "version": "0.36.0", "model": "stabilityai/sd-turbo"}
+        view="selected", cc=NEW_CC, library="diffusers", version="0.36.0", model="stabilityai/sd-turbo"
     )
     details = str(answer["details"])
     assert "Other fields" in details and '<th scope="row">diffusers</th><td>0.36.0</td>' in details

@@ -12,7 +12,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from components.sources import store
+from components.sources import refresh, store
 from components.web import webhook
 from tests.helpers import Server, call, row, write
 
@@ -20,7 +20,7 @@ SECRET = "s3cret-for-tests"
 PAYLOAD = {"event": {"action": "update", "scope": "repo.content"}, "repo": {"type": "dataset", "name": "a/b"}}
 
 
-class Reads(store.RefreshingStore[int]):
+class Reads(refresh.RefreshingStore[int]):
     """A source that counts its reads; each read waits on `gate` so a burst arrives while one runs."""
 
     source_name = "dataset"

@@ -1,0 +1,81 @@
+"""One value for the three sources: one lifecycle, one status per source, and `now()`: what they serve
+at one moment."""
+
+import pytest
+
+from components.sources.dataset import DatasetError
+from components.sources.moment import Moment, Sources
+from components.sources.rankings import RankingsStore, resolve_rankings
+from components.sources.records_store import resolve_records
+from components.sources.refresh import ReadTimeout, RefreshingStore, Rejected, SourceError
+from components.sources.store import DatasetStore
+from tests.helpers import ROOT, Served, row, write
+
+
+@pytest.fixture
+def sources(tmp_path):
+    write(tmp_path / "rows.parquet", [row("Qwen/Qwen3-0.6B")])
+    rankings = resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json"))
+    records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
+    return Sources(DatasetStore(str(tmp_path)), rankings, records)
+
+
+def test_every_store_has_one_lifecycle_and_start_serves_one_moment(sources):
+    for store in sources.stores:
+        assert isinstance(store, RefreshingStore)
+    sources.begin()
+    sources.begin()  # idempotent
+    moment = sources.start()
+    assert isinstance(moment, Moment) and moment.snapshot.model_ids == ("Qwen/Qwen3-0.6B",)
+    assert moment.rankings is sources.rankings.current() and moment.records is sources.records.current()
+    status = sources.status()
+    assert list(status) == ["dataset", "rankings", "records"]
+    assert status["dataset"].kind == "local" and status["dataset"].last_error is None
+    assert status["rankings"].kind == "snapshot" and status["records"].kind == "snapshot"
+    sources.stop()
+
+
+def test_now_reads_each_store_once(world):
+    snapshot, rankings = world
+    datasets, ranked = Served(snapshot, "dataset"), Served(rankings)
+    sources = Sources(datasets, ranked)
+    moment = sources.now()
+    assert (datasets.reads, ranked.reads) == (1, 1)
+    assert moment.snapshot is snapshot and moment.rankings is rankings and len(moment.records) == 0
+
+
+def test_a_missing_local_source_fails_at_begin_with_its_own_error(tmp_path):
+    store = DatasetStore(str(tmp_path / "nowhere"))
+    with pytest.raises(DatasetError):
+        store.begin()
+    with pytest.raises(ValueError):
+        RankingsStore(tmp_path / "missing.json", live=False).begin()
+    records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
+    before = records.current()
+    assert records.start() is before
+
+
+class Failing(RefreshingStore[int]):
+    source_name = "failing"
+
+    def __init__(self, error):
+        super().__init__(read_timeout=5)
+        self.error = error
+        self._swap(1)
+
+    def can_refresh(self) -> bool:
+        return True
+
+    def read(self) -> int:
+        raise self.error
+
+
+def test_a_source_error_is_shown_as_it_is_and_any_other_error_is_scrubbed():
+    assert all(issubclass(e, SourceError) for e in (DatasetError, Rejected, ReadTimeout))
+    store = Failing(DatasetError("cannot list org/data on the Hub"))
+    assert store.refresh() is False and store.source_status().last_error == "cannot list org/data on the Hub"
+    store = Failing(OSError("token hf_abcdefghijkl in /home/someone/secret/file"))
+    assert store.refresh() is False
+    shown = store.source_status().last_error
+    assert shown.startswith("OSError: ") and "hf_abcdefghijkl" not in shown and "/home/someone" not in shown
+    assert store.current() == 1  # the last good value stays served
