@@ -78,6 +78,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
         gr.api(api.lookup, api_name="lookup")
         gr.api(api.compare, api_name="compare")
         gr.api(api.architectures, api_name="architectures")
+        gr.api(api.failures, api_name="failures")
     return demo
 
 

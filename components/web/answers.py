@@ -16,6 +16,44 @@ class StackAnswer(TypedDict):
     passed: int
 
 
+class CauseAnswer(TypedDict):
+    """What a FAIL's error reduces to (see /failures)."""
+
+    signature: str
+    code: str | None
+    summary: str
+    docs: str | None
+
+
+class ModelCause(CauseAnswer):
+    """A failed model's cause on its stack, with the other models it blocks there."""
+
+    shared_with: list[str]
+
+
+class StackRef(TypedDict):
+    neuronx_cc: str
+    library: str
+    library_version: str
+
+
+class FixedIn(StackRef):
+    models: list[str]
+
+
+class FailureCause(CauseAnswer):
+    count: int
+    models: list[str]
+    first_seen: StackRef
+    fixed_in: list[FixedIn]
+
+
+class FailuresAnswer(TypedDict):
+    stack: StackAnswer | None
+    failed: int
+    causes: list[FailureCause]
+
+
 class ModelOnStack(TypedDict, total=False):
     """What /search and /lookup both say of one model on one stack."""
 
@@ -75,6 +113,8 @@ class LookupAnswer(ModelOnStack, total=False):
     suggested_tp: int
     record_unknown: str
     unknown_stack: str
+    cause: ModelCause
+    report_url: str
 
 
 class ComparedModel(TypedDict, total=False):
@@ -94,6 +134,7 @@ class ComparedModel(TypedDict, total=False):
     hbm_capacity_gb_b: float | None
     exclusion_b: str | None
     reasons: list[str]
+    cause: CauseAnswer
 
 
 class CompareAnswer(TypedDict):
