@@ -22,7 +22,16 @@ from components.sources.rankings import RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import architectures_tab, charts_tab, compare_tab, downloads, render, serving, webhook
+from components.web import (
+    architectures_tab,
+    charts_tab,
+    compare_tab,
+    downloads,
+    failures_tab,
+    render,
+    serving,
+    webhook,
+)
 from components.web.api import Api
 from components.web.models_tab import ModelsTab
 
@@ -61,6 +70,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
         ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, datasets)),
         ("Charts", "charts", lambda: charts_tab.build(demo.load, datasets)),
         ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, datasets, rankings, records)),
+        ("Failures", "failures", lambda: failures_tab.build(demo.load, datasets)),
         ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
     )
     for name, path, lay_out in pages:

@@ -214,13 +214,15 @@ def _snapshot_causes(snapshot: Snapshot) -> SnapshotCauses:
     text_codes, texts = pd.factorize(snapshot.rows["error"].iloc[failed], use_na_sentinel=True)
     index: dict[str, int] = {}
     per_text = np.empty(len(texts) + 1, dtype=np.int32)  # the last entry: a missing text (code -1)
-    for i, text in enumerate([*texts, None]):
+    text_codes = np.asarray(text_codes)
+    missing = bool((text_codes < 0).any())
+    for i, text in enumerate([*texts, *([None] if missing else [])]):
         cause = cause_of(text if isinstance(text, str) else None)
         if cause.signature not in index:
             index[cause.signature] = len(causes)
             causes.append(cause)
         per_text[i] = index[cause.signature]
-    row_cause[failed] = per_text[np.asarray(text_codes)]
+    row_cause[failed] = per_text[text_codes]
     return SnapshotCauses(row_cause, tuple(causes))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import gradio as gr
 
 from components.sources.store import DatasetStore
-from components.web import charts
+from components.web import charts, failure_charts
 from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
 
@@ -59,6 +59,9 @@ def build(opened: Callable, datasets: DatasetStore) -> None:
             gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
     orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
     gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
+    causes = gr.Plot(label="Causes of failure across stacks", elem_id="chart-causes")
+    gr.Markdown(failure_charts.CAPTION, elem_classes=["hint"])
+    opened(lambda: failure_charts.causes_figure(datasets.current()), None, causes, api_visibility="private")
     opened(handler.on_open, stack, [stack, trend], api_visibility="private").then(
         handler.on_stack, stack, [wall, memory, orgs], api_visibility="private"
     )

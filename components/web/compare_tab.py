@@ -16,6 +16,7 @@ from components.sources.results import OTHER
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import library_spec
 from components.sources.store import DatasetStore
+from components.web import failures_tab
 from components.web.render import badge, join
 from components.web.stack_picker import stack_choices, stack_from_value, stack_value
 
@@ -94,6 +95,7 @@ class CompareTab:
             for name, title, _ in SECTIONS
         )
         parts = [Markup('<div class="compare-counts" id="compare-counts">{}</div>').format(counts)]
+        parts.append(failures_tab.regressions_by_cause(answer["regressions"]))
         parts += [_section(answer[name], name, title, meaning, stack_a, stack_b) for name, title, meaning in SECTIONS]
         return join(parts)
 

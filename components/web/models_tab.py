@@ -24,7 +24,7 @@ from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import FIRST_LIBRARY, library_order, library_spec, normalise_library
 from components.sources.store import DatasetStore
 from components.sources.versions import short_version
-from components.web import downloads, evidence, render
+from components.web import downloads, evidence, failures_tab, render
 from components.web.filters import Filters
 
 PAGE_SIZE = 100
@@ -263,7 +263,9 @@ class ModelsTab:
         cache_sync = answer.get("cache_sync_command", "")
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return {
-            "details": Markup(render.details(answer)) + evidence.evidence_html(answer),  # render escapes its values
+            "details": Markup(render.details(answer))
+            + evidence.evidence_html(answer)
+            + failures_tab.cause_panel(answer),
             "install": gr.update(value=install, visible=bool(install)),
             "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
