@@ -50,8 +50,13 @@ def _causes_figure(snapshot: Snapshot) -> go.Figure:
             customdata=[[esc(cause["summary"][:120])]] * len(labels),
             hovertemplate="%{x}<br>%{y} model(s) blocked<br>%{customdata[0]}<extra>" + esc(shown) + "</extra>",
         )  # fmt: skip
+    fig = _style(fig, empty=not data["causes"])
+    # below the plot: eight names on one row at the top would run under Gradio's label on the left
     fig.update_layout(
         yaxis={"title": "models blocked", "rangemode": "tozero"},
-        xaxis={"title": "neuronx-cc · library", "type": "category"},
+        xaxis={"type": "category"},  # the ticks name each stack: neuronx-cc · library version
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.4, "yanchor": "top"},
+        margin={"b": 40},
+        height=620,
     )
-    return _style(fig, empty=not data["causes"])
+    return fig
