@@ -45,7 +45,8 @@ _MASKS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(rf"'[^'\n]{{{LONG_QUOTED + 1},}}'"), "'…'"),
     (re.compile(rf'"[^"\n]{{{LONG_QUOTED + 1},}}"'), '"…"'),
     (re.compile(r"\b[A-Za-z][\w+.-]*://\S+"), "<url>"),
-    (re.compile(r"(?:[A-Za-z]:)?[\w.@~+-]*(?:[/\\][\w.@~+=-]+)+[/\\]?"), "<path>"),
+    # tried only where a token starts (the lookbehind): from inside one it would rescan it at every character
+    (re.compile(r"(?<![\w.@~+=:-])(?:[A-Za-z]:)?[\w.@~+-]*(?:[/\\][\w.@~+=-]+)+[/\\]?"), "<path>"),
     (re.compile(r"\b0[xX][0-9a-fA-F]+\b"), "0x…"),
     (re.compile(r"\b(?=[0-9a-fA-F-]*[0-9])(?=[0-9a-fA-F-]*[a-fA-F])[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,})*\b"), "<hex>"),
     (re.compile(r"\b(nc|nd|core|device|rank|cuda|neuron|xla|gpu|worker|pid)([:_-]?)\d+\b", re.IGNORECASE), r"\1\2N"),
@@ -77,8 +78,8 @@ def clean_lines(text: object) -> list[str]:
     if not isinstance(text, str):
         return []
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[-MAX_LINES:]
-    cleaned = (_CONTROL.sub("", line[:MAX_LINE]).rstrip() for line in lines)
-    return [line for line in cleaned if line.strip()]
+    text = _CONTROL.sub("", "\n".join(line[:MAX_LINE] for line in lines))  # one pass, not one per line
+    return [line.rstrip() for line in text.split("\n") if line.strip()]
 
 
 def mask(line: str) -> str:
@@ -133,7 +134,7 @@ def cause_of(error: str | None) -> Cause:
     lines = clean_lines(error)
     if not lines:
         return Cause(_signature("", NO_ERROR_TEXT), None, NO_ERROR_TEXT, None, NO_ERROR_TEXT)
-    code, line = _coded_line(lines)
+    code, line = _coded_line(lines) if _may_have_code(error) else (None, None)
     raised = None
     if code is None:
         raised, line = _raised_lines(lines)
@@ -150,6 +151,11 @@ def cause_of(error: str | None) -> Cause:
     if len(summary) > MAX_SUMMARY:
         summary = summary[: MAX_SUMMARY - 1].rstrip() + "…"
     return Cause(_signature(code or "", masked), code, summary, docs_link(code), masked)
+
+
+def _may_have_code(text: object) -> bool:
+    """A cheap test before the line by line search: most tracebacks name no code at all."""
+    return isinstance(text, str) and ("NCC_" in text or "NRT_" in text)
 
 
 def _signature(code: str, line: str) -> str:
@@ -185,75 +191,83 @@ def docs_link(code: str | None) -> str | None:
     return None
 
 
-# ---- causes over a snapshot --------------------------------------------------------------------------
+# ---- causes over a snapshot, one stack at a time -------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class SnapshotCauses:
-    """Every FAIL of a snapshot in one cause: `row_cause[i]` indexes `causes` (-1: row i is not a FAIL)."""
+class StackCauses:
+    """Every FAIL of one stack in exactly one cause: `models[i]` are the models `causes[i]` blocks (in
+    name order), `by_model` each failed model's cause index."""
 
-    row_cause: np.ndarray
     causes: tuple[Cause, ...]
+    models: tuple[tuple[str, ...], ...]
+    by_model: dict[str, int]
 
     def __sizeof__(self) -> int:
-        return int(self.row_cause.nbytes) + 400 * len(self.causes)
+        return 120 * len(self.by_model) + 400 * len(self.causes)
 
 
-def snapshot_causes(snapshot: Snapshot) -> SnapshotCauses:
-    """The cause of every FAIL in the snapshot, worked out once per distinct error text and kept with the
-    snapshot (computed on first use, never at start-up)."""
-    return snapshot.memo(("failure-causes", ALGORITHM), lambda: _snapshot_causes(snapshot))  # type: ignore[return-value]
+def stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
+    """The causes of a stack's FAILs, worked out once per distinct error text on first use and kept with the
+    snapshot. One stack at a time: a failed model's panel pays for its own stack only, never for all."""
+    return snapshot.memo(("failure-causes", ALGORITHM, stack.key), lambda: _stack_causes(snapshot, stack))  # type: ignore[return-value]
 
 
-def _snapshot_causes(snapshot: Snapshot) -> SnapshotCauses:
-    row_cause = np.full(len(snapshot), -1, dtype=np.int32)
-    failed = np.flatnonzero(snapshot.kind == FAIL) if len(snapshot) else np.empty(0, dtype=np.int64)
-    causes: list[Cause] = []
-    if not len(failed):
-        return SnapshotCauses(row_cause, ())
-    text_codes, texts = pd.factorize(snapshot.rows["error"].iloc[failed], use_na_sentinel=True)
-    index: dict[str, int] = {}
-    per_text = np.empty(len(texts) + 1, dtype=np.int32)  # the last entry: a missing text (code -1)
-    text_codes = np.asarray(text_codes)
-    missing = bool((text_codes < 0).any())
-    for i, text in enumerate([*texts, *([None] if missing else [])]):
-        cause = cause_of(text if isinstance(text, str) else None)
-        if cause.signature not in index:
-            index[cause.signature] = len(causes)
-            causes.append(cause)
-        per_text[i] = index[cause.signature]
-    row_cause[failed] = per_text[text_codes]
-    return SnapshotCauses(row_cause, tuple(causes))
-
-
-def _stack_cause_models(snapshot: Snapshot, stack: Stack) -> dict[int, list[str]]:
-    """cause index → the models it blocks on the stack, in name order."""
+def _stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
     positions = snapshot.stack_positions(stack)
-    found = snapshot_causes(snapshot).row_cause[positions]
-    failing = found >= 0
-    groups: dict[int, list[str]] = {}
-    ids = snapshot.rows["model_id"].to_numpy(dtype=object)[positions[failing]]
-    for cause, model_id in zip(found[failing].tolist(), ids):
-        groups.setdefault(cause, []).append(str(model_id))
-    return {cause: sorted(models, key=lambda m: (m.casefold(), m)) for cause, models in groups.items()}
+    failed = positions[snapshot.kind[positions] == FAIL]
+    if not len(failed):
+        return StackCauses((), (), {})
+    text_codes, texts = _error_texts(snapshot, failed)
+    known = _text_causes(snapshot)  # a text on several stacks is reduced once
+    index: dict[str, int] = {}
+    causes: list[Cause] = []
+    distinct = np.unique(text_codes)
+    per_text = np.zeros(len(distinct), dtype=np.int64)
+    for i, code in enumerate(distinct.tolist()):
+        cause = known.get(code)
+        if cause is None:
+            text = texts[code] if code >= 0 else None
+            cause = known[code] = cause_of(text if isinstance(text, str) else None)
+        per_text[i] = index.setdefault(cause.signature, len(causes))
+        if per_text[i] == len(causes):
+            causes.append(cause)
+    groups: list[list[str]] = [[] for _ in causes]
+    ids = snapshot.rows["model_id"].to_numpy(dtype=object)[failed]
+    for model_id, cause in zip(ids, per_text[np.searchsorted(distinct, text_codes)].tolist()):
+        groups[cause].append(str(model_id))
+    models = tuple(tuple(sorted(g, key=lambda m: (m.casefold(), m))) for g in groups)
+    by_model = {m: i for i, group in enumerate(models) for m in group}
+    return StackCauses(tuple(causes), models, by_model)
 
 
-def _library_stacks(snapshot: Snapshot, stack: Stack) -> list[Stack]:
-    """The stacks of the same library, newest first."""
-    return [s for s in snapshot.stacks if s.library == stack.library]
+def _error_texts(snapshot: Snapshot, rows: np.ndarray) -> tuple[np.ndarray, pd.Index]:
+    """(a code per row, the texts the codes index): the snapshot-wide dictionary codes of the error column
+    (-1: no text), so that codes agree across stacks."""
+    column = snapshot.rows["error"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.codes.to_numpy()[rows].astype(np.int64), column.cat.categories
+    codes, texts = pd.factorize(column.iloc[rows], use_na_sentinel=True)  # not from the loader: no shared codes
+    return np.asarray(codes, dtype=np.int64), texts
 
 
-def _first_seen(snapshot: Snapshot, library: str) -> dict[int, Stack]:
-    """cause index → the oldest stack of `library` where it blocks a model."""
+def _text_causes(snapshot: Snapshot) -> dict[int, Cause]:
+    """The snapshot's reductions so far, by error text code (a cache: any thread may add the same entry)."""
+    column = snapshot.rows["error"]
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        return {}
+    return snapshot.memo(("failure-text-causes", ALGORITHM), dict)  # type: ignore[return-value]
 
-    def compute() -> dict[int, Stack]:
-        row_cause = snapshot_causes(snapshot).row_cause
-        seen: dict[int, Stack] = {}
+
+def _first_seen(snapshot: Snapshot, library: str) -> dict[str, Stack]:
+    """signature → the oldest stack of `library` where it blocks a model."""
+
+    def compute() -> dict[str, Stack]:
+        seen: dict[str, Stack] = {}
         for s in snapshot.stacks:  # newest first: the last stack written is the oldest
             if s.library == library:
-                for cause in np.unique(row_cause[snapshot.stack_positions(s)]).tolist():
-                    if cause >= 0:
-                        seen[cause] = s
+                for cause in stack_causes(snapshot, s).causes:
+                    seen[cause.signature] = s
         return seen
 
     return snapshot.memo(("failure-first-seen", ALGORITHM, library), compute)  # type: ignore[return-value]
@@ -282,30 +296,23 @@ def failures(snapshot: Snapshot, stack: Stack | None) -> dict:
 
 
 def _failures(snapshot: Snapshot, stack: Stack) -> dict:
-    causes = snapshot_causes(snapshot).causes
-    groups = _stack_cause_models(snapshot, stack)
+    found = stack_causes(snapshot, stack)
     first_seen = _first_seen(snapshot, stack.library)
-    same_library = _library_stacks(snapshot, stack)
+    same_library = [s for s in snapshot.stacks if s.library == stack.library]
     newer = same_library[: [s.key for s in same_library].index(stack.key)]
     passing = {s.key: _passing(snapshot, s) for s in newer}
     answer = []
-    for index, models in groups.items():
-        cause = causes[index]
+    for cause, models in zip(found.causes, found.models):
         fixed = [
             {**stack_ref(s), "models": [m for m in models if m in passing[s.key]]}
             for s in newer
             if passing[s.key].intersection(models)
         ]
-        seen = first_seen.get(index, stack)
+        seen = first_seen.get(cause.signature, stack)
         answer.append(
-            {
-                **cause.as_dict(),
-                "count": len(models),
-                "models": models,
-                "first_seen": stack_ref(seen),
-                "fixed_in": fixed,
-            }
-        )
+            {**cause.as_dict(), "count": len(models), "models": list(models), "first_seen": stack_ref(seen),
+             "fixed_in": fixed}
+        )  # fmt: skip
     answer.sort(key=lambda c: (-c["count"], c["code"] is None, c["code"] or "", c["summary"]))
     return {"stack": stack.as_dict(), "failed": sum(c["count"] for c in answer), "causes": answer}
 
@@ -313,45 +320,37 @@ def _failures(snapshot: Snapshot, stack: Stack) -> dict:
 def cause_on_stack(snapshot: Snapshot, stack: Stack, model_id: str) -> dict | None:
     """The cause of a model's FAIL on `stack` with `shared_with` (the other models it blocks there), or None
     when the model did not fail there."""
-    position = snapshot.row_for(model_id, stack)
-    if position is None:
+    found = stack_causes(snapshot, stack)
+    index = found.by_model.get(model_id)
+    if index is None:
         return None
-    index = int(snapshot_causes(snapshot).row_cause[position])
-    if index < 0:
-        return None
-    cause = snapshot_causes(snapshot).causes[index]
-    entry = next(c for c in failures(snapshot, stack)["causes"] if c["signature"] == cause.signature)
-    return {**cause.as_dict(), "shared_with": [m for m in entry["models"] if m != model_id]}
+    shared = [m for m in found.models[index] if m != model_id]
+    return {**found.causes[index].as_dict(), "shared_with": shared}
 
 
 def causes_of(snapshot: Snapshot, stack: Stack, model_ids: Iterable[str]) -> dict[str, dict]:
     """model_id → {signature, code, summary, docs} for those of `model_ids` that FAIL on `stack`."""
-    row_cause = snapshot_causes(snapshot).row_cause
-    causes = snapshot_causes(snapshot).causes
-    found = {}
-    for model_id in model_ids:
-        position = snapshot.row_for(model_id, stack)
-        if position is not None and row_cause[position] >= 0:
-            found[model_id] = causes[int(row_cause[position])].as_dict()
-    return found
+    found = stack_causes(snapshot, stack)
+    return {m: found.causes[found.by_model[m]].as_dict() for m in model_ids if m in found.by_model}
 
 
 def across_stacks(snapshot: Snapshot, top: int = 8) -> dict:
     """Models blocked by each of the `top` causes (by models blocked over all stacks) on every stack:
-    {stacks: [stack, ...] oldest first, causes: [{signature, code, summary, counts: [int per stack]}]}."""
+    {stacks: [stack, ...] oldest first, causes: [{signature, code, summary, docs, counts: [int per stack]}]}."""
 
     def compute() -> dict:
-        row_cause = snapshot_causes(snapshot).row_cause
-        causes = snapshot_causes(snapshot).causes
         stacks = list(reversed(snapshot.stacks))
-        counts = np.zeros((len(causes), len(stacks)), dtype=np.int64)
+        causes: dict[str, Cause] = {}
+        counts: dict[str, list[int]] = {}
         for j, s in enumerate(stacks):
-            found = row_cause[snapshot.stack_positions(s)]
-            counts[:, j] = np.bincount(found[found >= 0], minlength=len(causes))
-        order = sorted(range(len(causes)), key=lambda i: (-int(counts[i].sum()), causes[i].signature))[:top]
+            found = stack_causes(snapshot, s)
+            for cause, models in zip(found.causes, found.models):
+                causes.setdefault(cause.signature, cause)
+                counts.setdefault(cause.signature, [0] * len(stacks))[j] = len(models)
+        order = sorted(counts, key=lambda sig: (-sum(counts[sig]), sig))[:top]
         return {
             "stacks": [stack_ref(s) for s in stacks],
-            "causes": [{**causes[i].as_dict(), "counts": counts[i].tolist()} for i in order],
+            "causes": [{**causes[sig].as_dict(), "counts": counts[sig]} for sig in order],
         }
 
     return snapshot.memo(("failures-across", ALGORITHM, top), compute)  # type: ignore[return-value]

@@ -229,11 +229,17 @@ def test_the_cause_of_one_model_names_the_others_it_blocks(snap):
     assert failures.cause_on_stack(snap, new, "nobody/ran-this") is None
 
 
-def test_causes_are_computed_once_per_snapshot(snap, monkeypatch):
-    first = failures.snapshot_causes(snap)
-    monkeypatch.setattr(failures, "cause_of", lambda text: pytest.fail("recomputed"))
-    assert failures.snapshot_causes(snap) is first
-    failures.failures(snap, stack(snap, MID))
+def test_causes_are_computed_once_per_snapshot_one_stack_at_a_time(snap, monkeypatch):
+    new = stack(snap, NEW)
+    first = failures.stack_causes(snap, new)
+    calls = []
+    real = failures.cause_of
+    monkeypatch.setattr(failures, "cause_of", lambda text: calls.append(text) or real(text))
+    assert failures.stack_causes(snap, new) is first and calls == []
+    failures.cause_on_stack(snap, new, "a/oom")  # a failed model's panel: its own stack only
+    assert calls == []
+    failures.stack_causes(snap, stack(snap, MID))
+    assert len(calls) == 2  # the other stack's two distinct texts, once each
 
 
 def test_across_stacks_counts_models_blocked_by_the_top_causes_oldest_stack_first(snap):
@@ -245,6 +251,10 @@ def test_across_stacks_counts_models_blocked_by_the_top_causes_oldest_stack_firs
 
 def test_the_bundled_sample_reduces_to_about_a_dozen_causes():
     snapshot = load(SAMPLE_DIR)
-    found = failures.snapshot_causes(snapshot)
-    assert (found.row_cause >= 0).sum() == (snapshot.kind == FAIL).sum() > 250
-    assert 8 <= len(found.causes) <= 25
+    signatures, failed = set(), 0
+    for s in snapshot.stacks:
+        found = failures.stack_causes(snapshot, s)
+        signatures |= {c.signature for c in found.causes}
+        failed += len(found.by_model)
+    assert failed == (snapshot.kind == FAIL).sum() > 250
+    assert 8 <= len(signatures) <= 25
