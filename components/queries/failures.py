@@ -31,6 +31,7 @@ NO_ERROR_TEXT = "no error text"
 MAX_LINES = 2000
 MAX_LINE = 1000
 MAX_SUMMARY = 200
+MAX_NAME = 120  # of an exception type
 LONG_QUOTED = 64  # a quoted value longer than this is data (an output, a repr), not a name
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
@@ -101,6 +102,8 @@ def _raised_lines(lines: list[str]) -> tuple[str | None, str | None]:
         if not found:
             continue
         name = found.group(1)
+        if len(name) > MAX_NAME:  # no exception is named like that: a line of data
+            continue
         if _ERROR_NAME.search(name.rsplit(".", 1)[-1]):
             return name, line
         if fallback is None and "." in name:
@@ -252,7 +255,8 @@ def _error_texts(snapshot: Snapshot, rows: np.ndarray) -> tuple[np.ndarray, pd.I
 
 
 def _text_causes(snapshot: Snapshot) -> dict[int, Cause]:
-    """The snapshot's reductions so far, by error text code (a cache: any thread may add the same entry)."""
+    """The snapshot's reductions so far, by error text code (a cache: any thread may add the same entry).
+    It grows to one small entry per distinct error text, which the memo's byte bound weighed when empty."""
     column = snapshot.rows["error"]
     if not isinstance(column.dtype, pd.CategoricalDtype):
         return {}

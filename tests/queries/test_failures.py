@@ -146,6 +146,9 @@ def test_hostile_error_text_gives_a_short_clean_cause():
     assert controls.code == "KeyError"
     many_lines = "\n".join(f"line {i}" for i in range(200_000)) + "\nOSError: disk full"
     assert cause_of(many_lines).code == "OSError"
+    named = cause_of("x" * 500 + "Error: a line of data\nTypeError: the real one")
+    assert named.code == "TypeError"
+    assert cause_of("A" * 500 + "Error: only data").code is None
 
 
 def test_text_without_an_exception_line_is_reduced_to_its_last_line():
