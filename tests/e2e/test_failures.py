@@ -57,3 +57,22 @@ def test_the_failures_page_is_a_page_of_its_own(sample_app):
     assert page.status_code == 200 and "failures-result" in page.text
     first = httpx.get(sample_app.url + "/", timeout=30).text
     assert "failures-result" not in first
+
+
+def test_in_a_browser_a_cause_opens_its_models_and_a_failed_model_offers_its_report(page, sample_app):
+    from playwright.sync_api import expect
+
+    page.goto(f"{sample_app.url}/failures")
+    first = page.locator("details.cause").first
+    expect(first).to_be_visible(timeout=20_000)
+    first.locator("summary").click()
+    model = first.locator("a.model-link").first
+    expect(model).to_be_visible()
+    model_id = model.text_content()
+    model.click()  # opens the model on the Models page, on the stack it failed on
+    cause = page.locator("#cause")
+    expect(cause).to_contain_text("Why it failed", timeout=20_000)
+    expect(page.locator("#details-summary h3")).to_contain_text(model_id)
+    report = cause.locator("a.report-link")
+    expect(report).to_have_attribute("href", re.compile(r"^https://github\.com/aws-neuron/aws-neuron-sdk/issues/new\?"))
+    expect(report).to_have_attribute("target", "_blank")
