@@ -22,7 +22,16 @@ from components.sources.moment import Sources
 from components.sources.rankings import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
-from components.web import architectures_tab, charts_tab, compare_tab, downloads, render, serving, webhook
+from components.web import (
+    architectures_tab,
+    charts_tab,
+    compare_tab,
+    downloads,
+    failures_tab,
+    render,
+    serving,
+    webhook,
+)
 from components.web.api import Api
 from components.web.models_tab import ModelsTab
 
@@ -60,6 +69,7 @@ def build(sources: Sources) -> gr.Blocks:
         ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, sources)),
         ("Charts", "charts", lambda: charts_tab.build(demo.load, sources)),
         ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, sources)),
+        ("Failures", "failures", lambda: failures_tab.build(demo.load, sources)),
         ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
     )
     for name, path, lay_out in pages:
@@ -77,6 +87,7 @@ def build(sources: Sources) -> gr.Blocks:
         gr.api(api.lookup, api_name="lookup")
         gr.api(api.compare, api_name="compare")
         gr.api(api.architectures, api_name="architectures")
+        gr.api(api.failures, api_name="failures")
     return demo
 
 

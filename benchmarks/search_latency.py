@@ -1,4 +1,4 @@
-"""3 and 4. /search and /lookup latency over plain HTTP: `POST /gradio_api/call/NAME`, then its
+"""3 and 4. /search, /lookup and /failures latency over plain HTTP: `POST /gradio_api/call/NAME`, then its
 event stream, each call timed end to end. The floor is the bare page's no-op endpoint.
 
     python benchmarks/search_latency.py [--quick]
@@ -7,6 +7,8 @@ Calls alternate between our app and the bare page so a busy machine slows both a
 `/search` memoises a view per query, so repeating one query measures the steady state; the
 "typing" figure sends distinct queries (every prefix of a few names), none of them cached.
 `/search` returns every matching row, so the empty query at the large size sends ~10,000 rows.
+`/failures` reduces every FAIL's error to its cause once per snapshot, on its first call (timed apart),
+then answers each stack from that: its p50 is printed beside `/search`'s.
 """
 
 from __future__ import annotations
@@ -82,6 +84,25 @@ def lookup_figures(client, ours, bare, rows: int, n: int) -> list[Figure]:
     ]  # fmt: skip
 
 
+def failures_figures(client, ours, bare, rows: int, n: int, search_p50: float) -> list[Figure]:
+    stacks = common.call(client, ours.url, "stacks", [])[1][0]
+    first, answer = common.call(client, ours.url, "failures", ["", ""])
+    causes = len(answer[0]["causes"])
+    rng = random.Random(13)
+    calls = [[s["neuronx_cc"], s["library_version"]] for s in (rng.choice(stacks) for _ in range(n))]
+    mine, floor = [], []
+    for data in calls:
+        floor.append(common.call(client, bare.url, NOOP, [*data, "", "", ""])[0] * 1000)
+        mine.append(common.call(client, ours.url, "failures", data)[0] * 1000)
+    label = common.rows_label(rows)
+    return [
+        Figure("failures p50, large set", label, common.median(mine), "ms", common.median(floor),
+               note=f"beside search p50 {search_p50:,.1f} ms; {n} calls on random stacks of {len(stacks)}; the newest "
+                    f"has {causes} causes; the first call, which reduces every FAIL's error, took {first * 1000:,.0f} ms"),
+        Figure("failures p95, large set", label, common.percentile(mine, 95), "ms", common.percentile(floor, 95)),
+    ]  # fmt: skip
+
+
 def run(quick: bool = False) -> list[Figure]:
     rows = common.rows_for(quick)
     n = 20 if quick else 200
@@ -92,6 +113,10 @@ def run(quick: bool = False) -> list[Figure]:
                 figures += search_figures(client, ours, bare, size, rows[size], n, goal)
                 if size == "large":
                     figures += lookup_figures(client, ours, bare, rows[size], n)
+                    search_p50 = next(
+                        f.ours for f in figures if f.label.startswith(f"search p50, '{common.QUERY}', large")
+                    )
+                    figures += failures_figures(client, ours, bare, rows[size], n, search_p50)
     return figures
 
 

@@ -135,6 +135,44 @@ class Suggestion(TypedDict, total=False):
     suggested_note: str
 
 
+class CauseAnswer(TypedDict):
+    """What a FAIL's error reduces to (see /failures)."""
+
+    signature: str
+    code: str | None
+    summary: str
+    docs: str | None
+
+
+class ModelCause(CauseAnswer):
+    """A failed model's cause on its stack, with the other models it blocks there."""
+
+    shared_with: list[str]
+
+
+class StackRef(TypedDict):
+    neuronx_cc: str
+    library: str
+    library_version: str
+
+
+class FixedIn(StackRef):
+    models: list[str]
+
+
+class FailureCause(CauseAnswer):
+    count: int
+    models: list[str]
+    first_seen: StackRef
+    fixed_in: list[FixedIn]
+
+
+class FailuresAnswer(TypedDict):
+    stack: StackAnswer | None
+    failed: int
+    causes: list[FailureCause]
+
+
 class LookupAnswer(ModelOnStack, Suggestion, total=False):
     """Everything about one model on one stack; which keys are present depends on the case.
 
@@ -165,6 +203,8 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
     evidence: Evidence
     record_unknown: str
     unknown_stack: str
+    cause: ModelCause
+    report_url: str
 
 
 class ComparedModel(TypedDict, total=False):
@@ -186,6 +226,7 @@ class ComparedModel(TypedDict, total=False):
     hbm_capacity_gb_b: float | None
     exclusion_b: str | None
     reasons: list[str]
+    cause: CauseAnswer
 
 
 class ThresholdsAnswer(TypedDict):

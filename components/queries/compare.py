@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from components.queries import failures
 from components.queries.answers import CompareAnswer, ComparedModel, keys
 from components.queries.formatting import plain
 from components.sources.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, OTHER, PASS
@@ -94,7 +95,8 @@ def compare(
 
     Each entry has `model_id`, and `result_a`/`result_b`, `kind_a`/`kind_b`, `tp_*`, `wall_s_*`,
     `hbm_peak_gb_*`, `hbm_capacity_gb_*`, `exclusion_*` for both sides; the side without a run has
-    result "not tested" and empty figures. A stack compared with itself changes nothing.
+    result "not tested" and empty figures; a regression adds `cause` (its FAIL's cause on B, see
+    `failures.py`). A stack compared with itself changes nothing.
     """
     key = ("compare", stack_a.key if stack_a else None, stack_b.key if stack_b else None, thresholds)
     return snapshot.memo(key, lambda: _compare(snapshot, stack_a, stack_b, thresholds))  # type: ignore[return-value]
@@ -127,6 +129,9 @@ def _compare(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None, t
                 answer["changed"].append({**entry, "reasons": reasons})
         elif a["kind"] != b["kind"] or (a["kind"] == OTHER and a["result"] != b["result"]):
             answer["other_changes"].append(entry)
+    causes = failures.causes_of(snapshot, stack_b, [e["model_id"] for e in answer["regressions"]])
+    for entry in answer["regressions"]:
+        entry["cause"] = causes.get(entry["model_id"])
     return answer
 
 

@@ -6,7 +6,7 @@ import logging
 import re
 import shlex
 
-from components.queries import evidence
+from components.queries import evidence, report
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.formatting import plain
 from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
@@ -90,7 +90,7 @@ def lookup(
 ) -> LookupAnswer:
     """The model's row on the chosen stack (default: newest) with install and cache commands, its
     history, and from its Hub record (`records`) its task and architecture; a tested row adds the
-    smallest trn2 `instance` for its cores. An unknown stack gives a `not tested` answer naming the stack
+    smallest trn2 `instance` for its cores, and a FAIL its `cause` and `report_url`. An unknown stack gives a `not tested` answer naming the stack
     asked for in `unknown_stack` (never another stack's row). A model with no row gives `result: "not tested"` with the
     `evidence` (its base model's and its architecture's results on the stack) and, where a tested
     script can be adapted, `suggested_run_py` and `suggested_from`; `record_unknown` says why the
@@ -127,6 +127,8 @@ def lookup(
     instance = hardware().smallest_instance(answer.get("tp"))
     answer["instance"] = instance.name if instance else None
     answer["history"] = history(snapshot, canonical)
+    # a FAIL names its cause and a pre-filled bug report (see failures.py, report.py)
+    answer.update(report.fail_fields(snapshot, stack, canonical, answer, report.space_url()))
     return answer
 
 

@@ -8,9 +8,16 @@ annotations (`queries/answers.py`) describe their fields there. Annotations are 
 
 import gradio as gr
 
-from components.queries import architectures, details, views
+from components.queries import architectures, details, failures, views
 from components.queries import compare as comparison
-from components.queries.answers import ArchitectureAnswer, CompareAnswer, LookupAnswer, RowAnswer, StackAnswer
+from components.queries.answers import (
+    ArchitectureAnswer,
+    CompareAnswer,
+    FailuresAnswer,
+    LookupAnswer,
+    RowAnswer,
+    StackAnswer,
+)
 from components.sources.moment import Sources
 from components.sources.records import hub_id
 from components.sources.stacks import UnknownStack
@@ -64,7 +71,7 @@ class Api:
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus task and architecture (from the Hub record, null when unknown; gated, "auto" or "manual", when the Hub gates the files), instance (the smallest trn2 instance for its cores), install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). A model with no row on the stack gives {"model_id": ..., "result": "not tested"} plus evidence {base_model: {model_id, result, tp, hops} or null, architecture: {name, tested, passed, closest} or null} on that stack, record_unknown (why the Hub record is unknown, if it is) and, where a passing script of the same architecture can be adapted, suggested_run_py (UNTESTED) with suggested_from (the model whose script was adapted) and suggested_tp; no cache_sync_command, as compiled graphs are per model. A stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones.
+            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus task and architecture (from the Hub record, null when unknown; gated, "auto" or "manual", when the Hub gates the files), instance (the smallest trn2 instance for its cores), install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). A model with no row on the stack gives {"model_id": ..., "result": "not tested"} plus evidence {base_model: {model_id, result, tp, hops} or null, architecture: {name, tested, passed, closest} or null} on that stack, record_unknown (why the Hub record is unknown, if it is) and, where a passing script of the same architecture can be adapted, suggested_run_py (UNTESTED) with suggested_from (the model whose script was adapted) and suggested_tp; no cache_sync_command, as compiled graphs are per model. A FAIL adds cause {signature, code, summary, docs, shared_with} (its failure reduced as /failures does; shared_with: the other models on the stack that fail the same way) and report_url (a new issue on github.com/aws-neuron/aws-neuron-sdk pre-filled with the model, the pinned stack, the instance, the cause, the error's last lines and, for a regression, the stack it last passed on; at most 8 KB). A stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones.
         """
         records = self.sources.records
         record = records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
@@ -105,7 +112,7 @@ class Api:
             library_version_b: library version of stack B, plain ("4.57.1") or LIBRARY==VERSION; "" means the first stack on that compiler.
 
         Returns:
-            A dict with stack_a and stack_b (the stacks compared: neuronx_cc, library, library_version, models, passed), thresholds, and six lists of models: regressions (PASS on A, FAIL on B), fixes (FAIL on A, PASS on B), added (run on B only), removed (run on A only), changed (PASS on both with wall time moved by at least 25% and 60 s, peak memory by at least 20% and 1 GB, or a different number of cores; each entry adds reasons) and other_changes (any other change of result, such as PASS to EXCLUDED: an exclusion is a decision, not a regression). Each entry has model_id and, for each side, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb and exclusion with the suffix _a or _b; a side without a run has result "not tested". A stack compared with itself gives empty lists; a stack not in the data is an error naming the known stacks.
+            A dict with stack_a and stack_b (the stacks compared: neuronx_cc, library, library_version, models, passed), thresholds, and six lists of models: regressions (PASS on A, FAIL on B), fixes (FAIL on A, PASS on B), added (run on B only), removed (run on A only), changed (PASS on both with wall time moved by at least 25% and 60 s, peak memory by at least 20% and 1 GB, or a different number of cores; each entry adds reasons) and other_changes (any other change of result, such as PASS to EXCLUDED: an exclusion is a decision, not a regression). Each entry has model_id and, for each side, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb and exclusion with the suffix _a or _b; a side without a run has result "not tested"; a regression adds cause {signature, code, summary, docs}: its failure on B, reduced as /failures does. A stack compared with itself gives empty lists; a stack not in the data is an error naming the known stacks.
         """
         snapshot = self.sources.datasets.current()
         try:
@@ -115,3 +122,20 @@ class Api:
         except UnknownStack as unknown:
             raise gr.Error(str(unknown), print_exception=False) from None
         return comparison.compare(snapshot, stack_a, stack_b)
+
+    def failures(self, neuronx_cc: str = "", library_version: str = "") -> FailuresAnswer:
+        """Why models fail on one stack: every FAIL grouped by cause, the causes that block the most models first.
+
+        Args:
+            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
+            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+
+        Returns:
+            A dict with stack (neuronx_cc, library, library_version, models, passed), failed (how many models FAIL on it) and causes, ordered by count: each {signature, code, summary, docs, count, models, first_seen, fixed_in}. A cause is the error's NCC_ compiler code or NRT_ runtime status where it has one, else its exception type (code; null when the error names none), plus its primary error line with numbers, sizes, core ids, addresses and paths masked (summary; "no error text" when the row has none). signature is a stable versioned id of that reduction (the same failure on another stack has the same one); docs the Neuron documentation of the code, or null; models the model ids it blocks (count of them); first_seen the oldest stack of the same library where it blocked a model; fixed_in the newer stacks of that library where some of its models pass ({neuronx_cc, library, library_version, models}). Every FAIL on the stack is in exactly one cause.
+        """
+        snapshot = self.sources.now().snapshot
+        try:
+            stack = snapshot.resolve_stack(neuronx_cc, library_version)
+        except UnknownStack as unknown:
+            raise gr.Error(str(unknown), print_exception=False) from None
+        return failures.failures(snapshot, stack)

@@ -12,7 +12,7 @@ import gradio as gr
 
 from components.sources.moment import Sources
 from components.sources.stacks import picker_choices
-from components.web import charts
+from components.web import charts, failure_charts
 from components.web.wiring import answering, by_name, components
 
 
@@ -35,6 +35,12 @@ class ChartsTab:
                 gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
         self.orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
         gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
+        self.causes = gr.Plot(label="Causes of failure across stacks", elem_id="chart-causes")
+        gr.Markdown(failure_charts.CAPTION, elem_classes=["hint"])
+
+    def on_causes(self) -> dict:
+        """The causes of failure across stacks (models blocked by each of the top causes)."""
+        return {"causes": failure_charts.causes_figure(self.sources.datasets.current())}
 
     def on_open(self, stack: str | None = None) -> dict:
         """Fill the stack picker (keeping a choice still in the data) and draw the trend across stacks;
@@ -67,6 +73,7 @@ def build(opened: Callable, sources: Sources) -> None:
     tab.layout()
     picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
     figures = components(tab, STACK_FIGURES)
+    opened(answering(tab, tab.on_causes), outputs=[tab.causes], **private)
     opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.trend], **private).then(
         answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, **private
     )

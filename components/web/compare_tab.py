@@ -16,6 +16,7 @@ from components.sources.moment import Sources
 from components.sources.results import OTHER
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import picker_choices
+from components.web import failures_tab
 from components.web.render import badge, join
 from components.web.wiring import answering, by_name, components
 
@@ -102,6 +103,7 @@ class CompareTab:
             for name, title, _ in SECTIONS
         )
         parts = [Markup('<div class="compare-counts" id="compare-counts">{}</div>').format(counts)]
+        parts.append(failures_tab.regressions_by_cause(answer["regressions"]))
         parts += [_section(answer[name], name, title, meaning, stack_a, stack_b) for name, title, meaning in SECTIONS]
         return join(parts)
 

@@ -22,7 +22,7 @@ from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.sources.versions import short_version
-from components.web import downloads, evidence, render
+from components.web import downloads, evidence, failures_tab, render
 from components.web.filters import Filters
 from components.web.wiring import answering, by_name, components
 
@@ -239,7 +239,9 @@ class ModelsTab:
         cache_sync = answer.get("cache_sync_command", "")
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return {
-            "details": Markup(render.details(answer)) + evidence.evidence_html(answer),  # render escapes its values
+            "details": Markup(render.details(answer))
+            + evidence.evidence_html(answer)
+            + failures_tab.cause_panel(answer),
             "install": gr.update(value=install, visible=bool(install)),
             "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),

@@ -16,7 +16,7 @@ FIGURES = [
     "search p50, 'llama', small set", "search p95, 'llama', small set", "search p50 while typing, small set",
     "search p50, empty query, small set", "search p50, 'llama', large set", "search p95, 'llama', large set",
     "search p50 while typing, large set", "search p50, empty query, large set",
-    "lookup p50, large set", "lookup p95, large set",
+    "lookup p50, large set", "lookup p95, large set", "failures p50, large set", "failures p95, large set",
     "RSS after start, small set", "RSS after start, large set", "RSS after distinct searches, large set",
     "typing to result, median", "typing to result, p95",
     "first rows on screen, median", "load event sent, median", "JS chunks before first rows",

@@ -1,4 +1,4 @@
-"""The named endpoints as MCP tools: five of them, with their arguments and readable descriptions."""
+"""The named endpoints as MCP tools: six of them, with their arguments and readable descriptions."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ EXPECTED = {
     "lookup": {"model_id", "neuronx_cc", "library_version"},
     "compare": {"neuronx_cc_a", "library_version_a", "neuronx_cc_b", "library_version_b"},
     "architectures": {"neuronx_cc", "library_version", "task"},
+    "failures": {"neuronx_cc", "library_version"},
 }
 
 
@@ -19,7 +20,7 @@ def schema(url: str) -> list[dict]:
         return json.load(r)
 
 
-def test_the_schema_lists_exactly_the_five_tools_with_their_arguments(sample_app):
+def test_the_schema_lists_exactly_the_six_tools_with_their_arguments(sample_app):
     tools = {t["name"]: t for t in schema(sample_app.url)}
     assert set(tools) == set(EXPECTED)
     for name, arguments in EXPECTED.items():

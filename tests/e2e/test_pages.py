@@ -3,7 +3,12 @@
 import httpx
 import pytest
 
-OTHER_PAGES = {"compare": "compare-result", "charts": "chart-wall", "architectures": "arch-table"}
+OTHER_PAGES = {
+    "compare": "compare-result",
+    "charts": "chart-wall",
+    "architectures": "arch-table",
+    "failures": "failures-result",
+}
 
 
 def test_the_first_page_describes_only_the_models_page(sample_app):

@@ -1,0 +1,136 @@
+"""A failed model's bug report: a new-issue address on aws-neuron/aws-neuron-sdk, pre-filled with what the
+SDK's bug template asks for (model, instance, pinned packages, a repro, whether it is a regression, logs).
+
+The whole address stays within `MAX_URL` bytes (browsers and GitHub refuse longer ones): the error's last
+lines give way first.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from urllib.parse import quote, urlencode
+
+from components.queries import failures, links
+from components.queries.views import Query
+from components.sources.columns import STACK_PACKAGES
+from components.sources.results import FAIL, PASS
+from components.sources.snapshot import Snapshot, Stack
+from components.sources.versions import short_version
+
+NEW_ISSUE = "https://github.com/aws-neuron/aws-neuron-sdk/issues/new"
+HUB = "https://huggingface.co"
+MAX_URL = 8 * 1024
+ERROR_LINES = 40  # at most, before the size limit trims them further
+MAX_ERROR_LINE = 300
+MAX_TITLE = 120
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,250}[A-Za-z0-9])?(?::\d{1,5})?")
+
+
+def space_url() -> str | None:
+    """The app's public address from env `SPACE_HOST` (set on a Hugging Face Space), or None when it is not
+    set or not a plain host name: a report's link back must work from GitHub, so a relative one is no use."""
+    host = os.environ.get("SPACE_HOST", "").strip()
+    return f"https://{host}" if _HOST.fullmatch(host) else None
+
+
+def deep_link(model_id: str, stack: Stack, base: str | None) -> str | None:
+    """The absolute address of the model's panel on `stack`, or None without a base address."""
+    if not base:
+        return None
+    query = Query(neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
+    return f"{base}/?{links.build(links.PageState(query, model_id))}"
+
+
+def last_pass_before(history: list[dict], stack: Stack) -> dict | None:
+    """The newest entry of `history` (newest first) that passed on a stack older than `stack`."""
+    keys = [(e.get("neuronx_cc"), e.get("library"), e.get("library_version")) for e in history]
+    if stack.key not in keys:
+        return None
+    return next((e for e in history[keys.index(stack.key) + 1 :] if e.get("kind") == PASS), None)
+
+
+def fail_fields(snapshot: Snapshot, stack: Stack, model_id: str, answer: dict, base: str | None = None) -> dict:
+    """`cause` and `report_url` for /lookup of a model that FAILs on `stack` (nothing for any other result).
+    `answer` is the lookup's answer (row, install_command, instance, history); `base` the app's address."""
+    if answer.get("kind") != FAIL:
+        return {}
+    cause = failures.cause_on_stack(snapshot, stack, model_id)
+    if cause is None:
+        return {}
+    last_pass = last_pass_before(answer.get("history") or [], stack)
+    url = report_url(answer, cause, last_pass, deep_link(model_id, stack, base))
+    return {"cause": cause, "report_url": url}
+
+
+def _fence(text: str) -> str:
+    """A Markdown code fence longer than any run of backticks in `text`: the text cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _block(text: str) -> str:
+    fence = _fence(text)
+    return f"{fence}\n{text}\n{fence}"
+
+
+def _stack_name(entry: dict) -> str:
+    return f"neuronx-cc {entry.get('neuronx_cc')} with {entry.get('library')} {entry.get('library_version')}"
+
+
+def report_url(answer: dict, cause: dict, last_pass: dict | None, link: str | None) -> str:
+    """The new-issue address, title and body filled in, at most `MAX_URL` bytes long."""
+    model_id = str(answer.get("model_id") or "")
+    what = cause.get("code") or cause.get("summary") or "FAIL"
+    title = f"{model_id} fails on neuronx-cc {short_version(str(answer.get('neuronx_cc') or ''))}: {what}"
+    if len(title) > MAX_TITLE:
+        title = title[: MAX_TITLE - 1] + "…"
+    lines = [line[:MAX_ERROR_LINE] for line in str(answer.get("error") or "").splitlines() if line.strip()]
+    lines = lines[-ERROR_LINES:]
+    while True:
+        url = f"{NEW_ISSUE}?{urlencode({'title': title, 'body': _body(answer, cause, last_pass, link, lines)}, quote_via=quote)}"
+        if len(url.encode()) <= MAX_URL or not lines:
+            break
+        lines = lines[max(1, len(lines) // 4) :]  # the oldest lines go first: the end says what broke
+    if len(url.encode()) > MAX_URL:  # still too long without any error line (huge values): cut the body
+        body = _body(answer, cause, last_pass, link, [])
+        while len(url.encode()) > MAX_URL:
+            body = body[: int(len(body) * 0.8)]
+            url = f"{NEW_ISSUE}?{urlencode({'title': title, 'body': body + ' …'}, quote_via=quote)}"
+    return url
+
+
+def _body(answer: dict, cause: dict, last_pass: dict | None, link: str | None, error_lines: list[str]) -> str:
+    model_id = str(answer.get("model_id") or "")
+    pins = [f"{package}=={answer[column]}" for column, package in STACK_PACKAGES if answer.get(column)]
+    pins += [f"{name}: {answer[key]}" for key, name in (("python", "Python"), ("neuron_driver", "Neuron driver"))
+             if answer.get(key)]  # fmt: skip
+    tp = answer.get("tp")
+    shared = cause.get("shared_with") or []
+    parts = [
+        "### Describe the bug",
+        f"`{model_id}` fails with TorchNeuron (torch-neuronx) on {_stack_name(answer)}: {cause.get('summary')}",
+        "### Model Name",
+        f"{model_id} ({HUB}/{quote(model_id, safe='/')})",
+        "### Describe the workload type",
+        "Inference: the model loaded with its library's own code and 32 tokens generated"
+        + (f", sharded over {tp} Trainium cores" if tp and tp != 1 else ", on one Trainium core" if tp else "")
+        + " (the torch-neuronx model support harness).",
+        "### Instance Type",
+        str(answer.get("instance") or "trn2 (instance not recorded)"),
+        "### Release version",
+        _block("\n".join(pins) or "(not recorded)"),
+        "### Reproduction Steps",
+        _block(str(answer.get("install_command") or "")) if answer.get("install_command") else "",
+        f"Then run the harness's `run.py` for this model on this stack: {link}" if link else "",
+        "### Regression Issue",
+        f"- [x] Regression: it last passed on {_stack_name(last_pass)}."
+        if last_pass
+        else "- [ ] Not a known regression.",
+        "### Logs/Context/Additional Information",
+        f"Cause: `{cause.get('code') or 'no exception named'}` (signature `{cause.get('signature')}`)"
+        + (f"; docs: {cause['docs']}" if cause.get("docs") else "")
+        + (f". {len(shared)} other model(s) on this stack fail the same way." if shared else "."),
+        _block("\n".join(error_lines)) if error_lines else "",
+    ]
+    return "\n\n".join(p for p in parts if p)
