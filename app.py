@@ -22,7 +22,7 @@ from components.sources.rankings import RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import architectures_tab, charts_tab, compare_tab, downloads, render, serving, webhook
+from components.web import architectures_tab, be_found, charts_tab, compare_tab, downloads, render, serving, webhook
 from components.web.api import Api
 from components.web.models_tab import ModelsTab
 
@@ -132,8 +132,8 @@ def main(argv: list[str] | None = None) -> None:
     demo = build(datasets, rankings, records)
     datasets.start()
     records.cover(datasets.current().model_ids, datasets.current())
-    # the webhook and download routes come first, before every route of Gradio's own
-    routes = webhook.routes(datasets) + downloads.routes(datasets, rankings, records)
+    # the webhook, download, badge and feed routes come first, before every route of Gradio's own
+    routes = webhook.routes(datasets) + downloads.routes(datasets, rankings, records) + be_found.routes(datasets)
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
 
 

@@ -20,6 +20,7 @@ from components.queries import links
 from components.queries.compare import compare
 from components.queries.views import SELECTED, Query
 from components.sources.dataset import HUB_REPO
+from components.sources.results import EXCLUDED
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import library_spec, stack_label
 
@@ -99,6 +100,8 @@ def _changes(snapshot: Snapshot) -> tuple[Change, ...]:
         fallback = max(dates.values(), default=None) or snapshot.provenance.newest_tested_at or EPOCH
         for name, kind in KINDS:
             for entry in diff[name]:
+                if kind == "newly-tested" and entry["kind_b"] == EXCLUDED:
+                    continue  # deliberately not tested: no news
                 model = entry["model_id"]
                 found.append(
                     Change(model, kind, older, newer, str(entry["result_a"]), str(entry["result_b"]),
