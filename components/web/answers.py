@@ -57,6 +57,14 @@ class HistoryEntry(TypedDict):
     first_fail_after_pass: bool
 
 
+class RequestTest(TypedDict):
+    """Where to ask for a run of an untested model (a new discussion on the dataset), and the text to ask with."""
+
+    url: str
+    title: str
+    text: str
+
+
 class LookupAnswer(ModelOnStack, total=False):
     """Everything about one model on one stack; which keys are present depends on the case."""
 
@@ -75,6 +83,7 @@ class LookupAnswer(ModelOnStack, total=False):
     suggested_tp: int
     record_unknown: str
     unknown_stack: str
+    request_test: RequestTest
 
 
 class ComparedModel(TypedDict, total=False):

@@ -134,6 +134,10 @@ def panel_links(answer: dict) -> Markup:
     ).format(urlencode({"model": model_id}), model_id)
 
 
+# Feed readers and browsers find the feed from any page (a relative address: it works under any root).
+FEED_HEAD = '<link rel="alternate" type="application/atom+xml" title="Result changes" href="feed.atom">'
+
+
 def feed_link() -> Markup:
     """The page's link to the feed of every model's result changes."""
     return Markup(

@@ -83,8 +83,21 @@ def evidence_html(answer: dict) -> Markup:
         )
     elif answer.get("suggested_note"):
         parts.append(Markup('<p class="suggested">{}.</p>').format(answer["suggested_note"].capitalize()))
+    parts.append(request_test_html(answer))
     parts.append(Markup("</div>"))
     return Markup("").join(parts)
+
+
+def request_test_html(answer: dict) -> Markup:
+    """The offer to ask for a run of an untested model in the dataset's discussions ("" when there is none)."""
+    asking = answer.get("request_test")
+    if not asking:
+        return Markup("")
+    return Markup(
+        '<p class="request-test"><b>Want it tested?</b> <a id="request-test" href="{}" target="_blank" '
+        'rel="noopener">Ask in the dataset\'s discussions</a>: the request below is filled in with what the '
+        "app knows (copy it if the form opens empty).</p>"
+    ).format(asking["url"])
 
 
 def lookup_offer(text: str, query_string: str) -> Markup:

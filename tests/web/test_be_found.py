@@ -135,3 +135,51 @@ def test_panel_links_escape_the_model():
     html = str(be_found.panel_links({"model_id": "org/model"}))
     assert 'href="feed.atom?model=org%2Fmodel"' in html and 'id="model-feed"' in html
     assert str(be_found.panel_links({"model_id": "<img src=x>"})) == ""
+
+
+# ---- what the model panel offers -------------------------------------------------------------
+
+
+@pytest.fixture
+def tab(libraries):
+    from components.web.models_tab import ModelsTab
+
+    snapshot, rankings = libraries
+    datasets = Fixed(snapshot)
+    datasets.last_error = None
+    return ModelsTab(datasets, Fixed(rankings))
+
+
+def opened(tab, model_id, **params):
+    from types import SimpleNamespace
+
+    return tab.on_load(SimpleNamespace(query_params={"model": model_id, **params}))
+
+
+def test_a_models_panel_offers_its_badge_and_its_feed(tab):
+    panel = opened(tab, "stabilityai/sd-turbo")
+    assert panel["badge"]["visible"] and panel["badge"]["value"] == be_found.badge_markdown(
+        "stabilityai/sd-turbo", "diffusers"
+    )
+    assert 'href="feed.atom?model=stabilityai%2Fsd-turbo"' in str(panel["details"])
+    assert (
+        opened(tab, "stabilityai/sd-turbo", library="diffusers")["badge"] == panel["badge"]
+    )  # whatever stack is shown
+    assert opened(tab, "stabilityai/sd-turbo", library="diffusers")["request_test"]["visible"] is False  # tested
+    assert tab.on_load(None)["badge"]["visible"] is False  # no model open, no badge
+
+
+def test_an_untested_models_panel_offers_to_ask_for_a_test(tab):
+    panel = opened(tab, "someone/new-model-7B")
+    details = str(panel["details"])
+    assert 'id="request-test"' in details
+    href = details.split('id="request-test" href="')[1].split('"')[0].replace("&amp;", "&")
+    parts = urlsplit(href)
+    assert (parts.netloc, parts.path) == (
+        "huggingface.co",
+        "/datasets/aws-neuron/torch-neuronx-model-support/discussions/new",
+    )
+    query = parse_qs(parts.query)
+    assert query["title"] == ["Test request: someone/new-model-7B"]
+    assert query["description"] == [panel["request_test"]["value"]] and panel["request_test"]["visible"]
+    assert "someone/new-model-7B" in panel["request_test"]["value"] and "Parameters:" in panel["request_test"]["value"]
