@@ -113,34 +113,61 @@ def badge_markdown(model_id: str, library: str | None = None, base_url: str = ".
     return f"[![Trainium]({endpoint})]({base}/?{query})"
 
 
-# The badge box arrives with relative addresses (a handler does not know the address the browser shows);
-# this makes them absolute from the page's own address, as the "Link to this view" box does.
-BADGE_JS = """(md) => {
-  const relative = encodeURIComponent("./badge?");
-  if (!md || !md.includes(relative)) return md;
-  const base = new URL("./", window.location.href).href.replace(/\\/$/, "");
-  return md.split(relative).join(encodeURIComponent(base + "/badge?")).split("](./?").join("](" + base + "/?");
-}"""
+def copy_block(element_id: str, text: str, label: str, relative: bool = False) -> Markup:
+    """Text to copy, in a `<pre>` with a Copy button (`PAGE_HEAD`'s script copies it); `relative`: the text
+    holds `badge_markdown`'s relative addresses, which the script makes absolute in the browser."""
+    return Markup(
+        '<pre class="copyable" id="{}"{}>{}</pre><button type="button" class="copy-button" data-copy="{}" '
+        'aria-label="{}">Copy</button>'
+    ).format(element_id, Markup(" data-relative") if relative else "", text, element_id, label)
 
 
-def panel_links(answer: dict) -> Markup:
-    """The line under a model's details: its own feed of result changes."""
+def panel_html(answer: dict) -> Markup:
+    """Under a model's details: the Markdown of its badge for a model card, and its own feed."""
     model_id = hub_id(answer.get("model_id"))
     if not model_id:
         return Markup("")
+    # the badge speaks for the newest stack of the library the model last ran with, whatever stack is shown
+    library = next((h.get("library") for h in answer.get("history") or ()), answer.get("library"))
     return Markup(
-        '<p class="be-found"><a id="model-feed" href="feed.atom?{}" target="_blank" rel="noopener">'
-        "Follow <code>{}</code>'s result changes (Atom feed)</a></p>"
-    ).format(urlencode({"model": model_id}), model_id)
-
-
-# Feed readers and browsers find the feed from any page (a relative address: it works under any root).
-FEED_HEAD = '<link rel="alternate" type="application/atom+xml" title="Result changes" href="feed.atom">'
+        '<div class="be-found"><p><b>On its model card:</b> this Markdown shows its result on the newest stack, '
+        "as a badge that links here.</p>{}"
+        '<p><a id="model-feed" href="feed.atom?{}" target="_blank" rel="noopener">Follow its result changes '
+        "(Atom feed)</a></p></div>"
+    ).format(
+        copy_block("badge-markdown", badge_markdown(model_id, library), "Copy the badge Markdown", relative=True),
+        urlencode({"model": model_id}),
+    )
 
 
 def feed_link() -> Markup:
     """The page's link to the feed of every model's result changes."""
-    return Markup(
-        '<a id="feed" href="feed.atom" target="_blank" rel="noopener" title="Regressions, fixes and newly '
-        'tested models, newest first">Feed of result changes (Atom)</a>'
-    )
+    return Markup('<a id="feed" href="feed.atom">Feed of result changes (Atom)</a>')
+
+
+# The script behind `copy_block`: it makes a badge's relative addresses absolute from the address the
+# browser shows (a handler does not know it), and copies a block's text. One script for every block costs
+# the first page no component and no event. Each line ends a statement: the lines are joined to send it.
+COPY_JS = """(() => {
+  const relative = encodeURIComponent("./badge?");
+  const absolute = () => document.querySelectorAll("pre[data-relative]").forEach((el) => {
+    const base = new URL("./", location.href).href.replace(/\\/$/, "");
+    el.textContent = el.textContent.split(relative).join(encodeURIComponent(base + "/badge?")).split("](./?").join("](" + base + "/?");
+    el.removeAttribute("data-relative");
+  });
+  new MutationObserver(absolute).observe(document.documentElement, {childList: true, subtree: true});
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button[data-copy]");
+    const el = button && document.getElementById(button.dataset.copy);
+    if (!el) return;
+    const copied = () => { button.textContent = "Copied"; setTimeout(() => { button.textContent = "Copy"; }, 1500); };
+    const select = () => getSelection().selectAllChildren(el);
+    navigator.clipboard ? navigator.clipboard.writeText(el.textContent).then(copied, select) : select();
+  });
+})();"""
+# In every page's <head>: the feed, for feed readers and browsers (a relative address: it works under any
+# root), and the copy script (without a clipboard, on plain http, Copy selects the text for Ctrl+C).
+PAGE_HEAD = (
+    '<link rel="alternate" type="application/atom+xml" title="Result changes" href="feed.atom">'
+    f"<script>{''.join(line.strip() for line in COPY_JS.splitlines())}</script>"
+)

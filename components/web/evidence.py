@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from markupsafe import Markup
 
 from components.sources.records import hub_id
+from components.web import be_found
 
 
 def _size(num_parameters: object) -> str:
@@ -88,18 +89,6 @@ def evidence_html(answer: dict) -> Markup:
     return Markup("").join(parts)
 
 
-def request_test_html(answer: dict) -> Markup:
-    """The offer to ask for a run of an untested model in the dataset's discussions ("" when there is none)."""
-    asking = answer.get("request_test")
-    if not asking:
-        return Markup("")
-    return Markup(
-        '<p class="request-test"><b>Want it tested?</b> <a id="request-test" href="{}" target="_blank" '
-        'rel="noopener">Ask in the dataset\'s discussions</a>: the request below is filled in with what the '
-        "app knows (copy it if the form opens empty).</p>"
-    ).format(asking["url"])
-
-
 def lookup_offer(text: str, query_string: str) -> Markup:
     """An offer to open `text` as a model when a search for it found no row ("" if it is no Hub id)."""
     model_id = hub_id(text)
@@ -109,3 +98,15 @@ def lookup_offer(text: str, query_string: str) -> Markup:
         '<p class="lookup-offer">No tested model matches. <a href="./?{}" id="lookup-offer" target="_self">'
         "Look up <code>{}</code></a> to see what the data says about it.</p>"
     ).format(query_string or urlencode({"model": model_id}), model_id)
+
+
+def request_test_html(answer: dict) -> Markup:
+    """The offer to ask for a run of an untested model in the dataset's discussions ("" when there is none)."""
+    asking = answer.get("request_test")
+    if not asking:
+        return Markup("")
+    return Markup(
+        '<p class="request-test"><b>Want it tested?</b> <a id="request-test" href="{}" target="_blank" '
+        'rel="noopener">Ask in the dataset\'s discussions</a>: the form opens with this request filled in '
+        "(copy it if it opens empty).</p>{}"
+    ).format(asking["url"], be_found.copy_block("request-test-text", asking["text"], "Copy the request"))

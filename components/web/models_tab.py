@@ -42,7 +42,7 @@ URL_JS = """(q) => {
 
 # What each event may change, by name (the outputs Gradio marks as pending while it runs).
 TABLE = ("results", "summary", "shown", "more")
-PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history", "model", "badge", "request_test")
+PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history", "model")
 PICKERS = ("task", "cc", "library", "version")
 FILTERS = ("search", "view", "task", "cc", "library", "version")
 
@@ -67,8 +67,6 @@ class Widgets:
     run_py: gr.Code
     run_command: gr.Textbox
     history: gr.HTML
-    badge: gr.Textbox
-    request_test: gr.Textbox
     link: gr.Textbox
     shown: gr.State
     limit: gr.State
@@ -251,8 +249,6 @@ class ModelsTab:
                 "run_command": gr.update(visible=False),
                 "history": "",
                 "model": "",
-                "badge": hidden,
-                "request_test": hidden,
             }
         record = self.records.lookup(model_id)  # never waits: a missing record is asked for in the background
         unknown = None if record else self.records.why_unknown(model_id)
@@ -267,29 +263,14 @@ class ModelsTab:
         cache_sync = answer.get("cache_sync_command", "")
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return {
-            # render escapes its values
-            "details": Markup(render.details(answer)) + evidence.evidence_html(answer) + be_found.panel_links(answer),
+            "details": Markup(render.details(answer)) + evidence.evidence_html(answer),  # render escapes its values
             "install": gr.update(value=install, visible=bool(install)),
             "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
-            "history": render.history_table(answer.get("history", [])),
+            # under the history: the badge for its model card, and its own feed
+            "history": render.history_table(answer.get("history", [])) + be_found.panel_html(answer),
             "model": answer["model_id"],
-            **self._be_found(answer),
-        }
-
-    @staticmethod
-    def _be_found(answer: dict) -> dict[str, Any]:
-        """The badge Markdown for the model's card (addresses made absolute in the browser), and for an
-        untested model the request text to post."""
-        model_id = hub_id(answer.get("model_id"))
-        # the badge speaks for the newest stack of the library the model last ran with, whatever stack is shown
-        library = next((h.get("library") for h in answer.get("history") or ()), answer.get("library"))
-        badge = be_found.badge_markdown(model_id, library) if model_id else ""
-        asking = (answer.get("request_test") or {}).get("text", "")
-        return {
-            "badge": gr.update(value=badge, visible=bool(badge)),
-            "request_test": gr.update(value=asking, visible=bool(asking)),
         }
 
     # ---- layout and wiring -------------------------------------------------------------------
@@ -339,19 +320,10 @@ class ModelsTab:
                     elem_id="run-command", buttons=["copy"], interactive=False, visible=False,
                 )  # fmt: skip
                 history = gr.HTML(elem_id="history")
-                request_test = gr.Textbox(
-                    label="Ask for a test: the request to post", elem_id="request-test-text", buttons=["copy"],
-                    interactive=False, max_lines=12, visible=False,
-                )  # fmt: skip
-                badge = gr.Textbox(
-                    label="Badge for the model card (Markdown)", elem_id="badge-markdown", buttons=["copy"],
-                    interactive=False, max_lines=3, visible=False,
-                )  # fmt: skip
         self.w = Widgets(
             header=header, search=search, view=view, task=task, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
-            cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history, badge=badge,
-            request_test=request_test,
+            cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
             link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
         )  # fmt: skip
         self.w.link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
@@ -384,7 +356,6 @@ class ModelsTab:
         w.more.click(self._bind(self.more, more_in, more_out), set(w.named(more_in)), w.named(more_out),
                      **private)  # fmt: skip
         w.link.change(None, w.link, w.link, js=URL_JS, **private)
-        w.badge.change(None, w.badge, w.badge, js=be_found.BADGE_JS, **private)
 
     def _bind(
         self, handler: Callable, inputs: Iterable[str], outputs: Iterable[str], *, request=False, select=False

@@ -131,10 +131,13 @@ def test_the_badge_markdown_links_the_badge_and_the_model():
     assert "endpoint?url=.%2Fbadge%3F" in relative and relative.endswith("](./?model=org%2Fmodel)")
 
 
-def test_panel_links_escape_the_model():
-    html = str(be_found.panel_links({"model_id": "org/model"}))
+def test_the_panel_block_escapes_the_model_and_offers_its_feed():
+    html = str(be_found.panel_html({"model_id": "org/model", "history": [{"library": "transformers"}]}))
     assert 'href="feed.atom?model=org%2Fmodel"' in html and 'id="model-feed"' in html
-    assert str(be_found.panel_links({"model_id": "<img src=x>"})) == ""
+    assert '<pre class="copyable" id="badge-markdown" data-relative>' in html and 'data-copy="badge-markdown"' in html
+    assert str(be_found.panel_html({"model_id": "<img src=x>"})) == ""
+    block = str(be_found.copy_block("x", "<script>alert(1)</script>", "Copy"))
+    assert "<script>" not in block and "&lt;script&gt;" in block
 
 
 # ---- what the model panel offers -------------------------------------------------------------
@@ -156,30 +159,33 @@ def opened(tab, model_id, **params):
     return tab.on_load(SimpleNamespace(query_params={"model": model_id, **params}))
 
 
+def markdown_in(html) -> str:
+    import html as html_text
+
+    return html_text.unescape(str(html).split('id="badge-markdown" data-relative>')[1].split("</pre>")[0])
+
+
 def test_a_models_panel_offers_its_badge_and_its_feed(tab):
     panel = opened(tab, "stabilityai/sd-turbo")
-    assert panel["badge"]["visible"] and panel["badge"]["value"] == be_found.badge_markdown(
-        "stabilityai/sd-turbo", "diffusers"
-    )
-    assert 'href="feed.atom?model=stabilityai%2Fsd-turbo"' in str(panel["details"])
-    assert (
-        opened(tab, "stabilityai/sd-turbo", library="diffusers")["badge"] == panel["badge"]
-    )  # whatever stack is shown
-    assert opened(tab, "stabilityai/sd-turbo", library="diffusers")["request_test"]["visible"] is False  # tested
-    assert tab.on_load(None)["badge"]["visible"] is False  # no model open, no badge
+    assert markdown_in(panel["history"]) == be_found.badge_markdown("stabilityai/sd-turbo", "diffusers")
+    assert 'href="feed.atom?model=stabilityai%2Fsd-turbo"' in str(panel["history"])
+    on_its_stack = opened(tab, "stabilityai/sd-turbo", library="diffusers")
+    assert markdown_in(on_its_stack["history"]) == markdown_in(panel["history"])  # whatever stack is shown
+    assert 'id="request-test"' not in str(on_its_stack["details"])  # it was tested there
+    assert "badge-markdown" not in str(tab.on_load(None)["history"])  # no model open, no badge
 
 
 def test_an_untested_models_panel_offers_to_ask_for_a_test(tab):
+    import html as html_text
+
     panel = opened(tab, "someone/new-model-7B")
     details = str(panel["details"])
-    assert 'id="request-test"' in details
-    href = details.split('id="request-test" href="')[1].split('"')[0].replace("&amp;", "&")
+    href = html_text.unescape(details.split('id="request-test" href="')[1].split('"')[0])
     parts = urlsplit(href)
-    assert (parts.netloc, parts.path) == (
-        "huggingface.co",
-        "/datasets/aws-neuron/torch-neuronx-model-support/discussions/new",
-    )
+    assert parts.netloc == "huggingface.co"
+    assert parts.path == "/datasets/aws-neuron/torch-neuronx-model-support/discussions/new"
     query = parse_qs(parts.query)
     assert query["title"] == ["Test request: someone/new-model-7B"]
-    assert query["description"] == [panel["request_test"]["value"]] and panel["request_test"]["visible"]
-    assert "someone/new-model-7B" in panel["request_test"]["value"] and "Parameters:" in panel["request_test"]["value"]
+    text = html_text.unescape(details.split('id="request-test-text">')[1].split("</pre>")[0])
+    assert query["description"] == [text] and "someone/new-model-7B" in text and "Parameters:" in text
+    assert 'data-copy="request-test-text"' in details
