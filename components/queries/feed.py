@@ -86,29 +86,76 @@ def consecutive_pairs(snapshot: Snapshot) -> list[tuple[Stack, Stack]]:
     return pairs
 
 
-def changes(snapshot: Snapshot) -> tuple[Change, ...]:
-    """Every change between consecutive stacks of each library, newest first (memoised per snapshot)."""
-    return snapshot.memo(("feed-changes",), lambda: _changes(snapshot))  # type: ignore[return-value]
+def changes(snapshot: Snapshot, limit: int = MAX_ENTRIES) -> tuple[Change, ...]:
+    """The newest `limit` changes between consecutive stacks of each library, newest first (memoised per
+    snapshot). Pairs are worked out newest run first, and only while they can still hold one of them:
+    comparing every pair of a large dataset takes seconds."""
+    return snapshot.memo(("feed-changes", limit), lambda: _newest(snapshot, limit))  # type: ignore[return-value]
 
 
-def _changes(snapshot: Snapshot) -> tuple[Change, ...]:
-    rank = {s.key: i for i, s in enumerate(snapshot.stacks)}
-    found = []
+def _newest(snapshot: Snapshot, limit: int) -> tuple[Change, ...]:
+    latest = _latest_runs(snapshot)
+    found: list[Change] = []
+    for older, newer in sorted(consecutive_pairs(snapshot), key=lambda pair: latest[pair[1].key], reverse=True):
+        if len(found) >= limit and latest[newer.key] < found[limit - 1].updated:
+            break  # every change of this pair, and of the pairs after it, is older than the newest `limit`
+        found = sorted([*found, *pair_changes(snapshot, older, newer)], key=_order(snapshot))
+    return tuple(found[:limit])
+
+
+def model_changes(snapshot: Snapshot, model_id: str) -> tuple[Change, ...]:
+    """Every change of one model (its id as the dataset spells it), newest first: only the pairs where its
+    result differs are compared."""
+    found: list[Change] = []
     for older, newer in consecutive_pairs(snapshot):
-        diff = compare(snapshot, older, newer)
-        dates = _tested_at(snapshot, newer)
-        fallback = max(dates.values(), default=None) or snapshot.provenance.newest_tested_at or EPOCH
-        for name, kind in KINDS:
-            for entry in diff[name]:
-                if kind == "newly-tested" and entry["kind_b"] == EXCLUDED:
-                    continue  # deliberately not tested: no news
-                model = entry["model_id"]
-                found.append(
-                    Change(model, kind, older, newer, str(entry["result_a"]), str(entry["result_b"]),
-                           dates.get(model) or fallback)
-                )  # fmt: skip
-    found.sort(key=lambda c: (-c.updated.timestamp(), rank[c.newer.key], KIND_ORDER[c.kind], c.model_id))
+        before, after = snapshot.row_for(model_id, older), snapshot.row_for(model_id, newer)
+        if after is None or (before is not None and snapshot.kind[before] == snapshot.kind[after]):
+            continue
+        found += [c for c in pair_changes(snapshot, older, newer) if c.model_id == model_id]
+    return tuple(sorted(found, key=_order(snapshot)))
+
+
+def pair_changes(snapshot: Snapshot, older: Stack, newer: Stack) -> tuple[Change, ...]:
+    """The regressions, fixes and newly tested models from `older` to `newer`, as `compare()` finds them
+    (memoised per snapshot); a model only excluded on `newer` is no news."""
+    return snapshot.memo(("feed-pair", older.key, newer.key), lambda: _pair(snapshot, older, newer))  # type: ignore[return-value]
+
+
+def _pair(snapshot: Snapshot, older: Stack, newer: Stack) -> tuple[Change, ...]:
+    diff = compare(snapshot, older, newer)
+    dates = _tested_at(snapshot, newer)
+    fallback = _latest_runs(snapshot)[newer.key]
+    found = []
+    for name, kind in KINDS:
+        for entry in diff[name]:
+            if kind == "newly-tested" and entry["kind_b"] == EXCLUDED:
+                continue
+            model = entry["model_id"]
+            found.append(
+                Change(model, kind, older, newer, str(entry["result_a"]), str(entry["result_b"]),
+                       dates.get(model) or fallback)
+            )  # fmt: skip
     return tuple(found)
+
+
+def _order(snapshot: Snapshot):
+    rank = {s.key: i for i, s in enumerate(snapshot.stacks)}
+    return lambda c: (-c.updated.timestamp(), rank[c.newer.key], KIND_ORDER[c.kind], c.model_id)
+
+
+def _latest_runs(snapshot: Snapshot) -> dict[tuple[str, str, str], datetime]:
+    """Each stack's newest run (the dataset's newest date, else the epoch, for a stack without dates)."""
+
+    def latest() -> dict:
+        times = pd.to_datetime(snapshot.rows["tested_at"], utc=True, errors="coerce") if len(snapshot) else None
+        fallback = snapshot.provenance.newest_tested_at or EPOCH
+        found = {}
+        for stack in snapshot.stacks:
+            newest = times.iloc[snapshot.stack_positions(stack)].max()
+            found[stack.key] = fallback if pd.isna(newest) else newest.to_pydatetime()
+        return found
+
+    return snapshot.memo(("feed-latest-runs",), latest)  # type: ignore[return-value]
 
 
 def _tested_at(snapshot: Snapshot, stack: Stack) -> dict[str, datetime]:
@@ -119,19 +166,6 @@ def _tested_at(snapshot: Snapshot, stack: Stack) -> dict[str, datetime]:
     return {str(m): t.to_pydatetime() for m, t in zip(models, times) if not pd.isna(t)}
 
 
-def model_changes(snapshot: Snapshot, model_id: str) -> tuple[Change, ...]:
-    """The changes of one model (its id as the dataset spells it), newest first."""
-    index = snapshot.memo(("feed-changes-by-model",), lambda: _by_model(changes(snapshot)))
-    return index.get(model_id, ())  # type: ignore[union-attr]
-
-
-def _by_model(found: tuple[Change, ...]) -> dict[str, tuple[Change, ...]]:
-    index: dict[str, list[Change]] = {}
-    for change in found:
-        index.setdefault(change.model_id, []).append(change)
-    return {model: tuple(items) for model, items in index.items()}
-
-
 def feed(snapshot: Snapshot, base_url: str, model_id: str | None = None, limit: int = MAX_ENTRIES) -> bytes:
     """The Atom document (UTF-8 bytes): at most `limit` changes, newest first, of every model or of
     `model_id` only (a model without changes gives a feed without entries). `base_url` is the app's
@@ -139,10 +173,9 @@ def feed(snapshot: Snapshot, base_url: str, model_id: str | None = None, limit: 
     base = base_url.rstrip("/")
     canonical = snapshot.canonical_model_id(model_id) if model_id else None
     if model_id:
-        chosen = model_changes(snapshot, canonical) if canonical else ()
+        chosen = model_changes(snapshot, canonical)[:limit] if canonical else ()
     else:
-        chosen = changes(snapshot)
-    chosen = chosen[:limit]
+        chosen = changes(snapshot, limit)
     ET.register_namespace("", ATOM)
     root = ET.Element(_q("feed"))
     name = canonical or model_id

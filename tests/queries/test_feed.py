@@ -102,3 +102,11 @@ def test_an_empty_dataset_is_a_valid_feed_without_entries(tmp_path):
     write(tmp_path / "one.parquet", [row("org/alone")])
     root = ET.fromstring(feed.feed(load(tmp_path), "http://a"))
     assert root.findall(f"{A}entry") == [] and root.findtext(f"{A}updated")
+
+
+def test_only_the_pairs_that_can_hold_the_newest_changes_are_compared(snapshot):
+    newest_pair, older_pair = feed.consecutive_pairs(snapshot)[:2]
+    assert [c.model_id for c in feed.changes(snapshot, limit=2)] == ["org/newcomer", "evil/<b>\x01"]
+    assert ("feed-pair", newest_pair[0].key, newest_pair[1].key) in snapshot._memo
+    assert ("feed-pair", older_pair[0].key, older_pair[1].key) not in snapshot._memo  # its runs are all older
+    assert [c.kind for c in feed.model_changes(snapshot, "org/fixed")] == ["fix"]
