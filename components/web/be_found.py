@@ -77,9 +77,9 @@ class BeFound:
     def feed(self, request: Request) -> Response:
         if len(request.url.query) > MAX_QUERY:
             return _error("link too long", 414)
-        asked = request.query_params.get("model")
-        model = hub_id(asked) if asked is not None else None
-        if asked is not None and model is None:
+        asked = request.query_params.get("model", "").strip()  # empty: every model
+        model = hub_id(asked) if asked else None
+        if asked and model is None:
             return _error("model must be a Hub model id such as Qwen/Qwen3-0.6B", 400)
         document = feed.feed(self.snapshot(), public_url(request), model)
         return Response(document, media_type=FEED_TYPE, headers={"Cache-Control": CACHE_CONTROL})

@@ -104,6 +104,10 @@ def test_a_models_own_feed_holds_only_that_model(http):
     assert not parsed.bozo and [e.title.split()[0] for e in parsed.entries] == ["org/fixed"]
     assert not feedparser.parse(http.get("/feed.atom", params={"model": "org/steady"}).content).entries
     assert http.get("/feed.atom", params={"model": "a/b/c"}).status_code == 400
+    everyone = feedparser.parse(http.get("/feed.atom").content)
+    assert [e.id for e in feedparser.parse(http.get("/feed.atom?model=").content).entries] == [
+        e.id for e in everyone.entries
+    ]
 
 
 def test_links_follow_the_address_a_proxy_names(http):
