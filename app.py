@@ -24,6 +24,7 @@ from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
 from components.web import (
     architectures_tab,
+    be_found,
     charts_tab,
     compare_tab,
     downloads,
@@ -98,7 +99,8 @@ def page_top() -> gr.HTML:
     gr.HTML(
         f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
         "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-        "And how do I run it myself?</p></div>"
+        "And how do I run it myself?</p>"
+        f'<p class="tagline">{be_found.feed_link()}</p></div>'
     )
     return gr.HTML(elem_id="header")
 
@@ -135,8 +137,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"error: {exc}")
     demo = build(sources)
     sources.start()
-    # the webhook and download routes come first, before every route of Gradio's own
-    routes = webhook.routes(sources.datasets) + downloads.routes(sources)
+    # the webhook, download, badge and feed routes come first, before every route of Gradio's own
+    routes = webhook.routes(sources.datasets) + downloads.routes(sources) + be_found.routes(sources)
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
 
 
@@ -150,7 +152,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     demo.launch(
         theme=serving.theme(),
         css=serving.minified_css(ASSETS / "style.css"),
-        head=serving.HEAD,
+        head=serving.HEAD + be_found.PAGE_HEAD,
         show_error=False,
         footer_links=["api"],
         mcp_server=True,

@@ -173,6 +173,14 @@ class FailuresAnswer(TypedDict):
     causes: list[FailureCause]
 
 
+class RequestTest(TypedDict):
+    """Where to ask for a run of an untested model (a new discussion on the dataset), and the text to ask with."""
+
+    url: str
+    title: str
+    text: str
+
+
 class LookupAnswer(ModelOnStack, Suggestion, total=False):
     """Everything about one model on one stack; which keys are present depends on the case.
 
@@ -205,6 +213,7 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
     unknown_stack: str
     cause: ModelCause
     report_url: str
+    request_test: RequestTest
 
 
 class ComparedModel(TypedDict, total=False):

@@ -9,6 +9,7 @@ import shlex
 from components.queries import evidence, report
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.formatting import plain
+from components.queries.request_test import request_test
 from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
 from components.sources.hardware import hardware
 from components.sources.records import Records, empty_records
@@ -155,6 +156,9 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> Lo
             answer["install_command"] = install_command({k: plain(v) for k, v in source.items()})
     if known:
         answer["history"] = history(snapshot, model_id)
+    asking = request_test(answer, record)
+    if asking:
+        answer["request_test"] = asking  # where to ask for a run, and the text to ask with
     return answer
 
 

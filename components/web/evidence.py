@@ -10,6 +10,7 @@ from markupsafe import Markup
 from components.queries.formatting import cores, is_missing, parameters
 from components.sources.records import hub_id
 from components.sources.results import NOT_TESTED
+from components.web import be_found
 
 
 def _on_cores(tp: object) -> str:
@@ -75,6 +76,7 @@ def evidence_html(answer: dict) -> Markup:
         )
     elif answer.get("suggested_note"):
         parts.append(Markup('<p class="suggested">{}.</p>').format(answer["suggested_note"].capitalize()))
+    parts.append(request_test_html(answer))
     parts.append(Markup("</div>"))
     return Markup("").join(parts)
 
@@ -88,3 +90,15 @@ def lookup_offer(text: str, query_string: str) -> Markup:
         '<p class="lookup-offer">No tested model matches. <a href="./?{}" id="lookup-offer" target="_self">'
         "Look up <code>{}</code></a> to see what the data says about it.</p>"
     ).format(query_string or urlencode({"model": model_id}), model_id)
+
+
+def request_test_html(answer: dict) -> Markup:
+    """The offer to ask for a run of an untested model in the dataset's discussions ("" when there is none)."""
+    asking = answer.get("request_test")
+    if not asking:
+        return Markup("")
+    return Markup(
+        '<p class="request-test"><b>Want it tested?</b> <a id="request-test" href="{}" target="_blank" '
+        'rel="noopener">Ask in the dataset\'s discussions</a>: the form opens with this request filled in '
+        "(copy it if it opens empty).</p>{}"
+    ).format(asking["url"], be_found.copy_block("request-test-text", asking["text"], "Copy the request"))

@@ -22,7 +22,7 @@ from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.sources.versions import short_version
-from components.web import downloads, evidence, failures_tab, render
+from components.web import be_found, downloads, evidence, failures_tab, render
 from components.web.filters import Filters
 from components.web.wiring import answering, by_name, components
 
@@ -246,7 +246,8 @@ class ModelsTab:
             "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
-            "history": render.history_table(answer.get("history", [])),
+            # under the history: the badge for its model card, and its own feed
+            "history": render.history_table(answer.get("history", [])) + be_found.panel_html(answer),
             "model": answer["model_id"],
         }
 

@@ -1,0 +1,79 @@
+"""A model's result as a shields.io endpoint badge, for model cards: `{schemaVersion, label, message, color}`.
+
+`badge()` answers the schema https://shields.io/badges/endpoint-badge reads; `GET /badge` serves it. The
+message names the result and the compiler it was found on (`PASS · neuronx-cc 2.28.7631.0`): a badge
+is read far from the app, so it always says which stack it speaks for.
+"""
+
+from __future__ import annotations
+
+from components.sources.records import hub_id
+from components.sources.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER, PASS
+from components.sources.snapshot import Snapshot, Stack
+from components.sources.stacks import UnknownStack
+from components.sources.versions import short_version
+
+LABEL = "Trainium"
+# shields.io's own colour names; excluded and not tested are no verdict, so they stay grey
+COLORS = {PASS: "green", FAIL: "red", EXCLUDED: "lightgrey", NOT_TESTED: "lightgrey", OTHER: "lightgrey"}
+GREY = "lightgrey"
+# shields.io keeps an endpoint's answer at least this long (its own floor is 300 s)
+CACHE_SECONDS = 300
+MAX_RESULT = 24  # a recorded result the app does not know is shown as recorded, cut to fit a badge
+
+
+class MalformedId(ValueError):
+    """The model asked for cannot be a Hub model id."""
+
+
+def stack_spec(library: str = "", library_version: str = "", transformers: str = "") -> str:
+    """The `library_version` spec a link's values name, as deep links read them: `library=L` with
+    `library_version=V` is `L==V` (`L==` alone: that library's newest version), `transformers=V` is `V`."""
+    library, version = (library or "").strip(), (library_version or transformers or "").strip()
+    if library and "==" not in library:
+        return f"{library}=={version}"
+    return library or version
+
+
+def default_stack(snapshot: Snapshot, model_id: str | None) -> Stack | None:
+    """The stack an unpinned badge speaks for: the newest stack of the library the model was last run
+    with (Transformers for a model without a run), as `""` means the newest stack everywhere else."""
+    runs = [s for s in snapshot.stacks if model_id and snapshot.row_for(model_id, s) is not None]
+    if not runs:
+        return snapshot.newest
+    return next(s for s in snapshot.stacks if s.library == runs[0].library)
+
+
+def badge(
+    snapshot: Snapshot, model_id: str, neuronx_cc: str = "", library_version: str = "", pinned: bool | None = None
+) -> dict:
+    """The badge of `model_id` on the stack asked for (`neuronx_cc`, `library_version` as `/lookup` takes
+    them; both empty: see `default_stack`). Returns the shields.io endpoint schema: a PASS is green, a FAIL
+    red; excluded, not tested and an unknown stack are grey (an unknown stack never shows another
+    stack's result). Raises MalformedId when `model_id` cannot be a Hub id."""
+    model = hub_id(model_id)
+    if model is None:
+        raise MalformedId("model must be a Hub model id such as Qwen/Qwen3-0.6B")
+    canonical = snapshot.canonical_model_id(model)
+    pinned = bool((neuronx_cc or "").strip() or (library_version or "").strip()) if pinned is None else pinned
+    if pinned:
+        try:
+            stack = snapshot.resolve_stack(neuronx_cc, library_version)
+        except UnknownStack:
+            return schema("unknown stack", GREY)
+    else:
+        stack = default_stack(snapshot, canonical)
+    if stack is None:
+        return schema(KIND_LABELS[NOT_TESTED], GREY)
+    position = snapshot.row_for(canonical, stack) if canonical else None
+    kind = str(snapshot.kind[position]) if position is not None else NOT_TESTED
+    if kind == OTHER:
+        text = " ".join(str(snapshot.rows["result"].iat[position]).split())[:MAX_RESULT] or KIND_LABELS[OTHER]
+    else:
+        text = KIND_LABELS.get(kind, KIND_LABELS[OTHER])
+    return schema(f"{text} · neuronx-cc {short_version(stack.neuronx_cc)}", COLORS.get(kind, GREY))
+
+
+def schema(message: str, color: str) -> dict:
+    """One answer in the shields.io endpoint schema."""
+    return {"schemaVersion": 1, "label": LABEL, "message": message, "color": color, "cacheSeconds": CACHE_SECONDS}

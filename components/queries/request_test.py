@@ -1,0 +1,87 @@
+"""Asking for a test: for a model nobody ran on a stack, a request to post in the dataset's Hub discussions.
+
+The text names the model, its task, architecture and size from its Hub record, and the evidence the app
+found; the address opens a new discussion with the title and the text filled in (the Hub reads `title`
+and `description` from a `discussions/new` link).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlencode
+
+from components.sources.dataset import HUB_REPO
+from components.sources.records import ModelRecord, hub_id
+
+DISCUSSIONS = f"https://huggingface.co/datasets/{HUB_REPO}/discussions"
+# Browsers and the Hub's front end take long addresses, but not unbounded ones: past this the link opens
+# the form with the title only, and the text is there to copy.
+MAX_URL = 8 * 1024
+
+
+def parameters(num_parameters: object) -> str:
+    """`1235814400` → `1.24 B`; `124000000` → `124 M`; unknown → `unknown`."""
+    if not isinstance(num_parameters, int | float) or isinstance(num_parameters, bool) or num_parameters <= 0:
+        return "unknown"
+    if num_parameters >= 1e9:
+        return f"{num_parameters / 1e9:.2f} B"
+    return f"{num_parameters / 1e6:.0f} M"
+
+
+def _cores(tp: object) -> str:
+    return "" if tp is None else f" on {tp} core{'s' if tp != 1 else ''}"
+
+
+def evidence_lines(answer: dict) -> list[str]:
+    """What the app found about an untested model, one line each, as plain text."""
+    lines = []
+    found = answer.get("evidence") or {}
+    base = found.get("base_model")
+    if base:
+        lines.append(f"Base model {base['model_id']}: {base.get('result') or 'unknown'}{_cores(base.get('tp'))}.")
+    else:
+        lines.append("Base model: none with a run on this stack is known.")
+    arch = found.get("architecture")
+    if arch:
+        lines.append(f"Architecture {arch['name']}: {arch['passed']} of {arch['tested']} tested models pass.")
+    else:
+        lines.append("Architecture: unknown.")
+    expectation = answer.get("expectation")
+    if isinstance(expectation, dict) and expectation.get("verdict"):
+        lines.append(f"Expectation: {expectation['verdict']} ({expectation.get('reason') or 'no reason given'}).")
+    if answer.get("suggested_from"):
+        lines.append(
+            f"An untested run.py can be adapted from {answer['suggested_from']}'s "
+            f"on {answer.get('suggested_tp')} core(s)."
+        )
+    return lines
+
+
+def request_test(answer: dict, record: ModelRecord | None) -> dict | None:
+    """`{url, title, text}` asking for a test of the `not tested` model of a lookup `answer` on its stack;
+    None when its id is not a Hub id. `record` is the model's Hub record (None when unknown)."""
+    model = hub_id(answer.get("model_id"))
+    if model is None:
+        return None
+    title = f"Test request: {model}"
+    stack = ""
+    if answer.get("neuronx_cc"):
+        stack = f"neuronx-cc {answer['neuronx_cc']} with {answer.get('library')} {answer.get('library_version')}"
+    lines = [
+        f"Please run {model} through the torch-neuronx support harness.",
+        "",
+        f"- Model: https://huggingface.co/{model}",
+        f"- Task: {(record.task if record else None) or answer.get('task') or 'unknown'}",
+        f"- Architecture: {(record.architecture if record else None) or answer.get('architecture') or 'unknown'}",
+        f"- Parameters: {parameters(record.num_parameters if record else None)}",
+    ]
+    if stack:
+        lines.append(f"- Stack: {stack}")
+    if answer.get("gated"):
+        lines.append(f"- Gated on the Hub ({answer['gated']}): its terms must be accepted first.")
+    if "evidence" in answer:
+        lines += ["", "What the app found on that stack:", *(f"- {line}" for line in evidence_lines(answer))]
+    text = "\n".join(lines)
+    url = f"{DISCUSSIONS}/new?" + urlencode({"title": title, "description": text}, quote_via=quote)
+    if len(url) > MAX_URL:
+        url = f"{DISCUSSIONS}/new?" + urlencode({"title": title}, quote_via=quote)
+    return {"url": url, "title": title, "text": text}
