@@ -7,6 +7,7 @@ import re
 import shlex
 
 from components.queries import evidence
+from components.queries.expectation import expectation
 from components.queries.formatting import plain
 from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
 from components.sources.hardware import hardware
@@ -146,6 +147,7 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> di
             "base_model": base,
             "architecture": evidence.architecture_evidence(snapshot, records, stack, record),
         }
+        answer["expectation"] = expectation(snapshot, records, stack, record, answer["evidence"])
         prefer = base["model_id"] if base else None
         suggestion = evidence.suggest_run_py(snapshot, records, stack, model_id, record, prefer)
         answer.update(suggestion)
