@@ -57,6 +57,14 @@ class HistoryEntry(TypedDict):
     first_fail_after_pass: bool
 
 
+class Expectation(TypedDict):
+    """What to expect from a model with no row on the stack: never a result (that stays "not tested")."""
+
+    verdict: str
+    basis: str
+    reason: str
+
+
 class LookupAnswer(ModelOnStack, total=False):
     """Everything about one model on one stack; which keys are present depends on the case."""
 
@@ -70,6 +78,7 @@ class LookupAnswer(ModelOnStack, total=False):
     cache_sync_command: str
     history: list[HistoryEntry]
     evidence: dict
+    expectation: Expectation
     suggested_run_py: str
     suggested_from: str
     suggested_tp: int
