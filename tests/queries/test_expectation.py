@@ -140,3 +140,12 @@ def test_the_failure_summary_is_one_short_line(lab):
     assert expect.failure_summary(snapshot, stack, "opt/o-0") == "FAIL: boom"
     assert expect.failure_summary(snapshot, stack, "phi/p-1") == "FAIL (no error recorded)"
     assert expect.failure_summary(snapshot, stack, "nobody/none") == ""
+
+
+def test_the_about_page_states_the_rules_with_the_codes_thresholds():
+    from tests.helpers import ROOT
+
+    about = " ".join((ROOT / "assets" / "about.md").read_text(encoding="utf-8").split())
+    assert f"within {expect.SIZE_RATIO:g}×" in about and f"at least {expect.MIN_TESTED} of its models" in about
+    assert f"at least {expect.RUNS_SHARE:.0%} passed" in about and f"at most {expect.FAILS_SHARE:.0%}" in about
+    assert all(f"**{verdict}**" in about for verdict in expect.VERDICTS)
