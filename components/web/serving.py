@@ -70,6 +70,14 @@ def theme() -> gr.themes.Base:
 # The table above may still grow as its rows render, so the panel is kept in place for a moment after.
 OPEN_MODEL = """<script>
 (() => {
+  // the page's <base> would resolve "#results" to another address: scroll in place instead
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest(".back-to-table a");
+    const table = document.getElementById("results");
+    if (!link || !table) return;
+    event.preventDefault();
+    table.scrollIntoView({ block: "start" });
+  });
   if (!new URLSearchParams(location.search).get("model")) return;
   let moved = false, shown = false, placedAt = null;
   const stop = () => { moved = true; };
