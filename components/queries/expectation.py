@@ -29,7 +29,8 @@ SIZE_RATIO = 1.5  # a fine-tune keeps its base model's size; a distillation or a
 MIN_TESTED = 3  # fewer runs of an architecture say little about the next model of it
 RUNS_SHARE, FAILS_SHARE = 0.8, 0.2
 FAILURE_CHARS = 160
-# the line of a Python traceback that names the exception: "RuntimeError: ...", "torch.x.Error: ..."
+# the unindented line of a Python traceback that names the exception: "RuntimeError: ...", "torch.x.Error: ..."
+# (the last one: a chained error names its cause last)
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*: \S")
 
 
@@ -42,9 +43,9 @@ def failure_summary(snapshot: Snapshot, stack: Stack, model_id: str) -> str:
     row = snapshot.record(position)
     result = row.get("result") if isinstance(row.get("result"), str) else "FAIL"
     error = row.get("error") if isinstance(row.get("error"), str) else ""
-    lines = [line.strip() for line in error.splitlines() if line.strip()]
-    named = [line for line in lines if _EXCEPTION_LINE.match(line)]
-    line = named[-1] if named else (lines[0] if lines else "")
+    lines = [line.rstrip() for line in error.splitlines() if line.strip()]
+    named = [line for line in lines if _EXCEPTION_LINE.match(line)]  # unindented: not a frame or a hint
+    line = (named[-1] if named else lines[0].strip()) if lines else ""
     if len(line) > FAILURE_CHARS:
         line = line[: FAILURE_CHARS - 1].rstrip() + "…"
     return f"{result}: {line}" if line else f"{result} (no error recorded)"

@@ -20,6 +20,13 @@ TRACEBACK = (
     "RuntimeError: shape '[1, -1, 32, 128]' is invalid for input of size 69632\n"
 )
 
+CHAINED = (
+    "    raise e.with_traceback(None) from e.__cause__\n"
+    "torch._dynamo.exc.BackendCompilerFailed: backend='neuron' raised:\n"
+    "NotImplementedError: Could not lower 'x'\n  in: Block.forward, modeling.py:172\n"
+    '  Hint: a hint: with a colon\nSet TORCH_LOGS="+dynamo" for the internal stack trace.\n'
+)
+
 
 def rec(model_id, architecture, params=None, base=None):
     entry = {"id": model_id, "pipeline_tag": "text-generation", "config": {"architectures": [architecture]}}
@@ -36,7 +43,9 @@ def lab(tmp_path):
         row("base/llama-8b"),
         row("base/mistral-7b", result="FAIL", error=TRACEBACK),
         *(row(f"gemma/g-{i}") for i in range(4)),
-        *(row(f"opt/o-{i}", result="FAIL", error="boom") for i in range(3)),
+        row("opt/o-0", result="FAIL", error="boom"),
+        row("opt/o-1", result="FAIL", error=CHAINED),
+        row("opt/o-2", result="FAIL", error="x" * 500),
         row("phi/p-0"),
         row("phi/p-1", result="FAIL"),
         row("phi/p-2", result="EXCLUDED", exclusion="not prioritized", tp=None),
@@ -138,6 +147,8 @@ def test_the_failure_summary_is_one_short_line(lab):
     snapshot, _ = lab
     stack = snapshot.newest
     assert expect.failure_summary(snapshot, stack, "opt/o-0") == "FAIL: boom"
+    assert expect.failure_summary(snapshot, stack, "opt/o-1") == "FAIL: NotImplementedError: Could not lower 'x'"
+    assert expect.failure_summary(snapshot, stack, "opt/o-2") == "FAIL: " + "x" * 159 + "…"
     assert expect.failure_summary(snapshot, stack, "phi/p-1") == "FAIL (no error recorded)"
     assert expect.failure_summary(snapshot, stack, "nobody/none") == ""
 
