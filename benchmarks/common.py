@@ -265,6 +265,8 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:,.0f} MB"
     if unit == "count":
         return f"{value:,.0f}"
+    if unit == "%":
+        return f"{value:.0f}%"
     return f"{value:g} {unit}"
 
 

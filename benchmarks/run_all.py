@@ -19,6 +19,7 @@ from pathlib import Path
 import browser
 import cold_start
 import common
+import expectation
 import first_rows
 import load
 import memory
@@ -35,6 +36,7 @@ BENCHMARKS = (
     ("In Chromium: navigation → first result rows on screen", first_rows),
     (f"Load: {load.CLIENTS} concurrent clients searching", load),
     ("Refresh: nothing changed, one file changed, in full", refresh),
+    ("Expectation: verdicts against the real result, each model held out", expectation),
 )
 
 

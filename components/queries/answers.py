@@ -181,6 +181,14 @@ class RequestTest(TypedDict):
     text: str
 
 
+class Expectation(TypedDict):
+    """What to expect from a model with no row on the stack: never a result (that stays "not tested")."""
+
+    verdict: str
+    basis: str
+    reason: str
+
+
 class LookupAnswer(ModelOnStack, Suggestion, total=False):
     """Everything about one model on one stack; which keys are present depends on the case.
 
@@ -214,6 +222,7 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
     cause: ModelCause
     report_url: str
     request_test: RequestTest
+    expectation: Expectation
 
 
 class ComparedModel(TypedDict, total=False):

@@ -8,6 +8,7 @@ import shlex
 
 from components.queries import evidence, report
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
+from components.queries.expectation import expectation
 from components.queries.formatting import plain
 from components.queries.request_test import request_test
 from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
@@ -148,6 +149,7 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> Lo
             "base_model": base,
             "architecture": evidence.architecture_evidence(snapshot, records, stack, record),
         }
+        answer["expectation"] = expectation(snapshot, records, stack, record, answer["evidence"])
         prefer = base["model_id"] if base else None
         suggestion = evidence.suggest_run_py(snapshot, records, stack, model_id, record, prefer)
         answer.update(suggestion)

@@ -26,6 +26,7 @@ def evidence_html(answer: dict) -> Markup:
         Markup('<div class="evidence" id="evidence"><p class="not-tested-plain"><b>Not tested.</b> '
                "<code>{}</code> has no run on this stack. What the data says instead:</p>").format(model_id)
     ]  # fmt: skip
+    parts.append(expectation_html(answer.get("expectation")))
     if answer.get("record_unknown"):
         parts.append(
             Markup('<p class="record-unknown">Its Hub record is unknown: {}.</p>').format(answer["record_unknown"])
@@ -79,6 +80,26 @@ def evidence_html(answer: dict) -> Markup:
     parts.append(request_test_html(answer))
     parts.append(Markup("</div>"))
     return Markup("").join(parts)
+
+
+EXPECTATION_CLASSES = {"likely runs": "runs", "likely fails": "fails"}
+
+
+def expectation_html(expectation: dict | None) -> Markup:
+    """What to expect, from the evidence: a verdict and its reason, worded and styled as an expectation
+    (never a result badge: the result stays "not tested"). Empty without an expectation."""
+    if not expectation or not expectation.get("verdict"):
+        return Markup("")
+    verdict = str(expectation["verdict"])
+    reason = str(expectation.get("reason") or "")
+    return Markup(
+        '<p class="expectation expectation-{}" id="expectation"><span class="expectation-label">What to expect '
+        '(from the evidence below, not a run):</span> <b class="expectation-verdict">{}</b>{}</p>'
+    ).format(
+        EXPECTATION_CLASSES.get(verdict, "unknown"),
+        verdict[:1].upper() + verdict[1:],
+        Markup(" — {}.").format(reason) if reason else Markup("."),
+    )
 
 
 def lookup_offer(text: str, query_string: str) -> Markup:

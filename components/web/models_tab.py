@@ -30,6 +30,9 @@ PAGE_SIZE = 100
 MAX_ROWS = 2000
 ALL_TASKS = ("All tasks", "")
 RUN_COMMAND = "python3 run.py"
+# Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
+# the link at narrow widths only).
+BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to the table</a></p>')
 
 URL_JS = """(q) => {
   if (/^https?:/.test(q || "")) return q;  // already the full link
@@ -239,9 +242,10 @@ class ModelsTab:
         cache_sync = answer.get("cache_sync_command", "")
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return {
-            "details": Markup(render.details(answer))
+            "details": BACK_TO_TABLE
+            + Markup(render.details(answer))
             + evidence.evidence_html(answer)
-            + failures_tab.cause_panel(answer),
+            + failures_tab.cause_panel(answer),  # all escaped
             "install": gr.update(value=install, visible=bool(install)),
             "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),

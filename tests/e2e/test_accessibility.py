@@ -17,6 +17,7 @@ TIMEOUT = 20_000
 PAGES = [
     ("models", "/", "#results [role=gridcell]"),
     ("model open", "/?model=Qwen/Qwen3-0.6B", "#run-py .cm-scroller"),
+    ("untested model open", "/?model=ByteDance-Seed/UI-TARS-1.5-7B", "#expectation"),
     ("trending", "/?view=trending", "#results [role=gridcell]"),
     ("compare", "/compare", "#compare-counts"),
     ("charts", "/charts", "#chart-wall .js-plotly-plot"),

@@ -61,6 +61,16 @@ def test_lookup_of_an_unknown_model_is_not_an_error(client):
     }  # fmt: skip
     assert "HF_HUB_OFFLINE" in answer["record_unknown"]  # offline, the answer says what is unknown
     assert answer["evidence"] == {"base_model": None, "architecture": None}
+    assert answer["expectation"]["verdict"] == "unknown"
+
+
+def test_lookup_of_an_untested_fine_tune_says_what_to_expect_and_a_tested_model_does_not(client):
+    answer = client.predict(model_id="ByteDance-Seed/UI-TARS-1.5-7B", api_name="/lookup")
+    assert answer["result"] == "not tested"  # an expectation is never a result
+    found = answer["expectation"]
+    assert (found["verdict"], found["basis"]) == ("likely fails", "base model")
+    assert "Qwen/Qwen2.5-VL-7B-Instruct fails on this stack" in found["reason"]
+    assert "expectation" not in client.predict(model_id="Qwen/Qwen3-0.6B", api_name="/lookup")
 
 
 def test_unknown_stacks_are_a_clear_no_never_another_stacks_answer(client):

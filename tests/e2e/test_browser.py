@@ -149,3 +149,40 @@ def test_a_phone_sees_model_and_result_without_scrolling_sideways(opened):
     assert page.evaluate("(el) => el.getBoundingClientRect().right <= window.innerWidth", table.element_handle())
     page.set_viewport_size({"width": 1280, "height": 900})
     expect(headers.nth(2)).to_be_visible()
+
+
+def in_first_screen(page: Page, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+@pytest.mark.parametrize("model", ["Qwen/Qwen3-0.6B", "ByteDance-Seed/UI-TARS-1.5-7B"])
+def test_on_a_phone_a_model_link_opens_on_its_answer_with_a_way_back(page: Page, sample_app, model):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{sample_app.url}/?model={model}")
+    expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
+    # the panel sits below the filters and the table; the page scrolls to it once it shows
+    page.wait_for_function("() => window.scrollY > 0", timeout=TIMEOUT)
+    page.wait_for_timeout(1000)  # the table's rows render above it meanwhile
+    assert in_first_screen(page, "#details-summary h3 .badge"), "the result is not on the first screen"
+    if model.startswith("ByteDance"):  # untested: what to expect is on the first screen too
+        assert in_first_screen(page, "#expectation")
+        expect(page.locator("#expectation")).to_contain_text("Likely fails")
+    back = page.locator("#details-summary .back-to-table a")
+    assert in_first_screen(page, "#details-summary .back-to-table a")
+    back.click()
+    page.wait_for_function(
+        "() => { const r = document.getElementById('results').getBoundingClientRect();"
+        " return r.top >= -1 && r.top < window.innerHeight / 2; }",
+        timeout=TIMEOUT,
+    )
+
+
+def test_on_a_wide_screen_a_model_link_does_not_scroll(page: Page, sample_app):
+    page.set_viewport_size({"width": 1366, "height": 700})
+    page.goto(f"{sample_app.url}/?model=Qwen/Qwen3-0.6B")
+    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.scrollY") == 0  # the panel is beside the table: the filters stay in sight
+    expect(page.locator("#details-summary .back-to-table")).to_be_hidden()

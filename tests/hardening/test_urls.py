@@ -118,6 +118,7 @@ def test_the_api_takes_the_same_values_without_an_error(client):
     assert answer["record_unknown"] == "not a Hub model id"
     answer = client.predict(model_id=value, api_name="/lookup")  # on the newest stack: evidence, none found
     assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library", "library_version", "task",
-                           "architecture", "evidence", "record_unknown", "suggested_note"}  # fmt: skip
+                           "architecture", "evidence", "expectation", "record_unknown", "suggested_note"}  # fmt: skip
     assert answer["record_unknown"] == "not a Hub model id"
     assert answer["evidence"] == {"base_model": None, "architecture": None}
+    assert answer["expectation"]["verdict"] == "unknown" and len(answer["expectation"]["reason"]) < 200

@@ -62,3 +62,18 @@ def test_the_architectures_tab_escapes_and_defines_its_figure():
                          "models": [{"model_id": EVIL, "result": "PASS"}] * 14}])  # fmt: skip
     assert "<img" not in table and "and 2 more" in table
     assert "No architecture of the ranked models" in headline_html({**figure, "share": None})
+
+
+def test_the_expectation_is_shown_beside_the_evidence_as_an_expectation_not_a_result():
+    reason = "its base model base/" + EVIL + " fails on this stack (FAIL: RuntimeError: x)"
+    html = evidence_html(untested(expectation={"verdict": "likely fails", "basis": "base model", "reason": reason}))
+    assert 'class="expectation expectation-fails"' in html and '<b class="expectation-verdict">Likely fails</b>' in html
+    assert "not a run" in html and "RuntimeError: x" in html and "<img" not in html
+    # beside the evidence: after "Not tested.", before the base model's line; never a result badge
+    assert html.index("Not tested.") < html.index("Likely fails") < html.index("Base model")
+    assert "badge" not in html
+    runs = evidence_html(untested(expectation={"verdict": "likely runs", "basis": "architecture", "reason": "r"}))
+    assert "expectation-runs" in runs and "Likely runs</b> — r." in runs
+    assert "expectation-unknown" in evidence_html(untested(expectation={"verdict": "unknown", "reason": "r"}))
+    assert "expectation" not in evidence_html(untested())  # no expectation, no block
+    assert "What to expect" not in evidence_html({"kind": "pass", "model_id": "x/y", "expectation": {"verdict": "x"}})
