@@ -25,6 +25,7 @@ import memory
 import page_weight
 import refresh
 import search_latency
+import soak
 
 BENCHMARKS = (
     ("Cold start (process start → first HTTP 200)", cold_start),
@@ -35,6 +36,7 @@ BENCHMARKS = (
     ("In Chromium: navigation → first result rows on screen", first_rows),
     (f"Load: {load.CLIENTS} concurrent clients searching", load),
     ("Refresh: nothing changed, one file changed, in full", refresh),
+    ("Soak: refreshes while clients search", soak),
 )
 
 
