@@ -26,6 +26,7 @@ import memory
 import page_weight
 import refresh
 import search_latency
+import soak
 
 BENCHMARKS = (
     ("Cold start (process start → first HTTP 200)", cold_start),
@@ -37,6 +38,7 @@ BENCHMARKS = (
     (f"Load: {load.CLIENTS} concurrent clients searching", load),
     ("Refresh: nothing changed, one file changed, in full", refresh),
     ("Expectation: verdicts against the real result, each model held out", expectation),
+    ("Soak: refreshes while clients search", soak),
 )
 
 

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -63,8 +64,10 @@ class AppRoute:
     attachment: bool = False  # a download: sent as a file to save
 
 
-# Add each new route of the app here (e.g. /badge, /feed.atom): the Space's Node proxy would swallow it.
+# Add each new route of the app here: the Space's Node proxy would swallow it.
 ROUTES = [
+    AppRoute("/badge?model=Qwen/Qwen3-0.6B", "application/json", lambda b: json.loads(b)["schemaVersion"] == 1),
+    AppRoute("/feed.atom", "application/atom+xml", lambda b: ET.fromstring(b).tag == "{http://www.w3.org/2005/Atom}feed"),
     AppRoute("/export/csv?q=qwen3+0.6b", "text/csv", lambda b: MODEL in csv_models(b), attachment=True),
     AppRoute("/export/parquet?q=qwen3+0.6b", "application/vnd.apache.parquet", lambda b: MODEL in parquet_models(b),
              attachment=True),
