@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.test_mcp import EXPECTED
 from tests.helpers import ROOT, SAMPLE_ARGS, Server
 
 SPACE_ID = "aws-neuron/torch-neuronx-support"
@@ -143,7 +144,7 @@ def test_an_mcp_client_calls_a_tool_named_after_the_space(space_app):
 
     with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright may hold this thread's event loop
         names, answer = pool.submit(asyncio.run, run()).result(timeout=120)
-    assert names == {prefix + n for n in ("stacks", "search", "lookup", "compare", "architectures")}
+    assert names == {prefix + n for n in EXPECTED}  # every tool, named after the Space
     assert not answer.isError
     found = json.loads(answer.content[0].text)
     assert found["model_id"] == MODEL and found["result"] == "PASS"
