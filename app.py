@@ -22,7 +22,7 @@ from components.sources.rankings import RankingsStore, resolve_rankings
 from components.sources.records import empty_records
 from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
-from components.web import architectures_tab, charts_tab, compare_tab, downloads, render, serving, webhook
+from components.web import architectures_tab, charts_tab, compare_tab, downloads, limits, render, serving, webhook
 from components.web.api import Api
 from components.web.models_tab import ModelsTab
 
@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> None:
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
     """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
     launch = {**serving.tune_gradio(), **launch}
+    launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # every request body is bounded
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
     demo.launch(
         theme=serving.theme(),

@@ -1,0 +1,126 @@
+"""A size limit on every request body, enforced before the body is read whole.
+
+Gradio's `max_file_size` covers only its upload route: without this, one 200 MB JSON body to
+`/gradio_api/call/search` was read, parsed and answered (RSS 339 → 947 MB). `BodyLimit` is a plain
+ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a body whose
+`Content-Length` is over the limit is refused at once, unread; a body sent without a length (chunked)
+is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+KB = 1024
+MB = 1024 * KB
+# The endpoints take a few short strings; MCP messages and Gradio's queue calls are a few KB.
+DEFAULT_LIMIT = 1 * MB
+# A Hub webhook payload is a few KB.
+PATH_LIMITS = {"/webhooks/dataset": 64 * KB}
+
+
+def describe(limit: int) -> str:
+    """`64 KB`, `1 MB`: a limit as the README and the 413 answer say it."""
+    return f"{limit // MB} MB" if limit % MB == 0 else f"{limit // KB} KB"
+
+
+class BodyLimit:
+    """ASGI middleware: refuse any request body over `default` bytes (or `per_path[path]`) with 413."""
+
+    def __init__(self, app: ASGIApp, default: int = DEFAULT_LIMIT, per_path: Mapping[str, int] | None = None):
+        self.app = app
+        self.default = default
+        self.per_path = dict(PATH_LIMITS if per_path is None else per_path)
+
+    def limit_for(self, scope: Scope) -> int:
+        path = scope.get("path", "")
+        root = scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        return self.per_path.get(path.rstrip("/") or "/", self.default)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit_for(scope)
+        headers = {k.lower(): v for k, v in scope.get("headers", ())}
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            if not declared.strip().isdigit() or int(declared) > limit:
+                await refuse(send, limit)
+                return
+            await self.app(scope, receive, send)  # the server delivers no more than the declared length
+            return
+        if b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body (a GET, a HEAD)
+            return
+        body = await read_at_most(receive, limit)
+        if body is None:
+            await refuse(send, limit)
+            return
+        await self.app(scope, replay(body, receive), send)
+
+
+async def read_at_most(receive: Receive, limit: int) -> bytes | None:
+    """The whole body, or None as soon as it passes `limit` bytes (or when the client went away: the
+    413 then reaches no one)."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        if len(body) > limit:
+            return None
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands the buffered body on in one message, then waits as the server's would."""
+    sent = False
+
+    async def wrapped() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return wrapped
+
+
+async def refuse(send: Send, limit: int) -> None:
+    """413 with a short JSON error; the connection is closed, so the rest of the body is never read."""
+    content = json.dumps({"error": f"request body over {describe(limit)}"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(content)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
+
+
+def app_kwargs(kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """`launch(app_kwargs=...)` with `BodyLimit` added: Gradio builds its FastAPI app with these, so the
+    limit stands in front of every route, Gradio's own included."""
+    from starlette.middleware import Middleware
+
+    kwargs = dict(kwargs or {})
+    kwargs["middleware"] = [*kwargs.get("middleware", ()), Middleware(BodyLimit)]
+    return kwargs
