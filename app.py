@@ -141,7 +141,8 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
     launch = {**serving.tune_gradio(), **launch}
     launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # every request body is bounded
-    demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
+    # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
+    demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
     demo.launch(
         theme=serving.theme(),
         css=serving.minified_css(ASSETS / "style.css"),
@@ -149,6 +150,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
         show_error=False,
         footer_links=["api"],
         mcp_server=True,
+        run_history=False,  # its routes would create Hub buckets with the host's saved token
         max_threads=MAX_THREADS,
         max_file_size=MAX_FILE_SIZE,
         blocked_paths=blocked_paths(dataset),
