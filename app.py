@@ -49,8 +49,7 @@ def build(datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore
     records = records or RecordsStore(empty_records(), live=False)
     models = ModelsTab(datasets, rankings, records)
     api = Api(datasets, rankings, records)
-    # exported files are copied into Gradio's cache: clear what is an hour old, every hour
-    with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
+    with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         header = page_top()
         models.layout(header)
         models.wire(demo)
