@@ -13,6 +13,8 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
+from components.web import webhook
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -23,8 +25,8 @@ KB = 1024
 MB = 1024 * KB
 # The endpoints take a few short strings; MCP messages and Gradio's queue calls are a few KB.
 DEFAULT_LIMIT = 1 * MB
-# A Hub webhook payload is a few KB.
-PATH_LIMITS = {"/webhooks/dataset": 64 * KB}
+# A Hub webhook payload is a few KB (the route also checks its own limit, wherever it is mounted).
+PATH_LIMITS = {webhook.PATH: webhook.MAX_BODY}
 
 
 def describe(limit: int) -> str:
