@@ -31,7 +31,9 @@ PATH_LIMITS = {webhook.PATH: webhook.MAX_BODY}
 
 def describe(limit: int) -> str:
     """`64 KB`, `1 MB`: a limit as the README and the 413 answer say it."""
-    return f"{limit // MB} MB" if limit % MB == 0 else f"{limit // KB} KB"
+    if limit % MB == 0:
+        return f"{limit // MB} MB"
+    return f"{limit // KB} KB" if limit % KB == 0 else f"{limit} bytes"
 
 
 class BodyLimit:
