@@ -9,11 +9,12 @@ is read into a buffer of at most the limit and handed on whole, or refused as so
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
-from components.web import webhook
+from components.web import unread, webhook
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -121,10 +122,22 @@ async def refuse(send: Send, limit: int) -> None:
 
 
 def app_kwargs(kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """`launch(app_kwargs=...)` with `BodyLimit` added: Gradio builds its FastAPI app with these, so the
-    limit stands in front of every route, Gradio's own included."""
+    """`launch(app_kwargs=...)` with the app's bounds added: `BodyLimit` (Gradio builds its FastAPI app with
+    these, so the limit stands in front of every route, Gradio's own included); `unread.py`'s answer to
+    reads of results Gradio does not hold, and while the app runs, its sweep of results no one reads."""
     from starlette.middleware import Middleware
 
     kwargs = dict(kwargs or {})
-    kwargs["middleware"] = [*kwargs.get("middleware", ()), Middleware(BodyLimit)]
+    kwargs["middleware"] = [*kwargs.get("middleware", ()), Middleware(BodyLimit), Middleware(unread.UnknownResults)]
+    given = kwargs.get("lifespan")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            if given is not None:
+                await stack.enter_async_context(given(app))
+            await stack.enter_async_context(unread.lifespan(app))
+            yield
+
+    kwargs["lifespan"] = lifespan
     return kwargs

@@ -167,6 +167,15 @@ def test_wrong_argument_types_leave_no_traceback_in_the_log(running):
     assert "Traceback" not in text and "AttributeError" not in text
 
 
+def test_reads_of_unknown_results_are_answered_without_a_traceback(running):
+    for i in range(50):
+        answer = running.http.get(f"/gradio_api/call/search/no-such-event-{i}")
+        assert answer.status_code == 200 and answer.text.startswith("event: error\n")
+        assert running.http.get("/gradio_api/queue/data", params={"session_hash": f"none-{i}"}).status_code == 200
+    time.sleep(0.5)
+    assert "Traceback" not in running.log.read_text(encoding="utf-8", errors="replace")
+
+
 def test_a_webhook_body_30000_levels_deep_is_a_400(running):
     for body in (b"[" * 30_000 + b"]" * 30_000, b'{"event":' * 6_000 + b"{}" + b"}" * 6_000):
         answer = running.http.post(webhook.PATH, content=body, headers={webhook.HEADER: SECRET})
