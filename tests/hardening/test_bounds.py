@@ -248,3 +248,8 @@ def test_the_app_still_serves_after_all_of_it(running):
     assert kind == "complete" and rows[0][0]["model_id"] == "Qwen/Qwen3-0.6B"
     assert running.http.get("/export/csv", params={"q": "qwen"}).status_code == 200
     assert running.http.post(webhook.PATH, json=PAYLOAD, headers={webhook.HEADER: SECRET}).status_code == 202
+
+
+def test_nothing_is_left_behind_when_the_app_stops(running):
+    running.server.stop()
+    assert running.files() == set(), sorted(running.files())
