@@ -5,6 +5,7 @@ Gradio's `max_file_size` covers only its upload route: without this, one 200 MB 
 ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a body whose
 `Content-Length` is over the limit is refused at once, unread; a body sent without a length (chunked)
 is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it.
+`app_kwargs` installs it, with `unread.py`'s bounds, in the FastAPI app Gradio builds.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
+
+from starlette.middleware import Middleware
 
 from components.web import unread, webhook
 
@@ -125,8 +128,6 @@ def app_kwargs(kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """`launch(app_kwargs=...)` with the app's bounds added: `BodyLimit` (Gradio builds its FastAPI app with
     these, so the limit stands in front of every route, Gradio's own included); `unread.py`'s answer to
     reads of results Gradio does not hold, and while the app runs, its sweep of results no one reads."""
-    from starlette.middleware import Middleware
-
     kwargs = dict(kwargs or {})
     kwargs["middleware"] = [*kwargs.get("middleware", ()), Middleware(BodyLimit), Middleware(unread.UnknownResults)]
     given = kwargs.get("lifespan")

@@ -68,7 +68,7 @@ async def sweep_forever(get_queue: Callable[[], Any]) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[None]:
     """A FastAPI lifespan that sweeps the queue of the Gradio app `app` while it serves."""
-    task = asyncio.create_task(sweep_forever(lambda: getattr(app.get_blocks(), "_queue", None)))
+    task = asyncio.create_task(sweep_forever(lambda: gradio_queue(app)))
     try:
         yield
     finally:
@@ -84,8 +84,8 @@ class UnknownResults:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        queue = getattr(getattr(scope.get("app"), "get_blocks", lambda: None)(), "_queue", None)
-        if scope["type"] == "http" and scope["method"] == "GET" and queue is not None:
+        queue = gradio_queue(scope.get("app")) if scope["type"] == "http" and scope["method"] == "GET" else None
+        if queue is not None:
             path = scope["path"].removeprefix(scope.get("root_path", "")) or "/"
             result = CALL_RESULT.match(path)
             if result and session_of(queue, result.group(1)) not in queue.pending_messages_per_session:
@@ -99,6 +99,12 @@ class UnknownResults:
                     await event_stream(send, f"data: {json.dumps(gone)}\n\n")
                     return
         await self.app(scope, receive, send)
+
+
+def gradio_queue(app: Any) -> Any:
+    """The queue of the Gradio app `app` (None for another app, or before Gradio made its queue)."""
+    get_blocks = getattr(app, "get_blocks", None)
+    return getattr(get_blocks(), "_queue", None) if get_blocks is not None else None
 
 
 def session_of(queue: Any, event_id: str) -> str:
