@@ -24,6 +24,7 @@ from components.sources.records_store import RecordsStore, resolve_records
 from components.sources.store import DatasetStore
 from components.web import architectures_tab, charts_tab, compare_tab, downloads, limits, render, serving, webhook
 from components.web.api import Api
+from components.web.arguments import count_arguments
 from components.web.models_tab import ModelsTab
 
 ROOT = Path(__file__).resolve().parent
@@ -139,7 +140,8 @@ def main(argv: list[str] | None = None) -> None:
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
     """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
     launch = {**serving.tune_gradio(), **launch}
-    launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # every request body is bounded
+    launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # bounded bodies, one-line errors
+    count_arguments(demo)  # too few values: a clear error, not a traceback
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
     demo.launch(

@@ -4,6 +4,8 @@ Gradio hands an endpoint whatever JSON the caller sent (`/gradio_api/call/NAME`,
 an int, a list or an object arrives as it is, where a string is wanted. Unchecked, `/compare` with ints
 raised AttributeError deep in the queries: the caller read `{"error": null}` and the log a 40-line
 traceback per call. Here a wrong type is a `gr.Error` that names the argument and is not logged.
+Gradio's own check that a call sent enough values raised a ValueError too (`{"error": null}`, and a
+traceback quoting the values sent, newlines and all); `count_arguments` makes that a `gr.Error` as well.
 """
 
 from __future__ import annotations
@@ -67,3 +69,23 @@ def check_arguments(cls: type[T]) -> type[T]:
         if not name.startswith("_") and inspect.isfunction(member):
             setattr(cls, name, checked(member))
     return cls
+
+
+def count_arguments(blocks: gr.Blocks) -> None:
+    """Make a call with fewer values than its endpoint has arguments a `gr.Error` naming the missing ones
+    (Gradio raises a ValueError, which the caller reads as `{"error": null}`)."""
+    check = blocks.validate_inputs
+
+    def validate_inputs(block_fn, inputs: list[Any]) -> None:
+        wanted = len(block_fn.inputs)
+        if len(inputs) < wanted:
+            names = list(inspect.signature(block_fn.fn).parameters) if block_fn.fn else []
+            missing = names[len(inputs) : wanted] if len(names) >= wanted else []
+            raise gr.Error(
+                f"{block_fn.api_name or block_fn.name}: {wanted} arguments wanted, {len(inputs)} given"
+                + (f"; missing: {', '.join(missing)}" if missing else ""),
+                print_exception=False,
+            )
+        check(block_fn, inputs)
+
+    blocks.validate_inputs = validate_inputs

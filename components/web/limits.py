@@ -5,13 +5,17 @@ Gradio's `max_file_size` covers only its upload route: without this, one 200 MB 
 ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a body whose
 `Content-Length` is over the limit is refused at once, unread; a body sent without a length (chunked)
 is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it.
-`app_kwargs` installs it, with `unread.py`'s bounds, in the FastAPI app Gradio builds.
+`OneLineErrors` turns an exception that escapes a route into one log line: Gradio's routes raise on
+input they do not expect (`POST /gradio_api/call/NAME` with an unknown NAME, `/gradio_api/queue/join`
+with an unknown `fn_index`), and each such call printed a 40-to-70-line traceback.
+`app_kwargs` installs both, with `unread.py`'s bounds, in the FastAPI app Gradio builds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
@@ -24,6 +28,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+log = logging.getLogger(__name__)
 
 KB = 1024
 MB = 1024 * KB
@@ -124,12 +130,48 @@ async def refuse(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": content})
 
 
+class OneLineErrors:
+    """ASGI middleware: an exception escaping the app is answered 500 `{"error": "internal error"}` (when no
+    answer has started) and logged as one line naming the request and the exception; the traceback goes
+    to the DEBUG level."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:  # noqa: BLE001 - any exception: one line, not a traceback
+            log.error("%s %r failed: %r", scope.get("method"), scope.get("path"), exc)
+            log.debug("the traceback", exc_info=True)
+            if not started:
+                content = json.dumps({"error": "internal error"}).encode()
+                headers = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
+                await send({"type": "http.response.start", "status": 500, "headers": headers})
+                await send({"type": "http.response.body", "body": content})
+
+
 def app_kwargs(kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """`launch(app_kwargs=...)` with the app's bounds added: `BodyLimit` (Gradio builds its FastAPI app with
-    these, so the limit stands in front of every route, Gradio's own included); `unread.py`'s answer to
-    reads of results Gradio does not hold, and while the app runs, its sweep of results no one reads."""
+    """`launch(app_kwargs=...)` with the app's bounds added: `OneLineErrors`, `BodyLimit` and `unread.py`'s
+    answer to reads of results Gradio does not hold (Gradio builds its FastAPI app with these, so they stand
+    in front of every route, Gradio's own included), and while the app runs, the sweep of unread results."""
     kwargs = dict(kwargs or {})
-    kwargs["middleware"] = [*kwargs.get("middleware", ()), Middleware(BodyLimit), Middleware(unread.UnknownResults)]
+    kwargs["middleware"] = [
+        *kwargs.get("middleware", ()),
+        Middleware(OneLineErrors),
+        Middleware(BodyLimit),
+        Middleware(unread.UnknownResults),
+    ]
     given = kwargs.get("lifespan")
 
     @contextlib.asynccontextmanager

@@ -167,6 +167,26 @@ def test_wrong_argument_types_leave_no_traceback_in_the_log(running):
     assert "Traceback" not in text and "AttributeError" not in text
 
 
+def test_too_few_values_is_an_error_naming_the_missing_arguments_without_a_traceback(running):
+    kind, error = running.call("search", ["qwen\nWARNING forged.logger: FORGED BY COUNT", "selected"])
+    assert kind == "error"
+    assert error["error"] == "search: 5 arguments wanted, 2 given; missing: task, neuronx_cc, library_version"
+    time.sleep(0.5)
+    text = running.log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in text and "FORGED BY COUNT" not in text
+
+
+def test_a_route_that_raises_logs_one_line(running):
+    before = len(running.log_lines())
+    assert running.http.post("/gradio_api/call/no-such-endpoint", json={"data": []}).status_code == 500
+    join = {"data": [], "fn_index": 9999, "session_hash": "abc"}
+    answer = running.http.post("/gradio_api/queue/join", json=join)
+    assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
+    time.sleep(0.5)
+    added = running.log_lines()[before:]
+    assert len(added) == 2 and all(line.startswith("ERROR components.web.limits: POST ") for line in added), added
+
+
 def test_reads_of_unknown_results_are_answered_without_a_traceback(running):
     for i in range(50):
         answer = running.http.get(f"/gradio_api/call/search/no-such-event-{i}")

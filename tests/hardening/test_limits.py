@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import logging
 
 import gradio as gr
 import pytest
@@ -78,8 +79,26 @@ def test_app_kwargs_adds_the_limit_and_keeps_what_was_given():
     routes = [Route("/echo", echo)]
     kwargs = limits.app_kwargs({"routes": routes, "middleware": [Middleware(limits.BodyLimit, default=5)]})
     assert kwargs["routes"] is routes
-    assert [m.cls for m in kwargs["middleware"]][:2] == [limits.BodyLimit, limits.BodyLimit]
-    assert [m.cls for m in limits.app_kwargs(None)["middleware"]] == [limits.BodyLimit, unread.UnknownResults]
+    assert [m.cls for m in kwargs["middleware"]][:3] == [limits.BodyLimit, limits.OneLineErrors, limits.BodyLimit]
+    assert [m.cls for m in limits.app_kwargs(None)["middleware"]] == [
+        limits.OneLineErrors,
+        limits.BodyLimit,
+        unread.UnknownResults,
+    ]
+
+
+async def fails(request: Request) -> JSONResponse:
+    raise KeyError("line\nWARNING forged.logger: FORGED")
+
+
+def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
+    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(limits.OneLineErrors)])
+    caplog.set_level(logging.DEBUG, logger="components.web.limits")
+    answer = TestClient(app, raise_server_exceptions=False).get("/fails")
+    assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert [r.getMessage() for r in errors] == ["GET '/fails' failed: KeyError('line\\nWARNING forged.logger: FORGED')"]
+    assert [r.levelno for r in caplog.records if r.exc_info] == [logging.DEBUG]
 
 
 # ---- argument types ------------------------------------------------------------------------------------
