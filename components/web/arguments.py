@@ -43,8 +43,8 @@ def checked(fn: F) -> F:
     The signature, docstring and annotations stay `fn`'s: Gradio reads them for the API page and MCP.
     """
     signature = inspect.signature(fn)
-    hints = typing.get_type_hints(fn)
-    strings = [name for name in signature.parameters if hints.get(name) is str]
+    # `str`, or "str" in a module with `from __future__ import annotations`: nothing to evaluate
+    strings = [name for name, p in signature.parameters.items() if p.annotation in (str, "str")]
     defaults = {name: ' ("" for the default)' for name, p in signature.parameters.items() if p.default == ""}
 
     @functools.wraps(fn)
