@@ -29,11 +29,13 @@ from components.web import (
     compare_tab,
     downloads,
     failures_tab,
+    limits,
     render,
     serving,
     webhook,
 )
 from components.web.api import Api
+from components.web.arguments import count_arguments
 from components.web.models_tab import ModelsTab
 
 ROOT = Path(__file__).resolve().parent
@@ -58,8 +60,7 @@ def build(sources: Sources) -> gr.Blocks:
     """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
     models = ModelsTab(sources)
     api = Api(sources)
-    # exported files are copied into Gradio's cache: clear what is an hour old, every hour
-    with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
+    with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         header = page_top()
         models.layout(header)
         models.wire(demo)
@@ -148,7 +149,10 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     # as a Space"): Gradio's Node front proxy passes only Gradio's own paths to Python, so the app's routes
     # (/export/..., /webhooks/dataset) would answer the page or 405, and its stylesheet loses to Gradio's reset.
     launch = {**serving.tune_gradio(), "ssr_mode": False, **launch}
-    demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE)
+    launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # bounded bodies, one-line errors
+    count_arguments(demo)  # too few values: a clear error, not a traceback
+    # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
+    demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
     demo.launch(
         theme=serving.theme(),
         css=serving.minified_css(ASSETS / "style.css"),
@@ -156,6 +160,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
         show_error=False,
         footer_links=["api"],
         mcp_server=True,
+        run_history=False,  # its routes would create Hub buckets with the host's saved token
         max_threads=MAX_THREADS,
         max_file_size=MAX_FILE_SIZE,
         blocked_paths=blocked_paths(dataset),

@@ -73,14 +73,14 @@ def free_port() -> int:
 class Server:
     """`python app.py` in a subprocess, as a person would start it (`script`: another launcher of it)."""
 
-    def __init__(self, *args: str, env: dict | None = None, script: Path | None = None):
+    def __init__(self, *args: str, env: dict | None = None, script: Path | None = None, log: Path | None = None):
         import subprocess
         import sys
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         full_env = {**os.environ, "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", **(env or {})}
-        self.log = open(os.devnull, "w")
+        self.log = open(log or os.devnull, "w")  # `log`: a file that gets the app's output
         self.proc = subprocess.Popen(
             [sys.executable, str(script or ROOT / "app.py"), *args, "--port", str(self.port)],
             cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT,

@@ -10,12 +10,9 @@ spreadsheet evaluates, keeps every value exactly as recorded.
 
 from __future__ import annotations
 
+import io
 import re
-import tempfile
-import threading
-import time
 import typing
-from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
@@ -28,7 +25,6 @@ from components.sources.versions import short_version
 
 FORMATS = ("csv", "parquet")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-KEEP_SECONDS = 3600.0
 # Types of the columns that are not dataset columns (the dataset's come from the registry): those the
 # row answer declares (`answers.RowAnswer`).
 _ARROW = {str: pa.string(), int: pa.int64(), float: pa.float64()}
@@ -38,8 +34,6 @@ _EXTRA_TYPES = {
     if name not in BY_NAME
 }
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-_root: Path | None = None
-_root_lock = threading.Lock()
 
 
 def export_table(result: ViewResult) -> pa.Table:
@@ -72,40 +66,17 @@ def file_name(result: ViewResult, fmt: str) -> str:
     return f"torch-neuronx-support_{_UNSAFE_NAME.sub('_', result.query.view)}_{_UNSAFE_NAME.sub('_', cc)}.{fmt}"
 
 
-def write(result: ViewResult, fmt: str) -> Path:
-    """Write the view's rows as `fmt` ("csv" or "parquet") to a fresh temporary folder; returns the file.
+def to_bytes(result: ViewResult, fmt: str) -> bytes:
+    """The view's rows as the bytes of a `fmt` file ("csv" or "parquet"), made in memory: nothing is
+    written to disk. A view holds at most one stack's rows (~10,000), a few MB at most.
 
-    Folders older than an hour are removed on the way, so exports do not pile up.
     Raises ValueError for an unknown format.
     """
     if fmt not in FORMATS:
         raise ValueError(f"export format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     table = export_table(result)
-    folder = Path(tempfile.mkdtemp(prefix="export-", dir=_export_root()))
-    path = folder / file_name(result, fmt)
     if fmt == "csv":
-        csv_frame(table).to_csv(path, index=False, encoding="utf-8")
-    else:
-        pq.write_table(table, path)
-    return path
-
-
-def _export_root() -> Path:
-    global _root
-    with _root_lock:
-        if _root is None or not _root.is_dir():
-            _root = Path(tempfile.mkdtemp(prefix="torch-neuronx-exports-"))
-        _prune(_root, KEEP_SECONDS)
-        return _root
-
-
-def _prune(root: Path, keep_seconds: float) -> None:
-    cutoff = time.time() - keep_seconds
-    for folder in root.glob("export-*"):
-        try:
-            if folder.stat().st_mtime < cutoff:
-                for file in folder.iterdir():
-                    file.unlink()
-                folder.rmdir()
-        except OSError:
-            continue  # another request is using or removing it; the next export tries again
+        return csv_frame(table).to_csv(index=False).encode("utf-8")
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    return buffer.getvalue()

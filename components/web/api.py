@@ -21,6 +21,7 @@ from components.queries.answers import (
 from components.sources.moment import Sources
 from components.sources.records import hub_id
 from components.sources.stacks import UnknownStack
+from components.web.arguments import check_arguments
 
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
 LOOKUP_WAIT = 3.0
@@ -28,6 +29,7 @@ LOOKUP_WAIT = 3.0
 
 # Gradio reads each line of an Args or Returns entry as its own item, so every description below
 # stays on one line, however long: wrapped, it reaches the API page and MCP clients garbled.
+@check_arguments  # a string argument sent as a number, list, object or null is a clear error
 class Api:
     def __init__(self, sources: Sources):
         self.sources = sources

@@ -1,7 +1,8 @@
 """The CSV and Parquet downloads of a view: plain links, served by a route of their own.
 
-`GET /export/csv?<the page's link>` (or `/export/parquet`) writes every row the link's filters match,
-not only the rows shown, and sends it as a file. A link needs no component, event or script on the
+`GET /export/csv?<the page's link>` (or `/export/parquet`) sends every row the link's filters match,
+not only the rows shown, as a file made in memory: no download writes to disk, so no caller can
+pile files up and nothing is left behind when the app stops. A link needs no component, event or script on the
 page (a download button and its hidden file component weighed ~10 KB of the first page), and it
 can be copied, opened in a new tab or fetched with curl.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from components.queries import export, links, views
@@ -24,12 +25,13 @@ class Downloads:
     def __init__(self, sources: Sources):
         self.sources = sources
 
-    def file(self, fmt: str, params: dict[str, str]):
-        """Every row the link's filters match, written as `fmt` (a path to send)."""
+    def file(self, fmt: str, params: dict[str, str]) -> tuple[str, bytes]:
+        """Every row the link's filters match, as a `fmt` file: (its name, its bytes)."""
         now = self.sources.now()
         snapshot, rankings, records = now.snapshot, now.rankings, now.records
         state = links.parse(params, snapshot, views.task_choices(snapshot, rankings, records))
-        return export.write(views.select(snapshot, rankings, state.query, records), fmt)
+        result = views.select(snapshot, rankings, state.query, records)
+        return export.file_name(result, fmt), export.to_bytes(result, fmt)
 
     def route(self) -> Route:
         def download(request: Request) -> Response:  # sync: Starlette runs it in its thread pool
@@ -38,8 +40,10 @@ class Downloads:
                 return JSONResponse({"error": f"no such format; use one of {', '.join(FORMATS)}"}, status_code=404)
             if len(request.url.query) > MAX_QUERY:
                 return JSONResponse({"error": "link too long"}, status_code=414)
-            path = self.file(fmt, dict(request.query_params))
-            return FileResponse(path, media_type=FORMATS[fmt], filename=path.name)
+            name, content = self.file(fmt, dict(request.query_params))
+            # the name is [A-Za-z0-9._-] only (export.file_name): safe inside the quotes
+            disposition = f'attachment; filename="{name}"'
+            return Response(content, media_type=FORMATS[fmt], headers={"Content-Disposition": disposition})
 
         return Route("/export/{fmt}", download, methods=["GET"])
 

@@ -2,8 +2,13 @@
 
 The route is off (404) unless env `WEBHOOK_SECRET` is set; the caller's `X-Webhook-Secret` header is
 compared with it in constant time (missing: 401, wrong: 403). The store runs one refresh at a time
-with at most one more queued, so a burst of calls costs at most two reads. A body that is not JSON
-or is over `MAX_BODY` bytes is refused with a log line; nothing served changes.
+with at most one more queued, so a burst of calls costs at most two reads. A body over `MAX_BODY`
+bytes is refused (413), and one that is not a Hub webhook payload (not JSON, nested too deeply, no
+`event` with a `scope` and an `action`) gets 400, each with a log line; nothing served changes.
+
+The log is the host's to read, and anyone can call the route: values from a payload are logged as
+`repr`s (a newline in them cannot start a forged line), and refused calls are logged a few a minute,
+then counted ("N more refused calls in the last minute"), so a flood of calls cannot flood the log.
 """
 
 from __future__ import annotations
@@ -12,6 +17,10 @@ import hmac
 import json
 import logging
 import os
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -25,22 +34,29 @@ PATH = "/webhooks/dataset"
 HEADER = "X-Webhook-Secret"
 # A Hub webhook payload is a few KB; reading more would let any caller make the app buffer it.
 MAX_BODY = 64 * 1024
+# Refused calls (missing or wrong secret): this many log lines a minute, then one line that counts the rest.
+REFUSALS_SHOWN = 3
+REFUSALS_WINDOW = 60.0
+# A payload value is logged as the repr of at most this many characters.
+LOGGED_CHARS = 100
+NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
 
 
 def routes(datasets: RefreshingStore, secret: str | None = None) -> list[Route]:
     """The webhook route for `datasets`; `secret` defaults to env WEBHOOK_SECRET (unset or empty: the route answers 404)."""
     secret = os.environ.get("WEBHOOK_SECRET", "") if secret is None else secret
     expected = secret.encode("utf-8")
+    refusals = RefusalLog()
 
     async def dataset_webhook(request: Request) -> JSONResponse:
         if not expected:
             return JSONResponse({"detail": "Not Found"}, status_code=404)
         given = request.headers.get(HEADER)
         if given is None:
-            log.warning("webhook: refused a call without the %s header", HEADER)
+            refusals.refused(f"without the {HEADER} header")
             return JSONResponse({"error": f"missing {HEADER} header"}, status_code=401)
         if not hmac.compare_digest(given.encode("utf-8"), expected):
-            log.warning("webhook: refused a call with a wrong %s", HEADER)
+            refusals.refused(f"with a wrong {HEADER}")
             return JSONResponse({"error": f"wrong {HEADER}"}, status_code=403)
         body = await _read_at_most(request, MAX_BODY)
         if body is None:
@@ -51,8 +67,14 @@ def routes(datasets: RefreshingStore, secret: str | None = None) -> list[Route]:
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             log.warning("webhook: refused a body that is not JSON (%s); the current data is still served", exc)
             return JSONResponse({"error": "the body is not JSON"}, status_code=400)
-        event = payload.get("event") if isinstance(payload, dict) else None
-        what = f"{event.get('scope')}/{event.get('action')}" if isinstance(event, dict) else "no event"
+        except RecursionError:
+            log.warning("webhook: refused a JSON body nested too deeply; the current data is still served")
+            return JSONResponse({"error": "the body is nested too deeply"}, status_code=400)
+        event = event_of(payload)
+        if event is None:
+            log.warning("webhook: refused JSON with no event scope and action; the current data is still served")
+            return JSONResponse({"error": f"the body is {NOT_A_PAYLOAD}"}, status_code=400)
+        what = "/".join(logged(value) for value in event)
         already = datasets.refresh_pending()
         if not datasets.request_refresh():
             log.warning("webhook (%s): refreshes are off (HF_HUB_OFFLINE is set)", what)
@@ -64,6 +86,72 @@ def routes(datasets: RefreshingStore, secret: str | None = None) -> list[Route]:
         return JSONResponse({"refresh": "queued"}, status_code=202)
 
     return [Route(PATH, dataset_webhook, methods=["POST"])]
+
+
+def event_of(payload: object) -> tuple[str, str] | None:
+    """(scope, action) of a Hub webhook payload, or None when it has no such event."""
+    event = payload.get("event") if isinstance(payload, dict) else None
+    if not isinstance(event, dict):
+        return None
+    scope, action = event.get("scope"), event.get("action")
+    if not isinstance(scope, str) or not isinstance(action, str):
+        return None
+    return scope, action
+
+
+def logged(value: str) -> str:
+    """A payload value as a log line may hold it: its repr (newlines and control characters escaped), cut short."""
+    return repr(value[:LOGGED_CHARS]) + ("…" if len(value) > LOGGED_CHARS else "")
+
+
+class RefusalLog:
+    """Warnings for refused calls: the first `shown` of each `window` seconds are logged one by one; the
+    rest are counted and logged as one line when the window closes."""
+
+    def __init__(
+        self, shown: int = REFUSALS_SHOWN, window: float = REFUSALS_WINDOW, clock: Callable[[], float] = time.monotonic
+    ):
+        self.shown = shown
+        self.window = window
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._started = -float("inf")
+        self._logged = 0
+        self._counted: Counter[str] = Counter()
+        self._timer: threading.Timer | None = None
+
+    def refused(self, why: str) -> None:
+        """Note a refused call (`why`: "with a wrong X-Webhook-Secret")."""
+        with self._lock:
+            now = self.clock()
+            if now - self._started >= self.window:
+                self._flush_locked()
+                self._started, self._logged = now, 0
+            if self._logged < self.shown:
+                self._logged += 1
+                more = "; more this minute are counted, not logged" if self._logged == self.shown else ""
+                log.warning("webhook: refused a call %s%s", why, more)
+                return
+            self._counted[why] += 1
+            if self._timer is None:
+                self._timer = threading.Timer(max(0.0, self._started + self.window - now), self.flush)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def flush(self) -> None:
+        """Log the count of refused calls not logged one by one, if any."""
+        with self._lock:
+            self._flush_locked()
+
+    def _flush_locked(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._counted:
+            total = sum(self._counted.values())
+            detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common())
+            log.warning("webhook: %d more refused calls in the last minute (%s)", total, detail)
+            self._counted.clear()
 
 
 async def _read_at_most(request: Request, limit: int) -> bytes | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -119,6 +120,80 @@ def test_a_bad_body_is_refused_with_a_log_line_and_the_data_stays(source, caplog
     assert any(logged in r.getMessage() for r in caplog.records)
     time.sleep(0.1)
     assert source.reads == 0 and source.current() == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "logged"),
+    [
+        (b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
+        (b'{"event": ' * 5_000 + b"1" + b"}" * 5_000, "nested too deeply"),
+        (b"[1, 2]", "no event scope and action"),
+        (b'{"event": "update"}', "no event scope and action"),
+        (b'{"event": {"scope": ["repo"], "action": "update"}}', "no event scope and action"),
+        (b'{"repo": {"name": "a/b"}}', "no event scope and action"),
+    ],
+)
+def test_json_the_webhook_cannot_use_is_a_400(source, caplog, body, logged):
+    caplog.set_level(logging.INFO, logger="components.web.webhook")
+    answer = post(client_for(source), headers={webhook.HEADER: SECRET}, content=body)
+    assert answer.status_code == 400 and answer.json()["error"].startswith("the body is")
+    assert [r.getMessage() for r in caplog.records if logged in r.getMessage()]
+    time.sleep(0.1)
+    assert source.reads == 0
+
+
+def test_payload_values_are_logged_escaped_on_one_line(source, caplog):
+    caplog.set_level(logging.INFO, logger="components.web.webhook")
+    forged = "repo\nWARNING forged.logger: FORGED LINE\r\u2028\x1b[31m" + "x" * 500
+    payload = {"event": {"scope": forged, "action": "update"}}
+    assert post(client_for(source), content=json.dumps(payload).encode()).status_code == 202
+    (line,) = [r.getMessage() for r in caplog.records if "refresh requested" in r.getMessage()]
+    assert "FORGED LINE" in line and not any(c in line for c in "\n\r\u2028\x1b"), line
+    assert "'update'" in line and len(line) < 300
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def refusal_lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+
+
+def test_refused_calls_are_logged_a_few_a_minute_then_counted(caplog):
+    caplog.set_level(logging.INFO, logger="components.web.webhook")
+    clock = Clock()
+    refusals = webhook.RefusalLog(shown=3, window=60.0, clock=clock)
+    for i in range(200):
+        refusals.refused("with a wrong X-Webhook-Secret" if i % 4 else "without the X-Webhook-Secret header")
+    assert len(refusal_lines(caplog)) == 3
+    refusals.flush()
+    lines = refusal_lines(caplog)
+    assert len(lines) == 4 and lines[-1].startswith("webhook: 197 more refused calls in the last minute")
+    assert "148 with a wrong X-Webhook-Secret" in lines[-1] and "49 without the X-Webhook-Secret header" in lines[-1]
+    refusals.flush()
+    clock.now += 61
+    refusals.refused("with a wrong X-Webhook-Secret")
+    assert len(refusal_lines(caplog)) == 5  # a new minute: logged again, nothing left to count
+
+
+def test_the_count_is_logged_when_the_minute_ends_without_another_call(caplog):
+    caplog.set_level(logging.INFO, logger="components.web.webhook")
+    refusals = webhook.RefusalLog(shown=1, window=0.3)
+    for _ in range(5):
+        refusals.refused("with a wrong X-Webhook-Secret")
+    assert wait_for(lambda: any("4 more refused calls" in line for line in refusal_lines(caplog)), 3)
+
+
+def test_a_flood_of_wrong_secrets_adds_a_few_log_lines(source, caplog):
+    caplog.set_level(logging.INFO, logger="components.web.webhook")
+    client = client_for(source)
+    statuses = {post(client, headers={webhook.HEADER: f"guess-{i}"}, json=PAYLOAD).status_code for i in range(200)}
+    assert statuses == {403} and len(refusal_lines(caplog)) <= webhook.REFUSALS_SHOWN + 1
 
 
 def test_a_huge_body_sent_in_chunks_without_a_length_is_cut_off(source):

@@ -1,0 +1,122 @@
+"""Results no one reads are dropped a minute after they are ready.
+
+`POST /gradio_api/call/NAME` queues a call and answers its event id; the result waits in Gradio's queue
+until `GET /gradio_api/call/NAME/<id>` reads it. A caller that never reads leaves it there: Gradio keeps
+the messages of its last 2,000 sessions, and each plain HTTP call is a session of its own, so an
+all-rows `/search` (~0.6 MB of JSON at 2,000 rows a stack) left unread 400 times grew RSS by ~370 MB,
+and 2,000 such calls at 10,000 rows a stack would hold gigabytes. Every `SWEEP_EVERY` seconds, a
+session whose every event has finished and has waited `UNREAD_SECONDS` unread is dropped. A browser
+tab reads its results as they come (its stream removes each one), so only abandoned results go.
+
+A read of a result Gradio does not hold (an unknown event id, a result already read or dropped) made
+Gradio raise inside its event stream: the caller got a broken stream and the log two tracebacks per
+call, a log flood for anyone. `UnknownResults` answers those reads itself, with the same message and
+no traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+from urllib.parse import parse_qs
+
+log = logging.getLogger(__name__)
+
+UNREAD_SECONDS = 60.0
+SWEEP_EVERY = 10.0
+CALL_RESULT = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
+QUEUE_DATA = "/gradio_api/queue/data"
+NO_RESULT = "no result for this event id: unknown, already read, or left unread for over a minute"
+
+
+def forget_unread(queue: Any, waiting: dict[str, float], now: float, unread_seconds: float = UNREAD_SECONDS) -> int:
+    """One sweep over Gradio's queue: drop each session whose events have all finished and whose results
+    have waited `unread_seconds` unread (`waiting` remembers since when, between sweeps). Returns how many."""
+    running = queue.event_ids_to_events  # queued or running events; a finished one is removed
+    sessions = queue.pending_event_ids_session  # events whose completion no one has read yet
+    dropped = 0
+    for session, ids in list(sessions.items()):
+        if not ids or any(event_id in running for event_id in ids):
+            waiting.pop(session, None)
+            continue
+        if now - waiting.setdefault(session, now) >= unread_seconds:
+            sessions.pop(session, None)
+            queue.pending_messages_per_session.pop(session, None)
+            del waiting[session]
+            dropped += 1
+    for session in [s for s in waiting if s not in sessions]:
+        del waiting[session]
+    return dropped
+
+
+async def sweep_forever(get_queue: Callable[[], Any]) -> None:
+    """Sweep the queue `get_queue()` answers every `SWEEP_EVERY` seconds, for as long as the app runs."""
+    waiting: dict[str, float] = {}
+    while True:
+        await asyncio.sleep(SWEEP_EVERY)
+        queue = get_queue()
+        if queue is not None and (dropped := forget_unread(queue, waiting, time.monotonic(), UNREAD_SECONDS)):
+            log.debug("dropped the unread results of %d calls", dropped)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Any) -> AsyncIterator[None]:
+    """A FastAPI lifespan that sweeps the queue of the Gradio app `app` while it serves."""
+    task = asyncio.create_task(sweep_forever(lambda: gradio_queue(app)))
+    try:
+        yield
+    finally:
+        task.cancel()
+
+
+class UnknownResults:
+    """ASGI middleware: a read of a result (`GET /gradio_api/call/NAME/ID`) or of a session's stream
+    (`GET /gradio_api/queue/data`) that Gradio's queue does not hold is answered here, as Gradio would
+    (an `error` event), without the exception Gradio raises inside the stream."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        queue = gradio_queue(scope.get("app")) if scope["type"] == "http" and scope["method"] == "GET" else None
+        if queue is not None:
+            path = scope["path"].removeprefix(scope.get("root_path", "")) or "/"
+            result = CALL_RESULT.match(path)
+            if result and session_of(queue, result.group(1)) not in queue.pending_messages_per_session:
+                await event_stream(send, f"event: error\ndata: {json.dumps(NO_RESULT)}\n\n")
+                return
+            if path == QUEUE_DATA:
+                session = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("session_hash", [None])[0]
+                if session is not None and session not in queue.pending_messages_per_session:
+                    gone = {"msg": "unexpected_error", "event_id": None, "message": "404: Not Found"}
+                    gone |= {"session_not_found": True, "success": False}
+                    await event_stream(send, f"data: {json.dumps(gone)}\n\n")
+                    return
+        await self.app(scope, receive, send)
+
+
+def gradio_queue(app: Any) -> Any:
+    """The queue of the Gradio app `app` (None for another app, or before Gradio made its queue)."""
+    get_blocks = getattr(app, "get_blocks", None)
+    return getattr(get_blocks(), "_queue", None) if get_blocks is not None else None
+
+
+def session_of(queue: Any, event_id: str) -> str:
+    """The session whose messages hold the event's result, found as Gradio's own route finds it."""
+    event = queue.event_ids_to_events.get(event_id)
+    if event is not None:
+        return event.session_hash
+    return next((s for s, ids in list(queue.pending_event_ids_session.items()) if event_id in ids), event_id)
+
+
+async def event_stream(send: Callable, text: str) -> None:
+    body = text.encode()
+    headers = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,148 @@
+"""`components/web/limits.py` (the body limit) and `components/web/arguments.py` (argument types), in process."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+
+import gradio as gr
+import pytest
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from components.web import arguments, limits, unread, webhook
+
+seen: list[int] = []
+
+
+async def echo(request: Request) -> JSONResponse:
+    body = await request.body()
+    seen.append(len(body))
+    return JSONResponse({"length": len(body)})
+
+
+@pytest.fixture
+def http():
+    seen.clear()
+    app = Starlette(
+        routes=[Route("/echo", echo, methods=["GET", "POST"]), Route("/small", echo, methods=["POST"])],
+        middleware=[Middleware(limits.BodyLimit, default=1000, per_path={"/small": 100})],
+    )
+    return TestClient(app)
+
+
+def chunks(total: int, size: int = 64):
+    for start in range(0, total, size):
+        yield b"x" * min(size, total - start)
+
+
+def test_a_body_over_its_declared_length_limit_is_refused_unread(http):
+    answer = http.post("/echo", content=b"x" * 1001)
+    assert answer.status_code == 413 and answer.json() == {"error": "request body over 1000 bytes"}
+    assert answer.headers["connection"] == "close" and seen == []
+    assert http.post("/echo", content=b"x" * 1000).json() == {"length": 1000}
+
+
+def test_a_chunked_body_is_cut_off_once_it_passes_the_limit_and_handed_on_whole_below_it(http):
+    assert http.post("/echo", content=chunks(5000)).status_code == 413 and seen == []
+    assert http.post("/echo", content=chunks(999)).json() == {"length": 999}
+
+
+def test_a_path_has_its_own_limit(http):
+    assert http.post("/small", content=b"x" * 101).status_code == 413
+    assert http.post("/small/", content=chunks(101)).status_code == 413  # the same path with its slash
+    assert http.post("/small", content=b"x" * 100).json() == {"length": 100}
+    assert http.post("/echo", content=b"x" * 101).json() == {"length": 101}
+
+
+def test_requests_without_a_body_pass(http):
+    assert http.get("/echo").json() == {"length": 0}
+
+
+def test_the_limit_of_a_path_holds_under_a_root_path():
+    middleware = limits.BodyLimit(app=None, default=1000, per_path={"/small": 100})
+    assert middleware.limit_for({"path": "/space/small", "root_path": "/space"}) == 100
+    assert middleware.limit_for({"path": "/small/"}) == 100
+    assert middleware.limit_for({"path": "/gradio_api/call/search"}) == 1000
+
+
+def test_the_app_limits_are_1_mb_and_the_webhooks_64_kb():
+    assert limits.DEFAULT_LIMIT == 1024 * 1024 and limits.describe(limits.DEFAULT_LIMIT) == "1 MB"
+    assert limits.PATH_LIMITS == {webhook.PATH: 64 * 1024} and limits.describe(webhook.MAX_BODY) == "64 KB"
+
+
+def test_app_kwargs_adds_the_limit_and_keeps_what_was_given():
+    routes = [Route("/echo", echo)]
+    kwargs = limits.app_kwargs({"routes": routes, "middleware": [Middleware(limits.BodyLimit, default=5)]})
+    assert kwargs["routes"] is routes
+    assert [m.cls for m in kwargs["middleware"]][:3] == [limits.BodyLimit, limits.OneLineErrors, limits.BodyLimit]
+    assert [m.cls for m in limits.app_kwargs(None)["middleware"]] == [
+        limits.OneLineErrors,
+        limits.BodyLimit,
+        unread.UnknownResults,
+    ]
+
+
+async def fails(request: Request) -> JSONResponse:
+    raise KeyError("line\nWARNING forged.logger: FORGED")
+
+
+def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
+    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(limits.OneLineErrors)])
+    caplog.set_level(logging.DEBUG, logger="components.web.limits")
+    answer = TestClient(app, raise_server_exceptions=False).get("/fails")
+    assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert [r.getMessage() for r in errors] == ["GET '/fails' failed: KeyError('line\\nWARNING forged.logger: FORGED')"]
+    assert [r.levelno for r in caplog.records if r.exc_info] == [logging.DEBUG]
+
+
+# ---- argument types ------------------------------------------------------------------------------------
+
+
+@arguments.check_arguments
+class Endpoints:
+    def find(self, query: str = "", limit: int = 10) -> list[str]:
+        """Find things.
+
+        Args:
+            query: what to find.
+            limit: how many.
+        """
+        return [query] * limit
+
+    def one(self, model_id: str) -> str:
+        return model_id
+
+    def _private(self, text: str) -> str:
+        return text
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [(1, "a number"), (2.5, "a number"), (True, "a boolean"), ([], "a list"), ({}, "an object"), (None, "null")],
+)
+def test_a_string_argument_of_another_type_is_a_gr_error_naming_it(value, kind):
+    with pytest.raises(gr.Error) as raised:
+        Endpoints().find(value)
+    assert raised.value.message == f'find: the argument query must be a string ("" for the default), not {kind}'
+    assert raised.value.print_exception is False
+    with pytest.raises(gr.Error, match=f"one: the argument model_id must be a string, not {kind}"):
+        Endpoints().one(model_id=value)
+
+
+def test_strings_and_other_annotations_pass_and_private_methods_are_left_alone():
+    assert Endpoints().find("a", 2) == ["a", "a"] and Endpoints().find(query="b", limit=1) == ["b"]
+    assert Endpoints().one("x") == "x"
+    assert Endpoints()._private(5) == 5
+
+
+def test_what_gradio_reads_stays_the_endpoints_own():
+    method = Endpoints().find
+    assert list(inspect.signature(method).parameters) == ["query", "limit"]
+    assert method.__doc__.startswith("Find things.") and method.__name__ == "find"
+    assert Endpoints.find.__annotations__ == {"query": "str", "limit": "int", "return": "list[str]"}
