@@ -65,6 +65,12 @@ class AppRoute:
     attachment: bool = False  # a download: sent as a file to save
 
 
+# What the Hub sends on a dataset change (the webhook refuses a body without event scope and action).
+HUB_EVENT = {
+    "event": {"action": "update", "scope": "repo.content"},
+    "repo": {"type": "dataset", "name": "aws-neuron/torch-neuronx-model-support"},
+}
+
 # Add each new route of the app here: the Space's Node proxy would swallow it.
 ROUTES = [
     AppRoute("/badge?model=Qwen/Qwen3-0.6B", "application/json", lambda b: json.loads(b)["schemaVersion"] == 1),
@@ -103,7 +109,7 @@ def test_the_webhook_refuses_a_missing_or_wrong_secret_and_queues_a_refresh_with
     assert missing.status_code == 401 and "X-Webhook-Secret" in missing.json()["error"]
     wrong = http.post("/webhooks/dataset", json={}, headers={"X-Webhook-Secret": SECRET + "x"})
     assert wrong.status_code == 403
-    right = http.post("/webhooks/dataset", json={}, headers={"X-Webhook-Secret": SECRET})
+    right = http.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SECRET})
     assert right.status_code == 202 and right.json() == {"refresh": "queued"}
 
 
@@ -212,7 +218,7 @@ def test_serving_pages_downloads_and_the_webhook_writes_nothing_into_the_app_fol
     before = listing()
     for route in ROUTES:
         assert http.get(route.path).status_code == 200
-    assert http.post("/webhooks/dataset", json={}, headers={"X-Webhook-Secret": SECRET}).status_code == 202
+    assert http.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SECRET}).status_code == 202
     for path in ("/", "/compare", "/charts", "/architectures", "/about"):
         assert http.get(path).status_code == 200
     from gradio_client import Client
@@ -235,7 +241,7 @@ def test_with_ssr_forced_on_the_apps_routes_would_be_lost(node):
             assert "window.gradio_config" not in client.get("/").text  # Node rendered the page: SSR is on
             for route in ROUTES:
                 assert client.get(route.path).headers["content-type"].startswith("text/html"), route.path
-            refused = client.post("/webhooks/dataset", json={}, headers={"X-Webhook-Secret": SECRET})
+            refused = client.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SECRET})
             assert refused.status_code == 405
     finally:
         server.stop()
