@@ -100,8 +100,7 @@ def page_top() -> gr.HTML:
     gr.HTML(
         f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
         "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-        "And how do I run it myself?</p>"
-        f'<p class="tagline">{be_found.feed_link()}</p></div>'
+        f"And how do I run it myself? {be_found.feed_link()}</p></div>"
     )
     return gr.HTML(elem_id="header")
 
@@ -156,7 +155,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     demo.launch(
         theme=serving.theme(),
         css=serving.minified_css(ASSETS / "style.css"),
-        head=serving.HEAD + be_found.PAGE_HEAD,
+        head=serving.minified_head(serving.HEAD + be_found.PAGE_HEAD),
         show_error=False,
         footer_links=["api"],
         mcp_server=True,

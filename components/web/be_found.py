@@ -142,7 +142,7 @@ def panel_html(answer: dict) -> Markup:
 
 def feed_link() -> Markup:
     """The page's link to the feed of every model's result changes."""
-    return Markup('<a id="feed" href="feed.atom">Feed of result changes (Atom)</a>')
+    return Markup('<a id="feed" href="feed.atom">Feed of changes</a>')
 
 
 # The script behind `copy_block`: it makes a badge's relative addresses absolute from the address the

@@ -42,6 +42,12 @@ def minified_css(path: Path) -> str:
     return re.sub(r"\s*([{};,>])\s*", r"\1", re.sub(r"\s+", " ", text)).strip()
 
 
+def minified_head(text: str) -> str:
+    """The head's scripts without indentation or blank lines (its lines kept, so no statement runs into the
+    next): Gradio sends the head inside every page's config."""
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def theme() -> gr.themes.Base:
     """The page's theme: Gradio's Soft colours with system font stacks (no web fonts to fetch), and text
     colours that keep a 4.5:1 contrast (WCAG AA) in light and dark: Soft's subdued text, labels and
@@ -67,10 +73,11 @@ def theme() -> gr.themes.Base:
 # A link that opens a model (`?model=...`) on a phone: the columns stack, and the model's answer sits below
 # the filters and the table, about two screens down. Once the answer shows, the page scrolls to it when the
 # panel sits below the table (beside it, on a wide screen, it is in sight), unless the person scrolled already.
-# The table above may still grow as its rows render, so the panel is kept in place for a moment after.
+# The table above may still grow as its rows render, so the panel is kept in place for a moment after (unless
+# someone else scrolled it). The back link scrolls in place: the page's <base> would resolve "#results" to
+# another address.
 OPEN_MODEL = """<script>
 (() => {
-  // the page's <base> would resolve "#results" to another address: scroll in place instead
   document.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest(".back-to-table a");
     const table = document.getElementById("results");
@@ -83,7 +90,7 @@ OPEN_MODEL = """<script>
   const stop = () => { moved = true; };
   ["wheel", "touchmove", "keydown", "mousedown"].forEach((e) => addEventListener(e, stop, { once: true, passive: true }));
   const place = () => {
-    if (placedAt !== null && Math.abs(window.scrollY - placedAt) > 2) moved = true;  // scrolled by someone else
+    if (placedAt !== null && Math.abs(window.scrollY - placedAt) > 2) moved = true;
     const panel = document.getElementById("details");
     if (moved || !panel) return;
     if (Math.abs(panel.getBoundingClientRect().top) > 8) panel.scrollIntoView({ block: "start" });
