@@ -16,6 +16,7 @@ decided: "size", "base model", "architecture" or "none".
 from __future__ import annotations
 
 from components.queries import failures
+from components.queries.formatting import parameter_count
 from components.sources.hardware import hardware
 from components.sources.records import ModelRecord, Records
 from components.sources.results import FAIL, PASS, result_kind
@@ -45,10 +46,6 @@ def failure_summary(snapshot: Snapshot, stack: Stack, model_id: str) -> str:
     return f"{result}: {cause['summary']}"
 
 
-def _size(num_parameters: int) -> str:
-    return f"{num_parameters / 1e9:.2f} B" if num_parameters >= 1e8 else f"{num_parameters / 1e6:.0f} M"
-
-
 def expectation(snapshot: Snapshot, records: Records, stack: Stack, record: ModelRecord | None, found: dict) -> dict:
     """{verdict, basis, reason} for a model with no row on `stack`, from its Hub `record` and `found` (its
     `evidence`: base_model and architecture, as `details.lookup` builds them). verdict is one of VERDICTS,
@@ -60,7 +57,7 @@ def expectation(snapshot: Snapshot, records: Records, stack: Stack, record: Mode
         return {
             "verdict": LIKELY_FAILS,
             "basis": "size",
-            "reason": f"{_size(size)} parameters do not fit on {hw.core_degrees[-1]} cores at about "
+            "reason": f"{parameter_count(size)} parameters do not fit on {hw.core_degrees[-1]} cores at about "
             f"{hw.hbm_per_core_gb:g} GB each, the most the harness shards a model over",
         }
     clauses = []
@@ -98,7 +95,7 @@ def _same_kind(record: ModelRecord | None, base: ModelRecord | None) -> tuple[bo
         return False, f"its architecture differs ({base_arch}, this model {own_arch})"
     if not own_size or not base_size:
         return False, "a parameter count is unknown"
-    sizes = f"{_size(own_size)} parameters, the base model {_size(base_size)}"
+    sizes = f"{parameter_count(own_size)} parameters, the base model {parameter_count(base_size)}"
     if max(own_size, base_size) / min(own_size, base_size) > SIZE_RATIO:
         return False, f"its size differs ({sizes})"
     return True, f"with the same architecture ({own_arch}) and a similar size ({sizes})"

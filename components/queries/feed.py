@@ -18,7 +18,6 @@ import pandas as pd
 
 from components.queries import links
 from components.queries.compare import compare
-from components.queries.views import SELECTED, Query
 from components.sources.dataset import HUB_REPO
 from components.sources.results import EXCLUDED
 from components.sources.snapshot import Snapshot, Stack
@@ -73,8 +72,7 @@ class Change:
 
     def link_query(self) -> str:
         """The deep link's query string: the model on the newer stack."""
-        query = Query("", SELECTED, "", self.newer.neuronx_cc, self.newer.spec)
-        return links.build(links.PageState(query, self.model_id))
+        return links.model_on_stack(self.model_id, self.newer)
 
 
 def consecutive_pairs(snapshot: Snapshot) -> list[tuple[Stack, Stack]]:

@@ -52,7 +52,12 @@ def parameters(value: object) -> str:
     """A parameter count as people read it: `1.54 B parameters`, `135 M parameters`; `size unknown`."""
     if is_missing(value) or isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         return "size unknown"
-    return f"{value / 1e9:.2f} B parameters" if value >= 1e8 else f"{value / 1e6:.0f} M parameters"
+    return f"{parameter_count(value)} parameters"
+
+
+def parameter_count(value: float) -> str:
+    """A positive parameter count, short: `1.54 B`, `135 M`."""
+    return f"{value / 1e9:.2f} B" if value >= 1e8 else f"{value / 1e6:.0f} M"
 
 
 def count(value: object) -> str:

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from components.queries.views import SELECTED, Query, normalise
 from components.sources.records import hub_id
-from components.sources.snapshot import Snapshot
+from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import library_spec, split_spec
 
 MAX_VALUE = 200
@@ -42,6 +42,11 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
     model = snapshot.canonical_model_id(get("model")) or hub_id(get("model")) or ""
     return PageState(query, model)
+
+
+def model_on_stack(model_id: str, stack: Stack) -> str:
+    """The query string (without `?`) that opens `model_id` on `stack` in the Models page."""
+    return build(PageState(Query(neuronx_cc=stack.neuronx_cc, library_version=stack.spec), model_id))
 
 
 def build(state: PageState) -> str:

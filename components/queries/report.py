@@ -12,7 +12,6 @@ import re
 from urllib.parse import quote, urlencode
 
 from components.queries import failures, links
-from components.queries.views import Query
 from components.sources.columns import STACK_PACKAGES
 from components.sources.results import FAIL, PASS
 from components.sources.snapshot import Snapshot, Stack
@@ -38,8 +37,7 @@ def deep_link(model_id: str, stack: Stack, base: str | None) -> str | None:
     """The absolute address of the model's panel on `stack`, or None without a base address."""
     if not base:
         return None
-    query = Query(neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
-    return f"{base}/?{links.build(links.PageState(query, model_id))}"
+    return f"{base}/?{links.model_on_stack(model_id, stack)}"
 
 
 def last_pass_before(history: list[dict], stack: Stack) -> dict | None:

@@ -15,7 +15,6 @@ import gradio as gr
 from markupsafe import Markup
 
 from components.queries import failures, links
-from components.queries.views import Query
 from components.sources.moment import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import picker_choices, stack_label
@@ -45,8 +44,7 @@ INTRO = (
 
 def open_link(model_id: str, stack: Stack) -> str:
     """The Models page's address (relative) that opens `model_id` on `stack`."""
-    query = Query(neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
-    return "./?" + links.build(links.PageState(query, model_id))
+    return "./?" + links.model_on_stack(model_id, stack)
 
 
 def page_link(stack_ref: Mapping, signature: str = "") -> str:
