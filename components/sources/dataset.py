@@ -23,9 +23,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from huggingface_hub import HfApi, HfFileSystem
 
-from components.sources.columns import ALIASES, BY_NAME, COLUMNS, HEAVY, ROW_KEY, STACK_KEY
+from components.sources import parts
+from components.sources.columns import ALIASES, BY_NAME, COLUMNS, HEAVY
 from components.sources.errors import describe_error
 from components.sources.file_cache import FileCache, FileTable
+from components.sources.parts import SHARED
 from components.sources.refresh import SourceError
 from components.sources.snapshot import Provenance, Skipped, Snapshot
 
@@ -35,19 +37,10 @@ HUB_REPO = "aws-neuron/torch-neuronx-model-support"
 HUB_DATASET = f"hf://datasets/{HUB_REPO}/data"
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DIR = ROOT / "data" / "sample"
-UNKNOWN = "unknown"
 # One Hub call, the listing: the reads of the files themselves have huggingface_hub's own timeouts.
 HUB_TIMEOUT = 30.0
 
-# Columns that repeat a few values over many rows: stored as categories to keep memory flat.
-_CATEGORICAL = set(HEAVY) | set(STACK_KEY) | {
-    "runner", "result", "exclusion", "cpu_match", "english", "transformers", "accelerate",
-    "torch_neuronx", "torch", "nki", "python", "neuron_driver",
-}  # fmt: skip
 _HEAVY_TYPE = pa.dictionary(pa.int32(), pa.string())
-# What the refresh cache stores against shared dictionaries: the combine then only moves indices.
-# Not the stack key: its nulls are filled after the files are joined.
-_SHARED = tuple(sorted(_CATEGORICAL - set(STACK_KEY)))
 
 
 class DatasetError(SourceError):
@@ -73,12 +66,14 @@ def load(
     """Read every Parquet file under `source` (a folder, a file, or an `hf://datasets/...` path).
 
     With a `cache` (kept between calls) only new or changed files are read, and nothing at all when no
-    file changed (the Hub is asked for the revision's file list first, with each file's blob id).
+    file changed (the Hub is asked for the revision's file list first, with each file's blob id); only
+    the stacks those files hold are merged again (see `parts.py`).
     Returns a Snapshot, possibly empty; files that cannot be read are listed in `skipped`.
     Raises DatasetError when the source itself does not exist or cannot be listed.
     """
     text = str(source)
-    ticket = cache.ticket() if cache is not None else 0
+    cache = cache if cache is not None else FileCache()
+    ticket = cache.ticket()
     if text.startswith("hf://"):
         listing = _list_hub(text)
         kind = kind or "hub"
@@ -87,39 +82,38 @@ def load(
         listing = _list_local(Path(text))
         kind = kind or "local"
         label = label or Path(text).name or text
-    if cache is None:
-        return _build(read_listing(listing), source=label, kind=kind)
     checked = cache.unchanged(listing.identity)
     if checked is not None:
         return checked
-    files = read_listing(listing, cache)
-    snapshot = _build(files, source=label, kind=kind)
     reread = sum(cache.get(name, key) is None for name, key in listing.files.items())
-    cache.commit(ticket, listing.identity, files, snapshot, reread)
+    files = read_listing(listing, cache)
+    snapshot, spans = _build(files, cache, source=label, kind=kind)
+    cache.commit(ticket, listing.identity, files, snapshot, reread, spans)
     return snapshot
 
 
 def read_files(files: Iterable[str], opener: Callable[[str], BinaryIO], *, source: str, kind: str) -> Snapshot:
     """Read the named files with `opener` and build a snapshot; one bad file never stops the rest."""
-    return _build(read_listing(Listing(dict.fromkeys(files, ""), opener)), source=source, kind=kind)
+    cache = FileCache()
+    return _build(read_listing(Listing(dict.fromkeys(files, ""), opener), cache), cache, source=source, kind=kind)[0]
 
 
-def read_listing(listing: Listing, cache: FileCache | None = None) -> dict[str, FileTable]:
-    """Each file of `listing` as a FileTable: from `cache` when its key is unchanged, else read now."""
+def read_listing(listing: Listing, cache: FileCache) -> dict[str, FileTable]:
+    """Each file of `listing` as a FileTable: from `cache` when its key is unchanged, else read now; every
+    SHARED column as codes into the cache's vocabularies."""
     files = {}
     for name, key in listing.files.items():
-        cached = cache.get(name, key) if cache is not None else None
+        cached = cache.get(name, key)
         if cached is None:
             cached = read_file(name, key, listing.opener)
-            if cache is not None and cached.table is not None:
-                cached = dataclasses.replace(cached, table=cache.share(cached.table, _SHARED))
+            if cached.table is not None:
+                cached = dataclasses.replace(cached, table=cache.share(cached.table, SHARED))
         files[name] = cached
-    if cache is not None:  # every file on the final shared dictionaries: earlier versions can go
-        files = {
-            name: dataclasses.replace(f, table=cache.rebind(f.table, _SHARED)) if f.table is not None else f
-            for name, f in files.items()
-        }
-    return files
+    # every file on the final shared dictionaries: earlier versions can go
+    return {
+        name: dataclasses.replace(f, table=cache.rebind(f.table, SHARED)) if f.table is not None else f
+        for name, f in files.items()
+    }
 
 
 def read_file(name: str, key: str, opener: Callable[[str], BinaryIO]) -> FileTable:
@@ -136,15 +130,36 @@ def read_file(name: str, key: str, opener: Callable[[str], BinaryIO]) -> FileTab
     table, notes = normalise_table(table)
     for note in notes:  # the page's header lists them too
         log.warning("dataset file %s: %s", name, note)
-    return FileTable(key, table, tuple(Skipped(name, note) for note in notes), rows_read)
+    return FileTable(key, table, tuple(Skipped(name, note) for note in notes), rows_read, parts.stack_rows(table))
 
 
-def _build(files: dict[str, FileTable], *, source: str, kind: str) -> Snapshot:
-    """One snapshot from every file's table."""
-    # reading left Arrow pages free but held: give them back before the combine needs its own
-    pa.default_memory_pool().release_unused()
-    rows = _combine([f.table for f in files.values() if f.table is not None and f.table.num_rows])
-    # the combine's transient Arrow buffers are freed; give their pages back to the system
+def _build(files: dict[str, FileTable], cache: FileCache, *, source: str, kind: str) -> tuple[Snapshot, dict]:
+    """One snapshot from every file's table, and where each stack's rows sit in it. A stack whose files are
+    the ones the cache's last snapshot was built from is taken from it; only the others are merged."""
+    holders: dict[parts.StackKey, list[tuple[str, FileTable, np.ndarray | None]]] = {}
+    for name, f in files.items():
+        for key, positions in f.stacks if f.table is not None else ():
+            holders.setdefault(key, []).append((name, f, positions))
+    last, spans = cache.last()
+    pieces, placed, start = [], {}, 0
+    for key, held in holders.items():
+        sources = tuple((name, f.key) for name, f, _ in held)
+        span = spans.get(key)
+        if last is not None and span is not None and span.sources == sources:
+            columns, columns_of = parts.of_rows(last.rows, span), span.columns
+        else:
+            tables = [f.table if positions is None else f.table.take(positions) for _, f, positions in held]
+            columns = parts.build_part(tables)
+            columns_of = tuple(columns)
+        length = len(columns["model_id"])
+        pieces.append((key, columns, length))
+        placed[key] = parts.Span(sources, start, start + length, columns_of)
+        start += length
+    if pieces:
+        rows = parts.assemble(pieces, cache.categories())
+    else:
+        rows = pa.table({c.name: pa.array([], c.type) for c in COLUMNS}).to_pandas()
+    # what reading and merging left free but held: give it back to the system
     pa.default_memory_pool().release_unused()
     newest = rows["tested_at"].max() if len(rows) else None
     provenance = Provenance(
@@ -155,7 +170,8 @@ def _build(files: dict[str, FileTable], *, source: str, kind: str) -> Snapshot:
         newest_tested_at=None if newest is None or pd.isna(newest) else newest.to_pydatetime(),
         loaded_at=datetime.now(UTC),
     )
-    return Snapshot(rows, provenance, tuple(s for f in files.values() for s in f.skipped))
+    skipped = tuple(s for f in files.values() for s in f.skipped)
+    return Snapshot(rows, provenance, skipped, previous=last), placed
 
 
 def normalise_table(table: pa.Table) -> tuple[pa.Table, list[str]]:
@@ -291,56 +307,6 @@ def _as_heavy_text(values: pa.ChunkedArray) -> pa.ChunkedArray:
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
             pass
     return pc.dictionary_encode(_as_text(values))
-
-
-def _combine(tables: list[pa.Table]) -> pd.DataFrame:
-    """Concatenate, keep the newest run of each model on each stack, and convert to pandas."""
-    if not tables:
-        empty = pa.table({c.name: pa.array([], c.type) for c in COLUMNS})
-        return empty.to_pandas()
-    table = _join_shared_dictionaries(pa.concat_tables(tables, promote_options="permissive")).unify_dictionaries()
-    for name in STACK_KEY:
-        index = table.column_names.index(name)
-        table = table.set_column(index, name, pc.fill_null(table.column(name), UNKNOWN))
-    # Decide which rows to keep from the small key columns, then move every column once.
-    order = pc.sort_indices(table.select(["tested_at"]), sort_keys=[("tested_at", "descending", "at_end")])
-    order = order.to_numpy()
-    # each row's key as one integer (the codes of its key columns), in newest-first order: the first
-    # occurrence of a key is its newest row (numpy, not Arrow's group_by, which holds ~100 MB at 200,000 rows)
-    codes = [_codes(table.column(name)) for name in ROW_KEY]
-    key = np.ravel_multi_index([c[order] for c in codes], [int(c.max()) + 1 for c in codes])
-    _, first = np.unique(key, return_index=True)
-    table = table.take(order[np.sort(first)])  # the newest row of each key, newest first
-    for name in table.column_names:
-        if name in _CATEGORICAL:
-            column = table.column(name).combine_chunks()
-            if not pa.types.is_dictionary(column.type):
-                column = pc.dictionary_encode(column)
-            table = table.set_column(table.column_names.index(name), name, column)
-    return table.to_pandas(types_mapper={pa.int32(): pd.Int32Dtype()}.get)
-
-
-def _codes(column: pa.ChunkedArray) -> np.ndarray:
-    """A dictionary code per value (0 for a missing one), as int64."""
-    encoded = pc.dictionary_encode(column).combine_chunks()
-    return pc.fill_null(pc.add(encoded.indices.cast(pa.int64()), 1), 0).to_numpy()
-
-
-def _join_shared_dictionaries(table: pa.Table) -> pa.Table:
-    """Dictionary columns whose chunks all use one dictionary (the refresh cache shares them) as one
-    chunk: unifying them would hash every long text once per file."""
-    for index, name in enumerate(table.column_names):
-        column = table.column(name)
-        if not pa.types.is_dictionary(column.type) or column.num_chunks < 2:
-            continue
-        dictionaries = {
-            chunk.dictionary.buffers()[1].address for chunk in column.chunks if chunk.dictionary.buffers()[1]
-        }
-        if len(dictionaries) == 1 and all(len(c.dictionary) == len(column.chunks[0].dictionary) for c in column.chunks):
-            indices = pa.concat_arrays([chunk.indices for chunk in column.chunks])
-            joined = pa.DictionaryArray.from_arrays(indices, column.chunks[0].dictionary)
-            table = table.set_column(index, name, pa.chunked_array([joined]))
-    return table
 
 
 def check_local_source(source: str | os.PathLike) -> None:

@@ -1,21 +1,25 @@
 """What a refresh keeps from the last read, so it costs what changed.
 
 `FileCache` holds each file's normalised table under the file's key (its blob id on the Hub; its
-size and modification time in a local folder), and the last snapshot with the listing it came from
-(the Hub revision, or every local file's key). `dataset.load(..., cache=...)` asks it whether the
-listing is unchanged (then nothing is read) and which files it can take as they are.
+size and modification time in a local folder), the last snapshot with the listing it came from
+(the Hub revision, or every local file's key) and where each stack's rows sit in it, and one
+vocabulary per repetitive column. `dataset.load(..., cache=...)` asks it whether the listing is
+unchanged (then nothing is read), which files it can take as they are, and which stacks.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from components.sources.parts import Span, StackKey
 from components.sources.snapshot import Skipped, Snapshot
 
 
@@ -27,6 +31,7 @@ class FileTable:
     table: pa.Table | None
     skipped: tuple[Skipped, ...]
     rows_read: int
+    stacks: tuple[tuple[StackKey, np.ndarray | None], ...] = ()  # each stack's rows (None: all of them)
 
 
 class FileCache:
@@ -36,6 +41,9 @@ class FileCache:
     was abandoned after its timeout and answers late cannot replace what a later read stored.
     """
 
+    # A vocabulary is compacted when more than half of it, and more than this many texts, is no longer used.
+    COMPACT_AFTER = 1_000
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tickets = 0
@@ -43,10 +51,12 @@ class FileCache:
         self._files: Mapping[str, FileTable] = {}
         self._listing: Hashable | None = None
         self._last: Snapshot | None = None
+        self._spans: Mapping[StackKey, Span] = {}
         self.files_reread = 0  # files the latest committed load had to read (for tests and benchmarks)
         # One dictionary per long-text column, shared by every cached file: the same run.py and
         # tracebacks recur on every stack, and per-file dictionaries would hold them once per file.
         self._vocabulary: dict[str, pa.Array] = {}
+        self._categories: dict[str, tuple[pa.Array, pd.CategoricalDtype]] = {}
 
     def share(self, table: pa.Table, columns: Iterable[str]) -> pa.Table:
         """`table` with `columns` dictionary-encoded against the shared dictionaries (which grow)."""
@@ -55,7 +65,7 @@ class FileCache:
                 column = table.column(name).combine_chunks()
                 if not pa.types.is_dictionary(column.type):
                     column = pc.dictionary_encode(column)
-                vocabulary = self._vocabulary.get(name, pa.array([], column.type.value_type))
+                vocabulary = self._vocabulary.setdefault(name, pa.array([], column.type.value_type))
                 positions = pc.index_in(column.dictionary, value_set=vocabulary)
                 new = column.dictionary.filter(pc.is_null(positions))
                 if len(new):
@@ -79,6 +89,21 @@ class FileCache:
                     table = table.set_column(table.column_names.index(name), name, rebound)
         return table
 
+    def categories(self) -> dict[str, pd.CategoricalDtype]:
+        """Each vocabulary as pandas categories, made again only when it grew (codes index into it)."""
+        with self._lock:
+            for name, vocabulary in self._vocabulary.items():
+                made = self._categories.get(name)
+                if made is None or made[0] is not vocabulary:
+                    dtype = pd.CategoricalDtype(pd.Index(vocabulary.to_pandas(), dtype="str"))
+                    self._categories[name] = (vocabulary, dtype)
+            return {name: dtype for name, (_, dtype) in self._categories.items()}
+
+    def last(self) -> tuple[Snapshot | None, Mapping[StackKey, Span]]:
+        """The last committed snapshot and where each stack's rows sit in it."""
+        with self._lock:
+            return self._last, self._spans
+
     def ticket(self) -> int:
         with self._lock:
             self._tickets += 1
@@ -99,13 +124,55 @@ class FileCache:
         found = self._files.get(name)
         return found if found is not None and found.key == key else None
 
-    def commit(self, ticket: int, listing: Hashable, files: Mapping[str, FileTable], snapshot: Snapshot, reread: int):
-        """Keep `files` (only these: removed files are forgotten) and `snapshot`, unless a newer load committed."""
+    def commit(
+        self,
+        ticket: int,
+        listing: Hashable,
+        files: Mapping[str, FileTable],
+        snapshot: Snapshot,
+        reread: int,
+        spans: Mapping[StackKey, Span] | None = None,
+    ):
+        """Keep `files` (only these: removed files are forgotten), `snapshot` and its stacks' `spans`,
+        unless a newer load committed."""
         with self._lock:
             if ticket <= self._committed:
                 return
             self._committed = ticket
+            files, compacted = self._compacted(files)
             self._files = dict(files)
             self._listing = listing
             self._last = snapshot
+            # the snapshot's codes are of the vocabularies before compacting: every stack is merged again next time
+            self._spans = {} if compacted else dict(spans or {})
             self.files_reread = reread
+
+    def _compacted(self, files: Mapping[str, FileTable]) -> tuple[Mapping[str, FileTable], bool]:
+        """`files` on vocabularies without the texts no file holds any more, where those are most of one
+        (a file replaced again and again leaves its old texts behind); whether anything was compacted."""
+        tables = {name: f.table for name, f in files.items() if f.table is not None}
+        compacted = False
+        for column, vocabulary in list(self._vocabulary.items()):
+            used = np.zeros(len(vocabulary), dtype=bool)
+            for table in tables.values():
+                for chunk in table.column(column).chunks:
+                    used[pc.drop_null(chunk.indices).to_numpy()] = True
+            live = int(used.sum())
+            if len(vocabulary) - live <= max(live, self.COMPACT_AFTER):
+                continue
+            kept = np.flatnonzero(used)
+            remap = np.full(len(vocabulary), -1, dtype=np.int32)
+            remap[kept] = np.arange(len(kept), dtype=np.int32)
+            smaller = vocabulary.take(pa.array(kept))
+            for name, table in tables.items():
+                chunks = []
+                for chunk in table.column(column).chunks:
+                    codes = remap[pc.fill_null(chunk.indices, 0).to_numpy()]
+                    indices = pa.array(codes, pa.int32(), mask=chunk.indices.is_null().to_numpy(zero_copy_only=False))
+                    chunks.append(pa.DictionaryArray.from_arrays(indices, smaller))
+                tables[name] = table.set_column(table.column_names.index(column), column, pa.chunked_array(chunks))
+            self._vocabulary[column] = smaller
+            compacted = True
+        if not compacted:
+            return files, False
+        return {name: replace(f, table=tables.get(name)) for name, f in files.items()}, True

@@ -95,13 +95,29 @@ def _group_positions(codes: np.ndarray, groups: int) -> list[np.ndarray]:
     return [order[bounds[i] : bounds[i + 1]] for i in range(groups)]
 
 
+def _model_keys(model_ids: tuple[str, ...], previous: Snapshot | None) -> tuple[pa.Array, pa.Array]:
+    """`search_key` and `token_key` of every model, in order; those `previous` had are taken from it."""
+    known = {}
+    if previous is not None and previous.model_ids:
+        known = dict(zip(previous.model_ids, zip(previous._model_keys.to_pylist(), previous._model_tokens.to_pylist())))
+    keys = [known.get(m) or (search_key(m), token_key(m)) for m in model_ids]
+    return pa.array([k for k, _ in keys], pa.string()), pa.array([t for _, t in keys], pa.string())
+
+
 class Snapshot:
     """One loaded dataset: rows (one per model and stack), stacks newest first, provenance.
 
     Treat every attribute as read-only; nothing mutates a snapshot after construction.
     """
 
-    def __init__(self, rows: pd.DataFrame, provenance: Provenance, skipped: tuple[Skipped, ...] = ()):
+    def __init__(
+        self,
+        rows: pd.DataFrame,
+        provenance: Provenance,
+        skipped: tuple[Skipped, ...] = (),
+        previous: Snapshot | None = None,
+    ):
+        """`previous`: an earlier snapshot of the same source, whose models' search keys are taken as they are."""
         rows = rows.reset_index(drop=True)
         self.rows = rows
         self.provenance = provenance
@@ -115,8 +131,7 @@ class Snapshot:
         self._model_rows: dict[str, np.ndarray] = dict(
             zip(self.model_ids, _group_positions(self.model_code, len(models)))
         )
-        self._model_keys = pa.array([search_key(m) for m in self.model_ids], pa.string())
-        self._model_tokens = pa.array([token_key(m) for m in self.model_ids], pa.string())
+        self._model_keys, self._model_tokens = _model_keys(self.model_ids, previous)
         self._model_by_fold: dict[str, str] = {m.casefold(): m for m in self.model_ids}
 
         self._stack_rows: dict[tuple[str, str, str], np.ndarray] = {}
