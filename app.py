@@ -16,7 +16,7 @@ from pathlib import Path
 import gradio as gr
 from huggingface_hub import constants as hf_constants
 
-from components.sources import hub_log
+from components.sources import heap, hub_log
 from components.sources.dataset import DatasetError, check_local_source
 from components.sources.moment import Sources
 from components.sources.rankings import resolve_rankings
@@ -119,6 +119,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> None:
+    heap.limit_arenas()  # before any thread: each refresh's freed memory must not stay spread over many arenas
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     hub_log.quiet()
     args = parse_args(argv)

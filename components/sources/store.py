@@ -15,6 +15,7 @@ from pathlib import Path
 
 from huggingface_hub import constants as hf_constants
 
+from components.sources import heap
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, load
 from components.sources.file_cache import FileCache
 from components.sources.refresh import Backoff, RefreshingStore, Rejected
@@ -122,6 +123,10 @@ class DatasetStore(RefreshingStore[Snapshot]):
         if self.live:
             reason = error if isinstance(exc, Rejected) else f"the Hub dataset could not be read: {error}"
             self._swap_if_empty(lambda: load_sample(reason))
+
+    def on_success(self, snapshot: Snapshot) -> None:
+        # the old snapshot is gone (requests still reading it hold their own reference): hand its memory back
+        heap.give_back()
 
     def after_attempt(self) -> None:
         self._first_attempt.set()

@@ -1,0 +1,49 @@
+"""Giving memory back: a long-running app that swaps in a new dataset many times a day should hold what
+its current data needs, not the high-water mark of every refresh.
+
+Freed memory stays with the allocator that served it: Arrow's pool (mimalloc) keeps freed pages, and
+glibc's malloc keeps freed heap in each of its arenas (one per thread that allocated, up to eight per
+core). `limit_arenas()` (at start, before the server's threads exist) keeps glibc to a few arenas;
+`give_back()` (after a refresh swapped its snapshot in) returns both allocators' free pages to the system.
+Both do nothing where the C library is not glibc.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import logging
+
+import pyarrow as pa
+
+log = logging.getLogger(__name__)
+
+M_ARENA_MAX = -8  # glibc's mallopt parameter
+ARENAS = 2
+
+
+@functools.cache
+def _glibc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name or "libc.so.6")
+        libc.malloc_trim  # noqa: B018 — glibc only: musl and macOS have no malloc_trim
+        libc.mallopt  # noqa: B018
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+def limit_arenas(arenas: int = ARENAS) -> bool:
+    """Keep glibc's malloc to `arenas` arenas (as MALLOC_ARENA_MAX does); True when it took effect."""
+    libc = _glibc()
+    return bool(libc is not None and libc.mallopt(M_ARENA_MAX, arenas))
+
+
+def give_back() -> None:
+    """Return the free pages of Arrow's pool and of glibc's heap to the system."""
+    pa.default_memory_pool().release_unused()
+    libc = _glibc()
+    if libc is not None:
+        libc.malloc_trim(0)
