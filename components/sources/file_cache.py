@@ -59,20 +59,31 @@ class FileCache:
         self._categories: dict[str, tuple[pa.Array, pd.CategoricalDtype]] = {}
 
     def share(self, table: pa.Table, columns: Iterable[str]) -> pa.Table:
-        """`table` with `columns` dictionary-encoded against the shared dictionaries (which grow)."""
+        """`table` with `columns` as codes into the shared vocabularies, which grow by the texts they lack.
+        Only the file's own dictionary is hashed: the vocabulary is looked up in it, never copied into a
+        hash table of its own (it holds every file's texts)."""
         with self._lock:
             for name in columns:
                 column = table.column(name).combine_chunks()
                 if not pa.types.is_dictionary(column.type):
                     column = pc.dictionary_encode(column)
-                vocabulary = self._vocabulary.setdefault(name, pa.array([], column.type.value_type))
-                positions = pc.index_in(column.dictionary, value_set=vocabulary)
-                new = column.dictionary.filter(pc.is_null(positions))
-                if len(new):
-                    vocabulary = pa.concat_arrays([vocabulary, new])
-                    positions = pc.index_in(column.dictionary, value_set=vocabulary)
+                if pc.count_distinct(column.dictionary).as_py() != len(column.dictionary):
+                    column = pc.dictionary_encode(column.dictionary_decode())  # a hand-made file may repeat a value
+                dictionary = column.dictionary
+                vocabulary = self._vocabulary.setdefault(name, pa.array([], dictionary.type))
+                # where each vocabulary entry sits in this file's dictionary: the other way round, per file entry
+                found = pc.fill_null(pc.index_in(vocabulary, value_set=dictionary), -1).to_numpy()
+                known = np.flatnonzero(found >= 0)
+                mapping = np.full(len(dictionary) + 1, -1, dtype=np.int32)  # the extra last entry: a null
+                mapping[found[known]] = known
+                missing = np.flatnonzero(mapping[:-1] < 0)
+                if len(missing):
+                    mapping[missing] = len(vocabulary) + np.arange(len(missing), dtype=np.int32)
+                    vocabulary = pa.concat_arrays([vocabulary, dictionary.take(pa.array(missing))])
                     self._vocabulary[name] = vocabulary
-                indices = positions.take(column.indices).cast(column.type.index_type)
+                nulls = column.indices.is_null().to_numpy(zero_copy_only=False)
+                codes = mapping[pc.fill_null(column.indices, len(dictionary)).to_numpy()]
+                indices = pa.array(codes, pa.int32(), mask=nulls if nulls.any() else None)
                 table = table.set_column(
                     table.column_names.index(name), name, pa.DictionaryArray.from_arrays(indices, vocabulary)
                 )

@@ -125,7 +125,7 @@ class Snapshot:
         self.kind = result_kinds(rows["result"], rows["exclusion"]) if len(rows) else np.empty(0, dtype=object)
 
         # Models are numbered in name order, so sorting by code sorts by name.
-        codes, models = pd.factorize(rows["model_id"].astype(object), sort=True) if len(rows) else ([], [])
+        codes, models = pd.factorize(rows["model_id"], sort=True) if len(rows) else ([], [])
         self.model_ids: tuple[str, ...] = tuple(models)
         self.model_code: np.ndarray = np.asarray(codes, dtype=np.int64)
         self._model_rows: dict[str, np.ndarray] = dict(

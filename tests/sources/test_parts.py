@@ -178,3 +178,17 @@ def test_texts_no_file_holds_any_more_are_let_go_and_the_rows_stay_right(tmp_pat
     assert 4 in stacks_merged[1:] and set(stacks_merged) == {1, 4}
     again = load(tmp_path, cache)  # nothing changed: the same rows, whatever was compacted
     assert_same(again, dataset.load(tmp_path))
+
+
+def test_a_dictionary_that_repeats_a_text_is_shared_with_each_text_once():
+    """No Parquet writer we have repeats a dictionary entry, but a table can: the vocabulary stays unique."""
+    import pyarrow as pa
+
+    cache = FileCache()
+    first = pa.table({"error": pa.array(["y", None, "z"]).dictionary_encode()})
+    cache.share(first, ["error"])
+    repeated = pa.DictionaryArray.from_arrays(pa.array([0, 1, None, 2, 3], pa.int32()), pa.array(["x", "x", "y", "x"]))
+    shared = cache.share(pa.table({"error": repeated}), ["error"])
+    assert shared.column("error").to_pylist() == ["x", "x", None, "y", "x"]
+    categories = list(cache.categories()["error"].categories)
+    assert sorted(categories) == ["x", "y", "z"]
