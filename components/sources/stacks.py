@@ -10,11 +10,12 @@ stack it did not ask about.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 from urllib.parse import parse_qsl, urlencode
 
+from components.sources.columns import STACK_KEY
 from components.sources.versions import short_version
 
 # Transformers was the first library the harness ran; a plain library version means it first.
@@ -91,9 +92,10 @@ def normalise_library(name: str) -> str:
     return str(name or "").strip().lower().replace("_", "-")
 
 
-def stack_label(stack: Stack) -> str:
-    """`neuronx-cc 2.28.7631.0 · transformers 4.57.1`: how a stack is named to people."""
-    return f"neuronx-cc {short_version(stack.neuronx_cc)} · {stack.library} {stack.library_version}"
+def stack_label(stack: Stack | Mapping) -> str:
+    """`neuronx-cc 2.28.7631.0 · transformers 4.57.1`: how a stack (or an answer naming one) is named to people."""
+    cc, library, version = (str(stack[k]) for k in STACK_KEY) if isinstance(stack, Mapping) else stack.key
+    return f"neuronx-cc {short_version(cc)} · {library} {version}"
 
 
 def library_spec(library: str | None, version: str | None) -> str:

@@ -18,7 +18,6 @@ from components.queries import failures, links
 from components.sources.moment import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import picker_choices, stack_label
-from components.sources.versions import short_version
 from components.web.render import join
 from components.web.wiring import answering, by_name
 
@@ -51,10 +50,6 @@ def page_link(stack_ref: Mapping, signature: str = "") -> str:
     """This page's address (relative to the app) for a stack, with one cause opened."""
     pairs = [(k, stack_ref[k]) for k in ("neuronx_cc", "library", "library_version")]
     return "./failures?" + urlencode(pairs + ([("cause", signature)] if signature else []))
-
-
-def _stack_words(ref: Mapping) -> str:
-    return f"neuronx-cc {short_version(str(ref['neuronx_cc']))} · {ref['library']} {ref['library_version']}"
 
 
 def _docs(url: str | None) -> Markup:
@@ -173,10 +168,10 @@ def _cause_block(cause: dict, stack: Stack, opened: str) -> Markup:
     seen = cause["first_seen"]
     first = (
         Markup("on this stack") if seen["neuronx_cc"] == stack.neuronx_cc and seen["library_version"] == stack.library_version
-        else Markup("{}").format(_stack_words(seen))
+        else Markup("{}").format(stack_label(seen))
     )  # fmt: skip
     fixed = [
-        Markup("<li><b>Fixed in</b> {}: {}</li>").format(_stack_words(f), _joined(f["models"], Stack(
+        Markup("<li><b>Fixed in</b> {}: {}</li>").format(stack_label(f), _joined(f["models"], Stack(
             f["neuronx_cc"], f["library"], f["library_version"], 0, 0), len(f["models"]) - MAX_MODELS_LISTED))
         for f in cause["fixed_in"]
     ]  # fmt: skip
