@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, urlencode
 
+from components.queries.formatting import is_missing, parameter_count
 from components.sources.dataset import HUB_REPO
 from components.sources.records import ModelRecord, hub_id
 
@@ -19,12 +20,10 @@ MAX_URL = 8 * 1024
 
 
 def parameters(num_parameters: object) -> str:
-    """`1235814400` → `1.24 B`; `124000000` → `124 M`; unknown → `unknown`."""
-    if not isinstance(num_parameters, int | float) or isinstance(num_parameters, bool) or num_parameters <= 0:
+    """`1235814400` → `1.24 B`, as the page writes a size (`formatting.parameter_count`); unknown → `unknown`."""
+    if is_missing(num_parameters) or isinstance(num_parameters, bool) or not isinstance(num_parameters, int | float):
         return "unknown"
-    if num_parameters >= 1e9:
-        return f"{num_parameters / 1e9:.2f} B"
-    return f"{num_parameters / 1e6:.0f} M"
+    return parameter_count(num_parameters) if num_parameters > 0 else "unknown"
 
 
 def _cores(tp: object) -> str:

@@ -3,6 +3,7 @@
 from urllib.parse import parse_qs, urlsplit
 
 from components.queries import details
+from components.queries.formatting import parameter_count
 from components.queries.request_test import DISCUSSIONS, MAX_URL, parameters, request_test
 from components.sources.records import parse_records
 from tests.helpers import NEW_CC
@@ -53,4 +54,5 @@ def test_a_very_long_request_keeps_the_title_only_in_the_address():
 
 
 def test_parameters_read_as_people_read_them():
-    assert (parameters(1_235_814_400), parameters(124_000_000), parameters(None)) == ("1.24 B", "124 M", "unknown")
+    assert (parameters(1_235_814_400), parameters(24_000_000), parameters(None)) == ("1.24 B", "24 M", "unknown")
+    assert parameters(124_000_000) == parameter_count(124_000_000)  # as the page writes it
