@@ -19,7 +19,7 @@ from components.sources.moment import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import picker_choices, stack_label
 from components.web.render import join
-from components.web.wiring import answering, by_name
+from components.web.wiring import URL_JS, answering, by_name
 
 MAX_MODELS_LISTED = 60  # per cause; the rest are counted (the /failures API lists them all)
 CSS = """
@@ -48,8 +48,15 @@ def open_link(model_id: str, stack: Stack) -> str:
 
 def page_link(stack_ref: Mapping, signature: str = "") -> str:
     """This page's address (relative to the app) for a stack, with one cause opened."""
+    return "./failures" + _query(stack_ref, signature)
+
+
+def _query(stack_ref: Mapping | None, signature: str = "") -> str:
+    """The page's query string for a stack (`?neuronx_cc=…&library=…&library_version=…`), with one cause opened."""
+    if stack_ref is None:
+        return ""
     pairs = [(k, stack_ref[k]) for k in ("neuronx_cc", "library", "library_version")]
-    return "./failures?" + urlencode(pairs + ([("cause", signature)] if signature else []))
+    return "?" + urlencode(pairs + ([("cause", signature)] if signature else []))
 
 
 def _docs(url: str | None) -> Markup:
@@ -200,6 +207,8 @@ class FailuresTab:
         gr.Markdown(INTRO, elem_classes=["hint"])
         self.stack = gr.Dropdown(label="Stack", elem_id="failures-stack", min_width=260)
         self.result = gr.HTML(elem_id="failures-result", css_template=CSS)
+        # the address bar follows the picker (wiring.URL_JS), and this box gives the link to copy
+        self.link = gr.Textbox(label="Link to this view", elem_id="failures-link", buttons=["copy"], interactive=False)
 
     def on_open(self, request: gr.Request | None = None, stack: str | None = None) -> dict:
         """Fill the stack picker (from the address's stack, else the choice kept, else the newest) and draw."""
@@ -211,11 +220,17 @@ class FailuresTab:
             chosen = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         chosen = chosen or snapshot.picker_stack(stack, snapshot.newest)
         picker = gr.update(choices=picker_choices(snapshot.stacks), value=chosen.picker_value if chosen else None)
-        return {"stack": picker, "result": self._draw(snapshot, chosen, str(params.get("cause") or "")[:40])}
+        opened = str(params.get("cause") or "")[:40]
+        return {
+            "stack": picker,
+            "result": self._draw(snapshot, chosen, opened),
+            "link": _query(chosen.as_dict() if chosen else None, opened),
+        }
 
     def on_stack(self, stack: str | None = None) -> dict:
         snapshot = self.sources.datasets.current()
-        return {"result": self._draw(snapshot, snapshot.picker_stack(stack, snapshot.newest))}
+        chosen = snapshot.picker_stack(stack, snapshot.newest)
+        return {"result": self._draw(snapshot, chosen), "link": _query(chosen.as_dict() if chosen else None)}
 
     @staticmethod
     def _draw(snapshot: Snapshot, stack: Stack | None, opened: str = "") -> Markup:
@@ -228,6 +243,7 @@ def build(opened: Callable, sources: Sources) -> None:
     tab = FailuresTab(sources)
     tab.layout()
     picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result], **private)
-    tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=[tab.result],
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result, tab.link], **private)
+    tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=[tab.result, tab.link],
                     trigger_mode="always_last", **private)  # fmt: skip
+    tab.link.change(None, tab.link, tab.link, js=URL_JS, **private)

@@ -24,7 +24,7 @@ from components.sources.stacks import FIRST_LIBRARY, library_order, normalise_li
 from components.sources.versions import short_version
 from components.web import be_found, downloads, evidence, failures_tab, render
 from components.web.filters import Filters
-from components.web.wiring import answering, by_name, components
+from components.web.wiring import URL_JS, answering, by_name, components
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -34,13 +34,6 @@ RUN_COMMAND = "python3 run.py"
 # the link at narrow widths only).
 BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to the table</a></p>')
 
-URL_JS = """(q) => {
-  if (/^https?:/.test(q || "")) return q;  // already the full link
-  const u = new URL(window.location.href);
-  u.search = q || "";
-  try { window.history.replaceState(null, "", u); } catch (e) {}
-  return u.toString();
-}"""
 
 # What each event may change, by name (the outputs Gradio marks as pending while it runs).
 TABLE = ("results", "summary", "shown", "more")

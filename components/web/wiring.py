@@ -13,6 +13,16 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
+# A link component's `.change` runs this in the browser: the address bar shows the view (without a new
+# history entry) and the box holds the full link to copy.
+URL_JS = """(q) => {
+  if (/^https?:/.test(q || "")) return q;  // already the full link
+  const u = new URL(window.location.href);
+  u.search = q || "";
+  try { window.history.replaceState(null, "", u); } catch (e) {}
+  return u.toString();
+}"""
+
 
 def components(owner: object, names: Iterable[str]) -> list:
     """The components of `owner` (a page's widgets) with these names, for an event's outputs."""

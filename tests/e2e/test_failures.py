@@ -76,3 +76,18 @@ def test_in_a_browser_a_cause_opens_its_models_and_a_failed_model_offers_its_rep
     report = cause.locator("a.report-link")
     expect(report).to_have_attribute("href", re.compile(r"^https://github\.com/aws-neuron/aws-neuron-sdk/issues/new\?"))
     expect(report).to_have_attribute("target", "_blank")
+
+
+def test_in_a_browser_the_failures_pages_address_follows_its_stack_picker(page, sample_app):
+    from playwright.sync_api import expect
+
+    page.goto(f"{sample_app.url}/failures")
+    link = page.locator("#failures-link textarea, #failures-link input").first
+    expect(link).to_have_value(re.compile(r"^http.*/failures\?neuronx_cc=2\.28\."), timeout=20_000)
+    page.locator("#failures-stack input").click()
+    older = page.get_by_role("option", name=re.compile(r"2\.26\.9117\.0"))
+    older.first.click()
+    expect(link).to_have_value(re.compile(r"/failures\?neuronx_cc=2\.26\.9117\.0"), timeout=20_000)
+    expect(page).to_have_url(re.compile(r"/failures\?neuronx_cc=2\.26\.9117\.0"))
+    page.reload()  # the address opens the same stack
+    expect(page.locator("#failures-stack input")).to_have_value(re.compile(r"2\.26\.9117\.0"), timeout=20_000)

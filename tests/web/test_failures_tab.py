@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from types import SimpleNamespace
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from components.queries import compare, details, failures
+from components.sources.columns import STACK_KEY
 from components.sources.dataset import load
 from components.web import failure_charts, failures_tab
 from components.web.models_tab import ModelsTab
@@ -85,8 +87,19 @@ def test_the_failures_page_opens_on_the_stack_its_address_names(snap):
     answer = tab.on_open(request, stack=None)
     assert answer["stack"]["value"].startswith("neuronx_cc=2.26.9117.0")
     assert "<b>1</b> of 3 models fail" in answer["result"]
+    link = parse_qs(urlsplit(answer["link"]).query)
+    assert link["neuronx_cc"][0].startswith("2.26.9117.0+") and link["library_version"] == ["4.57.1"]
     answer = tab.on_open(SimpleNamespace(query_params={}), stack=None)
     assert answer["stack"]["value"].startswith("neuronx_cc=2.28.7631.0")
+
+
+def test_the_failures_pages_link_follows_its_picker_and_keeps_an_opened_cause(snap):
+    tab = failures_tab.FailuresTab(served(snap))
+    older = [s for s in snap.stacks if s.neuronx_cc.startswith("2.26.9117.0")][0]
+    answer = tab.on_stack(older.picker_value)
+    assert parse_qs(urlsplit(answer["link"]).query) == {k: [v] for k, v in older.as_dict().items() if k in STACK_KEY}
+    opened = tab.on_open(SimpleNamespace(query_params={**older.as_dict(), "cause": "v1-0123456789abcdef"}))
+    assert parse_qs(urlsplit(opened["link"]).query)["cause"] == ["v1-0123456789abcdef"]
 
 
 def test_compare_reads_regressions_grouped_by_cause(snap):
