@@ -205,10 +205,13 @@ class FailuresTab:
 
     def layout(self) -> None:
         gr.Markdown(INTRO, elem_classes=["hint"])
-        self.stack = gr.Dropdown(label="Stack", elem_id="failures-stack", min_width=260)
+        with gr.Row(equal_height=True):
+            self.stack = gr.Dropdown(label="Stack", elem_id="failures-stack", min_width=260, scale=2)
+            # the address bar follows the picker (wiring.URL_JS), and this box gives the link to copy
+            self.link = gr.Textbox(
+                label="Link to this view", elem_id="failures-link", buttons=["copy"], interactive=False, min_width=260
+            )
         self.result = gr.HTML(elem_id="failures-result", css_template=CSS)
-        # the address bar follows the picker (wiring.URL_JS), and this box gives the link to copy
-        self.link = gr.Textbox(label="Link to this view", elem_id="failures-link", buttons=["copy"], interactive=False)
 
     def on_open(self, request: gr.Request | None = None, stack: str | None = None) -> dict:
         """Fill the stack picker (from the address's stack, else the choice kept, else the newest) and draw."""
