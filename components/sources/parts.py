@@ -136,11 +136,11 @@ def assemble(
     stacks: Sequence[tuple[StackKey, Columns, int]], vocabularies: Mapping[str, pd.CategoricalDtype]
 ) -> pd.DataFrame:
     """One frame of every stack's rows, stack after stack: the documented columns first, then any
-    other in order of first appearance; SHARED columns categories of `vocabularies`."""
+    other by name (a refresh and a full load agree); SHARED columns categories of `vocabularies`."""
     lengths = [n for _, _, n in stacks]
     joined = concat_columns([columns for _, columns, _ in stacks], lengths)
     frame: dict[str, object] = {}
-    for name in [*NAMES, *(n for n in joined if n not in NAMES)]:
+    for name in [*NAMES, *sorted(n for n in joined if n not in NAMES)]:
         if name in STACK_KEY:
             values = [key[STACK_KEY.index(name)] for key, _, _ in stacks]
             order = pd.unique(np.array(values, dtype=object))  # categories in order of first appearance
