@@ -112,10 +112,13 @@ class Assets:
         path, root = scope.get("path", ""), scope.get("root_path", "")
         if root and path.startswith(root):
             path = path[len(root) :]
+        if path not in self.files:
+            await self.app(scope, receive, send)
+            return
         headers = dict(scope.get("headers", ()))
         encoding = choose_encoding(headers.get(b"accept-encoding", b"").decode("latin-1"))
-        ours = path in self.files and encoding is not None and b"range" not in headers
-        if not ours or (self.kept_bytes >= self.max_kept and (path, encoding) not in self.kept):
+        full = self.kept_bytes >= self.max_kept and (path, encoding) not in self.kept
+        if encoding is None or b"range" in headers or full:
             await self.app(scope, receive, send)
             return
         answer = self.kept.get((path, encoding))
