@@ -49,11 +49,11 @@ def gradio_files() -> dict[str, Path]:
     """Every script and stylesheet Gradio serves, by its URL path (`/assets/Index-abc.js`)."""
     files = {}
     for prefix, folder in FOLDERS.items():
-        if not folder.is_dir():
-            continue
-        for path in folder.rglob("*"):
-            if path.suffix in SUFFIXES and path.is_file():
-                files[prefix + path.relative_to(folder).as_posix()] = path
+        for parent, _, names in os.walk(folder):  # no stat per file: Starlette builds this on the first request
+            under = Path(parent).relative_to(folder).as_posix()
+            for name in names:
+                if name.endswith(SUFFIXES):
+                    files[prefix + (name if under == "." else f"{under}/{name}")] = Path(parent, name)
     return files
 
 
