@@ -24,6 +24,7 @@ from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
 from components.web import (
     architectures_tab,
+    assets,
     be_found,
     charts_tab,
     compare_tab,
@@ -150,6 +151,7 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     # (/export/..., /webhooks/dataset) would answer the page or 405, and its stylesheet loses to Gradio's reset.
     launch = {**serving.tune_gradio(), "ssr_mode": False, **launch}
     launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # bounded bodies, one-line errors
+    launch["app_kwargs"] = assets.app_kwargs(launch["app_kwargs"])  # Gradio's scripts from memory
     count_arguments(demo)  # too few values: a clear error, not a traceback
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
