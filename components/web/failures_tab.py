@@ -19,7 +19,7 @@ from components.sources.moment import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.stacks import picker_choices, stack_label
 from components.web.render import join
-from components.web.wiring import URL_JS, answering, by_name
+from components.web.wiring import answering, by_name
 
 MAX_MODELS_LISTED = 60  # per cause; the rest are counted (the /failures API lists them all)
 CSS = """
@@ -44,6 +44,17 @@ INTRO = (
 def open_link(model_id: str, stack: Stack) -> str:
     """The Models page's address (relative) that opens `model_id` on `stack`."""
     return "./?" + links.model_on_stack(model_id, stack)
+
+
+# The page's answer names its view in `data-query` (`?neuronx_cc=…`): the address bar shows it, without a new
+# history entry.
+ADDRESS_JS = """(html) => {
+  const m = /class="view-link" href="[^"]*" data-query="([^"]*)"/.exec(html || "");
+  if (!m) return;
+  const u = new URL(window.location.href);
+  u.search = m[1].replace(/&amp;/g, "&");
+  try { window.history.replaceState(null, "", u); } catch (e) {}
+}"""
 
 
 def page_link(stack_ref: Mapping, signature: str = "") -> str:
@@ -163,11 +174,16 @@ def failures_html(answer: dict, snapshot: Snapshot, stack: Stack | None, opened:
     if stack is None:
         return Markup('<p class="summary">No data loaded. See the notice above.</p>')
     causes = answer["causes"]
+    # the address bar follows it (ADDRESS_JS), and a person can copy it
+    query = _query(stack.as_dict(), opened)
+    view = Markup(' <a class="view-link" href="{}" data-query="{}">Link to this view</a>').format(query, query)
     if not causes:
-        return Markup('<p class="summary" id="failures-summary">No model fails on {}.</p>').format(stack_label(stack))
+        return Markup('<p class="summary" id="failures-summary">No model fails on {}.{}</p>').format(
+            stack_label(stack), view
+        )
     head = Markup(
-        '<p class="summary" id="failures-summary"><b>{:,}</b> of {:,} models fail on {}, in <b>{:,}</b> cause{}.</p>'
-    ).format(answer["failed"], stack.models, stack_label(stack), len(causes), "s" if len(causes) != 1 else "")
+        '<p class="summary" id="failures-summary"><b>{:,}</b> of {:,} models fail on {}, in <b>{:,}</b> cause{}.{}</p>'
+    ).format(answer["failed"], stack.models, stack_label(stack), len(causes), "s" if len(causes) != 1 else "", view)
     return head + join(_cause_block(c, stack, opened) for c in causes)
 
 
@@ -205,12 +221,7 @@ class FailuresTab:
 
     def layout(self) -> None:
         gr.Markdown(INTRO, elem_classes=["hint"])
-        with gr.Row(equal_height=True):
-            self.stack = gr.Dropdown(label="Stack", elem_id="failures-stack", min_width=260, scale=2)
-            # the address bar follows the picker (wiring.URL_JS), and this box gives the link to copy
-            self.link = gr.Textbox(
-                label="Link to this view", elem_id="failures-link", buttons=["copy"], interactive=False, min_width=260
-            )
+        self.stack = gr.Dropdown(label="Stack", elem_id="failures-stack", min_width=260)
         self.result = gr.HTML(elem_id="failures-result", css_template=CSS)
 
     def on_open(self, request: gr.Request | None = None, stack: str | None = None) -> dict:
@@ -224,16 +235,11 @@ class FailuresTab:
         chosen = chosen or snapshot.picker_stack(stack, snapshot.newest)
         picker = gr.update(choices=picker_choices(snapshot.stacks), value=chosen.picker_value if chosen else None)
         opened = str(params.get("cause") or "")[:40]
-        return {
-            "stack": picker,
-            "result": self._draw(snapshot, chosen, opened),
-            "link": _query(chosen.as_dict() if chosen else None, opened),
-        }
+        return {"stack": picker, "result": self._draw(snapshot, chosen, opened)}
 
     def on_stack(self, stack: str | None = None) -> dict:
         snapshot = self.sources.datasets.current()
-        chosen = snapshot.picker_stack(stack, snapshot.newest)
-        return {"result": self._draw(snapshot, chosen), "link": _query(chosen.as_dict() if chosen else None)}
+        return {"result": self._draw(snapshot, snapshot.picker_stack(stack, snapshot.newest))}
 
     @staticmethod
     def _draw(snapshot: Snapshot, stack: Stack | None, opened: str = "") -> Markup:
@@ -246,7 +252,8 @@ def build(opened: Callable, sources: Sources) -> None:
     tab = FailuresTab(sources)
     tab.layout()
     picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result, tab.link], **private)
-    tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=[tab.result, tab.link],
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result], **private)
+    tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=[tab.result],
                     trigger_mode="always_last", **private)  # fmt: skip
-    tab.link.change(None, tab.link, tab.link, js=URL_JS, **private)
+    # no component of its own for the link: every page's layout rides on the first page's config
+    tab.result.change(None, tab.result, None, js=ADDRESS_JS, **private)
