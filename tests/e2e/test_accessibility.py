@@ -47,6 +47,9 @@ def test_no_serious_or_critical_axe_violations(page: Page, sample_app, theme, na
 def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: Page, sample_app):
     page.goto(sample_app.url + "/?q=qwen3")
     expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+    # the page has settled (no event still running) before a cell is focused: a table drawn again after
+    # the focus would drop it on a busy machine
+    page.wait_for_function("() => !document.querySelector('.pending, .generating')", timeout=TIMEOUT)
     page.locator("#search textarea, #search input").first.focus()
     for _ in range(40):  # Tab until a cell of the table has focus
         page.keyboard.press("Tab")
