@@ -109,11 +109,7 @@ def read_listing(listing: Listing, cache: FileCache) -> dict[str, FileTable]:
             if cached.table is not None:
                 cached = dataclasses.replace(cached, table=cache.share(cached.table, SHARED))
         files[name] = cached
-    # every file on the final shared dictionaries: earlier versions can go
-    return {
-        name: dataclasses.replace(f, table=cache.rebind(f.table, SHARED)) if f.table is not None else f
-        for name, f in files.items()
-    }
+    return files
 
 
 def read_file(name: str, key: str, opener: Callable[[str], BinaryIO]) -> FileTable:

@@ -53,13 +53,14 @@ class FileCache:
         self._last: Snapshot | None = None
         self._spans: Mapping[StackKey, Span] = {}
         self.files_reread = 0  # files the latest committed load had to read (for tests and benchmarks)
-        # One dictionary per long-text column, shared by every cached file: the same run.py and
-        # tracebacks recur on every stack, and per-file dictionaries would hold them once per file.
+        # One vocabulary per repetitive column, shared by every cached file (their tables hold int32 codes into
+        # it): the same run.py and tracebacks recur on every stack, and per-file copies would hold them once each.
         self._vocabulary: dict[str, pa.Array] = {}
         self._categories: dict[str, tuple[pa.Array, pd.CategoricalDtype]] = {}
 
     def share(self, table: pa.Table, columns: Iterable[str]) -> pa.Table:
-        """`table` with `columns` as codes into the shared vocabularies, which grow by the texts they lack.
+        """`table` with `columns` as int32 codes into the shared vocabularies (-1: no value), which grow by
+        the texts they lack; the tables hold no copy of a vocabulary, so an outgrown one is freed at once.
         Only the file's own dictionary is hashed: the vocabulary is looked up in it, never copied into a
         hash table of its own (it holds every file's texts)."""
         with self._lock:
@@ -81,23 +82,8 @@ class FileCache:
                     mapping[missing] = len(vocabulary) + np.arange(len(missing), dtype=np.int32)
                     vocabulary = pa.concat_arrays([vocabulary, dictionary.take(pa.array(missing))])
                     self._vocabulary[name] = vocabulary
-                nulls = column.indices.is_null().to_numpy(zero_copy_only=False)
                 codes = mapping[pc.fill_null(column.indices, len(dictionary)).to_numpy()]
-                indices = pa.array(codes, pa.int32(), mask=nulls if nulls.any() else None)
-                table = table.set_column(
-                    table.column_names.index(name), name, pa.DictionaryArray.from_arrays(indices, vocabulary)
-                )
-        return table
-
-    def rebind(self, table: pa.Table, columns: Iterable[str]) -> pa.Table:
-        """`table` (from `share`) pointing at the latest shared dictionaries, so no older copy stays alive."""
-        with self._lock:
-            for name in columns:
-                column = table.column(name).combine_chunks()
-                latest = self._vocabulary.get(name)
-                if latest is not None:
-                    rebound = pa.DictionaryArray.from_arrays(column.indices, latest)
-                    table = table.set_column(table.column_names.index(name), name, rebound)
+                table = table.set_column(table.column_names.index(name), name, pa.array(codes, pa.int32()))
         return table
 
     def categories(self) -> dict[str, pd.CategoricalDtype]:
@@ -164,25 +150,19 @@ class FileCache:
         tables = {name: f.table for name, f in files.items() if f.table is not None}
         compacted = False
         for column, vocabulary in list(self._vocabulary.items()):
-            used = np.zeros(len(vocabulary), dtype=bool)
+            used = np.zeros(len(vocabulary) + 1, dtype=bool)  # the extra last entry: -1, no value
             for table in tables.values():
-                for chunk in table.column(column).chunks:
-                    used[pc.drop_null(chunk.indices).to_numpy()] = True
-            live = int(used.sum())
+                used[table.column(column).to_numpy()] = True
+            live = int(used[:-1].sum())
             if len(vocabulary) - live <= max(live, self.COMPACT_AFTER):
                 continue
-            kept = np.flatnonzero(used)
-            remap = np.full(len(vocabulary), -1, dtype=np.int32)
+            kept = np.flatnonzero(used[:-1])
+            remap = np.full(len(vocabulary) + 1, -1, dtype=np.int32)
             remap[kept] = np.arange(len(kept), dtype=np.int32)
-            smaller = vocabulary.take(pa.array(kept))
             for name, table in tables.items():
-                chunks = []
-                for chunk in table.column(column).chunks:
-                    codes = remap[pc.fill_null(chunk.indices, 0).to_numpy()]
-                    indices = pa.array(codes, pa.int32(), mask=chunk.indices.is_null().to_numpy(zero_copy_only=False))
-                    chunks.append(pa.DictionaryArray.from_arrays(indices, smaller))
-                tables[name] = table.set_column(table.column_names.index(column), column, pa.chunked_array(chunks))
-            self._vocabulary[column] = smaller
+                codes = remap[table.column(column).to_numpy()]
+                tables[name] = table.set_column(table.column_names.index(column), column, pa.array(codes, pa.int32()))
+            self._vocabulary[column] = vocabulary.take(pa.array(kept))
             compacted = True
         if not compacted:
             return files, False

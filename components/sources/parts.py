@@ -78,26 +78,25 @@ def build_part(tables: Sequence[pa.Table]) -> Columns:
     keep = order[np.sort(first)]
     if len(keep) == len(stamps) and np.array_equal(keep, np.arange(len(keep))):
         return columns
-    return {name: take(values, keep) for name, values in columns.items()}
+    return {name: _take(values, keep) for name, values in columns.items()}
 
 
 def _columns(table: pa.Table) -> Columns:
-    """One table's columns: codes for the SHARED ones (their dictionaries are the shared vocabularies),
-    a pandas Series for the others; the stack key columns are left out."""
+    """One table's columns: the SHARED ones as their codes (`FileCache.share`), a pandas Series for the
+    others; the stack key columns are left out."""
     out: Columns = {}
     for name in table.column_names:
         if name in STACK_KEY:
             continue
         column = table.column(name)
         if name in SHARED:
-            indices = pa.chunked_array([c.indices for c in column.chunks], column.type.index_type)
-            out[name] = pc.fill_null(indices, -1).to_numpy().astype(np.int32, copy=False)
+            out[name] = column.to_numpy()
         else:
             out[name] = column.to_pandas(types_mapper=_INT32).reset_index(drop=True)
     return out
 
 
-def take(values, positions: np.ndarray):
+def _take(values, positions: np.ndarray):
     if isinstance(values, pd.Series):
         return values.take(positions).reset_index(drop=True)
     return values[positions]
@@ -142,10 +141,8 @@ def assemble(
     frame: dict[str, object] = {}
     for name in [*NAMES, *sorted(n for n in joined if n not in NAMES)]:
         if name in STACK_KEY:
-            values = [key[STACK_KEY.index(name)] for key, _, _ in stacks]
-            order = pd.unique(np.array(values, dtype=object))  # categories in order of first appearance
-            rank = {v: i for i, v in enumerate(order)}
-            codes = np.array([rank[v] for v in values], dtype=np.int32)
+            # categories in order of first appearance
+            codes, order = pd.factorize(np.array([key[STACK_KEY.index(name)] for key, _, _ in stacks], dtype=object))
             frame[name] = pd.Categorical.from_codes(
                 np.repeat(codes, lengths), dtype=pd.CategoricalDtype(pd.Index(order, dtype="str"))
             )
