@@ -22,22 +22,16 @@ from components.sources.moment import Sources
 from components.sources.rankings import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
-from components.web import (
-    architectures_tab,
-    assets,
-    be_found,
-    charts_tab,
-    compare_tab,
-    downloads,
-    failures_tab,
-    limits,
-    render,
-    serving,
-    webhook,
-)
-from components.web.api import Api
-from components.web.arguments import count_arguments
-from components.web.models_tab import ModelsTab
+from components.web.html import render
+from components.web.pages import architectures as architectures_tab
+from components.web.pages import charts as charts_tab
+from components.web.pages import compare as compare_tab
+from components.web.pages import failures as failures_tab
+from components.web.pages.models import ModelsTab
+from components.web.patches import assets, serving
+from components.web.patches.arguments import count_arguments
+from components.web.routes import be_found, downloads, limits, webhook
+from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
 ASSETS = ROOT / "assets"

@@ -26,11 +26,11 @@ from common import Figure
 if str(common.ROOT) not in sys.path:
     sys.path.insert(0, str(common.ROOT))
 
+from components.domain.results import FAIL, PASS, result_kind  # noqa: E402
 from components.queries.details import lookup  # noqa: E402
 from components.queries.evidence import base_model_evidence  # noqa: E402
 from components.sources.dataset import load  # noqa: E402
 from components.sources.records import BUNDLED_RECORDS, Records, load_records  # noqa: E402
-from components.sources.results import FAIL, PASS, result_kind  # noqa: E402
 from components.sources.snapshot import Snapshot  # noqa: E402
 
 MATCHES = {"likely runs": PASS, "likely fails": FAIL}

@@ -23,9 +23,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # run as a plain script from any directory
     sys.path.insert(0, str(REPO_ROOT))
 
+from components.domain.results import EXCLUDED, NOT_TESTED, PASS  # noqa: E402
 from components.sources.dataset import HUB_DATASET, load  # noqa: E402
 from components.sources.records import hub_id  # noqa: E402
-from components.sources.results import EXCLUDED, NOT_TESTED, PASS  # noqa: E402
 from components.sources.snapshot import Snapshot  # noqa: E402
 
 README = REPO_ROOT / "README.md"

@@ -13,7 +13,7 @@ view); every value is plain JSON (`None` is null), counts are integers. Annotati
 
 from typing import TypedDict
 
-from components.sources.stacks import StackAnswer
+from components.domain.stacks import StackAnswer
 
 __all__ = [
     "ArchitectureAnswer",

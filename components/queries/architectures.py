@@ -10,11 +10,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from components.domain.results import EXCLUDED, PASS
 from components.queries.answers import ArchitectureAnswer, ArchitectureModel, keys
 from components.queries.formatting import plain
 from components.sources.rankings import Rankings
 from components.sources.records import Records
-from components.sources.results import EXCLUDED, PASS
 from components.sources.snapshot import Snapshot, Stack
 
 HEADLINE_TASK, HEADLINE_RANKING, HEADLINE_TOP = "text-generation", "trending", 100

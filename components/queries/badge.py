@@ -7,11 +7,11 @@ is read far from the app, so it always says which stack it speaks for.
 
 from __future__ import annotations
 
+from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER, PASS
+from components.domain.stacks import UnknownStack
+from components.domain.versions import short_version
 from components.sources.records import hub_id
-from components.sources.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER, PASS
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.stacks import UnknownStack
-from components.sources.versions import short_version
 
 LABEL = "Trainium"
 # shields.io's own colour names; excluded and not tested are no verdict, so they stay grey

@@ -9,10 +9,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, OTHER, PASS
 from components.queries import failures
 from components.queries.answers import CompareAnswer, ComparedModel, keys
 from components.queries.formatting import plain
-from components.sources.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, OTHER, PASS
 from components.sources.snapshot import Snapshot, Stack
 
 # What each side of a compared model says (`answers.ComparedModel`: `result_a`, `tp_a`, ...), kind aside.

@@ -6,17 +6,17 @@ import logging
 import re
 import shlex
 
+from components.domain.columns import NAMES, STACK_KEY, STACK_PACKAGES
+from components.domain.hardware import hardware
+from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
+from components.domain.stacks import FIRST_LIBRARY, UnknownStack, normalise_library
 from components.queries import evidence, report
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.expectation import expectation
 from components.queries.formatting import plain
-from components.queries.request_test import request_test
-from components.sources.columns import NAMES, STACK_KEY, STACK_PACKAGES
-from components.sources.hardware import hardware
+from components.queries.run_request import request_test
 from components.sources.records import Records, empty_records
-from components.sources.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
 from components.sources.snapshot import Snapshot
-from components.sources.stacks import FIRST_LIBRARY, UnknownStack, normalise_library
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
 # Libraries the harness runs beyond Transformers, installed from PyPI by their own names.

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
+from components.domain.hardware import hardware
+from components.domain.results import EXCLUDED, PASS
 from components.queries.answers import ArchitectureEvidence, ArchitectureModel, BaseModelEvidence, Suggestion, keys
 from components.queries.architectures import by_architecture, closest_by_size, counts
 from components.queries.formatting import plain
-from components.sources.hardware import hardware
 from components.sources.records import ModelRecord, Records, base_chain
-from components.sources.results import EXCLUDED, PASS
 from components.sources.snapshot import Snapshot, Stack
 
 BASE_HOPS = 3

@@ -15,11 +15,11 @@ decided: "size", "base model", "architecture" or "none".
 
 from __future__ import annotations
 
+from components.domain.hardware import hardware
+from components.domain.results import FAIL, PASS, result_kind
 from components.queries import failures
 from components.queries.formatting import parameter_count
-from components.sources.hardware import hardware
 from components.sources.records import ModelRecord, Records
-from components.sources.results import FAIL, PASS, result_kind
 from components.sources.snapshot import Snapshot, Stack
 
 LIKELY_RUNS, LIKELY_FAILS, UNKNOWN = "likely runs", "likely fails", "unknown"

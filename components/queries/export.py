@@ -18,10 +18,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from components.domain.columns import BY_NAME
+from components.domain.versions import short_version
 from components.queries.answers import RowAnswer
 from components.queries.views import RANK_FIELDS, ROW_FIELDS, ViewResult
-from components.sources.columns import BY_NAME
-from components.sources.versions import short_version
 
 FORMATS = ("csv", "parquet")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

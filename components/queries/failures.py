@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from components.sources.results import FAIL, PASS
+from components.domain.results import FAIL, PASS
 from components.sources.snapshot import Snapshot, Stack
 
 ALGORITHM = "v1"

@@ -16,12 +16,12 @@ from urllib.parse import quote, urlencode
 
 import pandas as pd
 
+from components.domain.results import EXCLUDED
+from components.domain.stacks import stack_label
 from components.queries import links
 from components.queries.compare import compare
 from components.sources.dataset import HUB_REPO
-from components.sources.results import EXCLUDED
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.stacks import stack_label
 
 ATOM = "http://www.w3.org/2005/Atom"
 MAX_ENTRIES = 50

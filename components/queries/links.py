@@ -6,10 +6,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from components.domain.stacks import library_spec, split_spec
 from components.queries.views import SELECTED, Query, normalise
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.stacks import library_spec, split_spec
 
 MAX_VALUE = 200
 

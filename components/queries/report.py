@@ -11,11 +11,11 @@ import os
 import re
 from urllib.parse import quote, urlencode
 
+from components.domain.columns import STACK_PACKAGES
+from components.domain.results import FAIL, PASS
+from components.domain.versions import short_version
 from components.queries import failures, links
-from components.sources.columns import STACK_PACKAGES
-from components.sources.results import FAIL, PASS
 from components.sources.snapshot import Snapshot, Stack
-from components.sources.versions import short_version
 
 NEW_ISSUE = "https://github.com/aws-neuron/aws-neuron-sdk/issues/new"
 HUB = "https://huggingface.co"

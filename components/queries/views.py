@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from components.domain.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.queries.answers import ModelOnStack, RankFields, RowAnswer, keys
 from components.queries.formatting import plain
 from components.sources.rankings import TASKS, Rankings
 from components.sources.records import Records, empty_records
-from components.sources.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.sources.snapshot import Snapshot, Stack, search_key
 
 SELECTED, TRENDING, DOWNLOADS = "selected", "trending", "downloads"

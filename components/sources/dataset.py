@@ -23,8 +23,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from huggingface_hub import HfApi, HfFileSystem
 
+from components.domain.columns import ALIASES, BY_NAME, COLUMNS, HEAVY
 from components.sources import parts
-from components.sources.columns import ALIASES, BY_NAME, COLUMNS, HEAVY
 from components.sources.errors import describe_error
 from components.sources.file_cache import FileCache, FileTable
 from components.sources.parts import SHARED

@@ -18,11 +18,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from components.sources.columns import STACK_KEY
+from components.domain.columns import STACK_KEY
+from components.domain.results import PASS, result_kind
+from components.domain.stacks import Stack, library_order, resolve, resolve_or_default, resolve_picker
+from components.domain.versions import newest_first
 from components.sources.memo import Memo
-from components.sources.results import PASS, result_kind
-from components.sources.stacks import Stack, library_order, resolve, resolve_or_default, resolve_picker
-from components.sources.versions import newest_first
 
 __all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
 

@@ -15,7 +15,7 @@ def test_stacks_newest_first(client):
     assert len(stacks) >= 5
     assert set(stacks[0]) >= {"neuronx_cc", "library", "library_version", "models", "passed"}
     assert all(s["passed"] <= s["models"] for s in stacks)
-    from components.sources.versions import version_key
+    from components.domain.versions import version_key
 
     keys = [version_key(s["neuronx_cc"]) for s in stacks]
     assert keys == sorted(keys, reverse=True)

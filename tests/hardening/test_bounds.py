@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from components.web import webhook
+from components.web.routes import webhook
 from tests.helpers import SAMPLE_ARGS, Server
 
 SECRET = "hardening-secret"
@@ -184,7 +184,9 @@ def test_a_route_that_raises_logs_one_line(running):
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
     time.sleep(0.5)
     added = running.log_lines()[before:]
-    assert len(added) == 2 and all(line.startswith("ERROR components.web.limits: POST ") for line in added), added
+    assert len(added) == 2 and all(line.startswith("ERROR components.web.routes.limits: POST ") for line in added), (
+        added
+    )
 
 
 def test_reads_of_unknown_results_are_answered_without_a_traceback(running):
@@ -212,7 +214,7 @@ def test_a_forged_newline_in_a_payload_stays_inside_one_log_line(running):
     time.sleep(0.5)
     lines = running.log_lines()
     assert not [
-        line for line in lines if "forged.logger" in line and not line.startswith("INFO components.web.webhook")
+        line for line in lines if "forged.logger" in line and not line.startswith("INFO components.web.routes.webhook")
     ]
     (line,) = [line for line in lines if "FORGED LINE" in line]
     assert "SECOND" in line and "THIRD" in line

@@ -24,7 +24,7 @@ from components.sources import store
 from components.sources.dataset import DatasetError, load, read_files
 from components.sources.moment import Sources
 from components.sources.rankings import RankingsStore, fetch_live
-from components.web.models_tab import ModelsTab
+from components.web.pages.models import ModelsTab
 from tests.helpers import SAMPLE_ARGS, FakeApi, Server, call, free_port, row, write
 
 FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"

@@ -1,4 +1,4 @@
-"""`components/web/limits.py` (the body limit) and `components/web/arguments.py` (argument types), in process."""
+"""`components/web/routes/limits.py` (the body limit) and `components/web/patches/arguments.py` (argument types), in process."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.web import arguments, limits, unread, webhook
+from components.web.patches import arguments, unread
+from components.web.routes import limits, webhook
 
 seen: list[int] = []
 
@@ -93,7 +94,7 @@ async def fails(request: Request) -> JSONResponse:
 
 def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
     app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(limits.OneLineErrors)])
-    caplog.set_level(logging.DEBUG, logger="components.web.limits")
+    caplog.set_level(logging.DEBUG, logger="components.web.routes.limits")
     answer = TestClient(app, raise_server_exceptions=False).get("/fails")
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]

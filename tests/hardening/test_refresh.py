@@ -22,7 +22,7 @@ from components.sources import store
 from components.sources.dataset import load
 from components.sources.moment import Sources
 from components.sources.rankings import RankedModel, Rankings, RankingsStore
-from components.web.models_tab import ModelsTab
+from components.web.pages.models import ModelsTab
 from tests.helpers import ROOT, Served, call, free_port, row, write
 
 # Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
@@ -181,9 +181,9 @@ def test_page_events_read_each_store_once(counting):
 
 
 def test_the_other_tabs_read_the_data_once(counting):
-    from components.web.charts_tab import ChartsTab
-    from components.web.compare_tab import CompareTab
-    from components.web.downloads import Downloads
+    from components.web.pages.charts import ChartsTab
+    from components.web.pages.compare import CompareTab
+    from components.web.routes.downloads import Downloads
 
     datasets, rankings = counting
     sources = Sources(datasets, rankings)

@@ -1,4 +1,4 @@
-"""`components/web/unread.py`: results no one reads are dropped; results read in time are not."""
+"""`components/web/patches/unread.py`: results no one reads are dropped; results read in time are not."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import app
 from components.sources.moment import Sources
 from components.sources.rankings import RankingsStore
 from components.sources.store import DatasetStore
-from components.web import unread
+from components.web.patches import unread
 from tests.helpers import ROOT, call, free_port
 
 

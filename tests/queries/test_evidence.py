@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from components.domain.stacks import UnknownStack
 from components.queries import architectures as arch
 from components.queries import evidence
 from components.queries.details import lookup
 from components.sources.dataset import load
 from components.sources.rankings import RankedModel, Rankings
 from components.sources.records import parse_records
-from components.sources.stacks import UnknownStack
 from tests.helpers import NEW_CC, OLD_CC, row, write
 
 LLAMA, QWEN = "LlamaForCausalLM", "Qwen3ForCausalLM"

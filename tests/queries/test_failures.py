@@ -6,10 +6,10 @@ import re
 
 import pytest
 
+from components.domain.results import FAIL
 from components.queries import failures
 from components.queries.failures import NO_ERROR_TEXT, cause_of, mask
 from components.sources.dataset import SAMPLE_DIR, load
-from components.sources.results import FAIL
 from tests.helpers import row, write
 
 OLD, MID, NEW = "2.24.5133.0+58f8de22", "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"

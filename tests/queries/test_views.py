@@ -3,9 +3,9 @@ from datetime import UTC
 
 import pytest
 
+from components.domain.stacks import UnknownStack
 from components.queries.views import DOWNLOADS, SELECTED, TRENDING, normalise, query_words, select, task_choices
 from components.sources.records import parse_records
-from components.sources.stacks import UnknownStack
 from tests.helpers import NEW_CC, OLD_CC
 
 

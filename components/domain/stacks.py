@@ -1,0 +1,193 @@
+"""Stacks: what one is, how it is written (its spec and its picker value), how a stack asked for by a
+person or a program is found, and its label.
+
+A stack is (neuronx_cc, library, library_version). `resolve()` is the one place that turns what
+was asked for into a stack, and `resolve_or_default()` the one fallback for a person's choice; every
+endpoint, the pages' pickers, deep links, compare and charts go through them. `resolve()` never
+answers an unknown stack with another one: a CI job gating an upgrade must not read a PASS from a
+stack it did not ask about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypedDict
+from urllib.parse import parse_qsl, urlencode
+
+from components.domain.columns import STACK_KEY
+from components.domain.versions import short_version
+
+# Transformers was the first library the harness ran; a plain library version means it first.
+FIRST_LIBRARY = "transformers"
+ASKED_MAX = 80
+
+
+class StackAnswer(TypedDict):
+    """A stack as the endpoints answer it (`Stack.as_dict`)."""
+
+    neuronx_cc: str
+    library: str
+    library_version: str
+    models: int
+    passed: int
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One neuronx-cc × library × library version, with its counts."""
+
+    neuronx_cc: str
+    library: str
+    library_version: str
+    models: int
+    passed: int
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.neuronx_cc, self.library, self.library_version)
+
+    @property
+    def spec(self) -> str:
+        """The `library_version` value that names exactly this stack's library: `4.57.1` for Transformers,
+        `diffusers==0.36.0` for any other library."""
+        return library_spec(self.library, self.library_version)
+
+    @property
+    def picker_value(self) -> str:
+        """The value of this stack in a picker of whole stacks: `neuronx_cc=…&library=…&library_version=…`."""
+        return urlencode(
+            {"neuronx_cc": self.neuronx_cc, "library": self.library, "library_version": self.library_version}
+        )
+
+    def as_dict(self) -> StackAnswer:
+        return {
+            "neuronx_cc": self.neuronx_cc,
+            "library": self.library,
+            "library_version": self.library_version,
+            "models": self.models,
+            "passed": self.passed,
+        }
+
+
+class UnknownStack(ValueError):
+    """A stack was asked for that is not in the data; the message names the known stacks."""
+
+    def __init__(self, neuronx_cc: str, library_version: str, known: Sequence[Stack]):
+        self.neuronx_cc = neuronx_cc[:ASKED_MAX]
+        self.library_version = library_version[:ASKED_MAX]
+        self.asked = asked_label(neuronx_cc, library_version)
+        names = "; ".join(f"{s.neuronx_cc} with {s.library}=={s.library_version}" for s in known)
+        names = names or "none (no data is loaded)"
+        super().__init__(f"No tested stack matches {self.asked}. Known stacks: {names}.")
+
+
+def library_order(library: str) -> tuple[int, str]:
+    """Sort key of a library: Transformers first, then the others by name."""
+    return (0 if normalise_library(library) == FIRST_LIBRARY else 1, normalise_library(library))
+
+
+def normalise_library(name: str) -> str:
+    """`Sentence_Transformers` → `sentence-transformers`: pip's spelling, for matching."""
+    return str(name or "").strip().lower().replace("_", "-")
+
+
+def stack_label(stack: Stack | Mapping) -> str:
+    """`neuronx-cc 2.28.7631.0 · transformers 4.57.1`: how a stack (or an answer naming one) is named to people."""
+    cc, library, version = (str(stack[k]) for k in STACK_KEY) if isinstance(stack, Mapping) else stack.key
+    return f"neuronx-cc {short_version(cc)} · {library} {version}"
+
+
+def library_spec(library: str | None, version: str | None) -> str:
+    """The `library_version` value for a library and its version: `4.57.1` for Transformers (or no
+    library), `diffusers==0.36.0` for another, `diffusers==` (its newest) without a version; a library
+    that already holds `==` is a whole spec."""
+    library, version = str(library or "").strip(), str(version or "").strip()
+    if not library or "==" in library:
+        return library or version
+    if normalise_library(library) == FIRST_LIBRARY and version:
+        return version
+    return f"{library}=={version}"
+
+
+def split_spec(spec: str | None) -> tuple[str, str]:
+    """A `library_version` value as (library, version): `("diffusers", "0.36.0")`, `("", "4.57.1")` for
+    a plain version (the inverse of `library_spec`)."""
+    library, sep, version = str(spec or "").strip().partition("==")
+    return (library.strip(), version.strip()) if sep else ("", library.strip())
+
+
+def parse_picker_value(value: str | None) -> tuple[str, str]:
+    """A picker value (`Stack.picker_value`) back to what `resolve` takes: (neuronx_cc, library_version)."""
+    fields = dict(parse_qsl(value or ""))
+    return fields.get("neuronx_cc", ""), library_spec(fields.get("library"), fields.get("library_version"))
+
+
+def picker_choices(stacks: Sequence[Stack]) -> list[tuple[str, str]]:
+    """Every stack as a picker's (label, value), in the order given, the first marked newest."""
+    return [(stack_label(s) + (" (newest)" if i == 0 else ""), s.picker_value) for i, s in enumerate(stacks)]
+
+
+def asked_label(neuronx_cc: str, library_version: str) -> str:
+    """What was asked for, in words: `neuronx-cc 2.99.0 with library version 9.9` (each value cut to
+    80 characters: an answer never echoes a huge value back)."""
+    neuronx_cc, library_version = neuronx_cc[:ASKED_MAX], library_version[:ASKED_MAX]
+    cc = f"neuronx-cc {neuronx_cc}" if neuronx_cc else "the newest neuronx-cc"
+    return f"{cc} with library version {library_version}" if library_version else cc
+
+
+def _same_version(have: str, asked: str) -> bool:
+    # people type the public part of a version: 2.28.7631.0 for 2.28.7631.0+82129205
+    return have == asked or ("+" not in asked and short_version(have) == asked)
+
+
+def _library_matches(stack: Stack, spec: str) -> bool:
+    library, sep, version = spec.partition("==")
+    if not sep:
+        return _same_version(stack.library_version, spec)
+    if normalise_library(stack.library) != normalise_library(library):
+        return False
+    # `LIBRARY==` with no version: the library's first (newest) stack
+    return not version.strip() or _same_version(stack.library_version, version.strip())
+
+
+def resolve(stacks: Sequence[Stack], neuronx_cc: str | None = "", library_version: str | None = "") -> Stack | None:
+    """The stack asked for, from `stacks` (newest first, Transformers first on each compiler).
+
+    `neuronx_cc` "" means the newest compiler that has the library version asked for; `library_version`
+    is "" (the first stack on that compiler), a version (the library whose version matches, Transformers
+    first), `LIBRARY==VERSION` or `LIBRARY==` (that library's newest version); a version without its `+local` tag matches one that has it.
+    Returns None only when nothing is asked and there is no data; raises UnknownStack otherwise.
+    """
+    cc = str(neuronx_cc or "").strip()
+    spec = str(library_version or "").strip()
+    if not stacks and not cc and not spec:
+        return None
+    candidates = [s for s in stacks if _same_version(s.neuronx_cc, cc)] if cc else list(stacks)
+    if spec:
+        candidates = [s for s in candidates if _library_matches(s, spec)]
+    if not candidates:
+        raise UnknownStack(cc, spec, stacks)
+    return candidates[0]
+
+
+def resolve_or_default(
+    stacks: Sequence[Stack], neuronx_cc: str | None = "", library_version: str | None = ""
+) -> Stack | None:
+    """For a person (who may follow an old link, or keep a choice a refresh dropped): the stack asked for;
+    for an unknown one the newest version of the library asked for on that compiler, else the compiler's
+    first stack, else the newest stack. None only when there is no data."""
+    library = split_spec(library_version)[0]
+    for spec in dict.fromkeys((str(library_version or ""), f"{library}==" if library else "", "")):
+        try:
+            return resolve(stacks, neuronx_cc, spec)
+        except UnknownStack:
+            continue
+    return stacks[0] if stacks else None
+
+
+def resolve_picker(stacks: Sequence[Stack], value: str | None, default: Stack | None = None) -> Stack | None:
+    """The stack a picker value names (`resolve_or_default`), or `default` when the value is empty."""
+    if not value:
+        return default if default is not None else (stacks[0] if stacks else None)
+    return resolve_or_default(stacks, *parse_picker_value(value))

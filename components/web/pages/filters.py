@@ -1,0 +1,35 @@
+"""The filters of the Models tab as one value: what the person asked for, and the query it makes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from components.domain.stacks import library_spec
+from components.queries import views
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the person asked for, as the filters hold it: the library and its version are two pickers."""
+
+    text: str = ""
+    view: str = views.SELECTED
+    task: str = ""
+    neuronx_cc: str = ""
+    library: str = ""
+    version: str = ""
+
+    @classmethod
+    def of(cls, values: dict[str, Any]) -> Filters:
+        """The filters among an event's inputs (by name; a missing one is empty)."""
+        get = values.get
+        return cls(get("search"), get("view"), get("task"), get("cc"), get("library"), get("version"))
+
+    @property
+    def library_version(self) -> str:
+        """The stack's library as the endpoints take it: `4.57.1`, or `diffusers==0.36.0`."""
+        return library_spec(self.library, self.version)
+
+    def query(self) -> views.Query:
+        return views.normalise(self.text, self.view, self.task, self.neuronx_cc, self.library_version)

@@ -1,0 +1,345 @@
+"""The "Models" tab: the filters, the results table, one model's details, and the link to what is shown.
+
+`ModelsTab.layout()` places the components and `wire()` connects them. Handlers take their inputs by
+component name and answer by name (`{"summary": ..., "install": ...}`), as `wiring.py` describes.
+The filters travel as one `Filters` value (`filters.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+from markupsafe import Markup
+
+from components.domain.columns import NAMES
+from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
+from components.domain.versions import short_version
+from components.queries import details, links, views
+from components.sources.moment import Moment, Sources
+from components.sources.rankings import TASKS, Rankings
+from components.sources.records import hub_id
+from components.sources.snapshot import Snapshot, Stack
+from components.web.html import evidence, render
+from components.web.pages import failures as failures_tab
+from components.web.pages.filters import Filters
+from components.web.pages.wiring import URL_JS, answering, by_name, components
+from components.web.routes import be_found, downloads
+
+PAGE_SIZE = 100
+MAX_ROWS = 2000
+ALL_TASKS = ("All tasks", "")
+RUN_COMMAND = "python3 run.py"
+# Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
+# the link at narrow widths only).
+BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to the table</a></p>')
+
+
+# What each event may change, by name (the outputs Gradio marks as pending while it runs).
+TABLE = ("results", "summary", "shown", "more")
+PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history", "model")
+PICKERS = ("task", "cc", "library", "version")
+FILTERS = ("search", "view", "task", "cc", "library", "version")
+
+
+@dataclass
+class Widgets:
+    """The tab's components, by the names the handlers answer with."""
+
+    header: gr.HTML
+    search: gr.Textbox
+    view: gr.Radio
+    task: gr.Dropdown
+    cc: gr.Dropdown
+    library: gr.Dropdown
+    version: gr.Dropdown
+    summary: gr.HTML
+    results: gr.Dataframe
+    more: gr.Button
+    details: gr.HTML
+    install: gr.Textbox
+    cache_sync: gr.Textbox
+    run_py: gr.Code
+    run_command: gr.Textbox
+    history: gr.HTML
+    link: gr.Textbox
+    shown: gr.State
+    limit: gr.State
+    model: gr.State
+
+    def named(self, names: Iterable[str]) -> list:
+        return components(self, names)
+
+
+class ModelsTab:
+    def __init__(self, sources: Sources):
+        self.sources = sources
+        self.w: Widgets | None = None
+
+    # ---- pickers --------------------------------------------------------------------------
+
+    @staticmethod
+    def compiler_choices(snapshot: Snapshot) -> list[tuple[str, str]]:
+        ccs = snapshot.compilers()
+        return [(short_version(cc) + (" (newest)" if i == 0 else ""), cc) for i, cc in enumerate(ccs)]
+
+    @staticmethod
+    def library_choices(snapshot: Snapshot, neuronx_cc: str) -> list[tuple[str, str]]:
+        names = sorted({s.library for s in snapshot.library_versions(neuronx_cc)}, key=library_order)
+        return [("Transformers" if normalise_library(n) == FIRST_LIBRARY else n, n) for n in names]
+
+    @staticmethod
+    def version_choices(snapshot: Snapshot, neuronx_cc: str, library: str) -> list[tuple[str, str]]:
+        stacks = [s for s in snapshot.library_versions(neuronx_cc) if s.library == library]
+        return [(s.library_version, s.library_version) for s in stacks]
+
+    @staticmethod
+    def task_choices(snapshot: Snapshot, rankings: Rankings, records, view: str) -> list[tuple[str, str]]:
+        """Selected offers every task a tested model has; the Hub ranks one task at a time, so the
+        ranked views offer the ranked tasks and no "All tasks"."""
+        if view == views.SELECTED:
+            return [ALL_TASKS] + [(t, t) for t in views.task_choices(snapshot, rankings, records)]
+        ranked = [t for t in TASKS if rankings.ranked(t, view)] or list(TASKS[:1])
+        return [(t, t) for t in ranked]
+
+    def _pickers(self, now: Moment, query: views.Query, stack: Stack | None):
+        snapshot = now.snapshot
+        query, choices = self._task_for_view(now, query)
+        task = query.task
+        if stack is None:
+            none = gr.update(choices=[], value=None)
+            return {"task": gr.update(choices=choices, value=task), "cc": none, "library": none, "version": none}
+        return {
+            "task": gr.update(choices=choices, value=task),
+            "cc": gr.update(choices=self.compiler_choices(snapshot), value=stack.neuronx_cc),
+            "library": gr.update(choices=self.library_choices(snapshot, stack.neuronx_cc), value=stack.library),
+            "version": gr.update(
+                choices=self.version_choices(snapshot, stack.neuronx_cc, stack.library), value=stack.library_version
+            ),
+        }
+
+    # ---- handlers (inputs and answers by name) ---------------------------------------------
+    # Each answer carries the `link` of the state it applied: the address bar then shows what is on
+    # screen, fallbacks included, and no listener has to read the pickers while they change.
+
+    def table(self, **values: Any) -> dict[str, Any]:
+        """The table for the filters, from its first page."""
+        return self._table(self.sources.now(), Filters.of(values).query(), PAGE_SIZE, values.get("model"))
+
+    def more(self, **values: Any) -> dict[str, Any]:
+        limit = min(int(values.get("limit") or PAGE_SIZE) + PAGE_SIZE, MAX_ROWS)
+        query = Filters.of(values).query()
+        return {**self._table(self.sources.now(), query, limit, values.get("model")), "limit": limit}
+
+    def on_view(self, **values: Any) -> dict[str, Any]:
+        """Another view: the task picker offers what that view can show, then the table."""
+        now = self.sources.now()
+        query, choices = self._task_for_view(now, Filters.of(values).query())
+        table = self._table(now, query, PAGE_SIZE, values.get("model"))
+        return {**table, "task": gr.update(choices=choices, value=query.task)}
+
+    def on_stack(self, **values: Any) -> dict[str, Any]:
+        """A picker of the stack changed: the others follow it, then the table and the open model are
+        shown on the new stack. A choice no longer on offer (another compiler, a refresh) falls back as
+        `stacks.resolve_or_default` says."""
+        now, f = self.sources.now(), Filters.of(values)
+        stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        query = views.normalise(f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "")
+        panel = self._panel(now, values.get("model") or "", query)
+        return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, panel["model"]), **panel}
+
+    def on_library(self, **values: Any) -> dict[str, Any]:
+        """Another library: its newest version on the compiler (the old version is another library's)."""
+        return self.on_stack(**{**values, "version": ""})
+
+    def on_select(self, evt: gr.SelectData, **values: Any) -> dict[str, Any]:
+        model_id = _model_from_event(evt, values.get("shown") or [])
+        query = Filters.of(values).query()
+        panel = self._panel(self.sources.now(), model_id, query)
+        return {**panel, "link": links.build(links.PageState(query, panel["model"]))}
+
+    def on_load(self, request: gr.Request | None) -> dict[str, Any]:
+        """Open the state a deep link asks for; unknown values fall back to the defaults."""
+        now = self.sources.now()
+        self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
+        params = dict(request.query_params) if request is not None else {}
+        state = links.parse(params, now.snapshot, views.task_choices(now.snapshot, now.rankings, now.records))
+        query, _ = self._task_for_view(now, state.query)
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        panel = self._panel(now, state.model, query)
+        return {
+            "header": render.page_header(self.sources, now),
+            "search": query.text,
+            "view": query.view,
+            **self._pickers(now, query, stack),
+            **self._table(now, query, PAGE_SIZE, panel["model"]),
+            "limit": PAGE_SIZE,
+            **panel,
+        }
+
+    # ---- what the handlers share -----------------------------------------------------------
+
+    def _task_for_view(self, now: Moment, query: views.Query):
+        """The query with a task its view offers (a ranked view has no "All tasks"), and the choices."""
+        choices = self.task_choices(now.snapshot, now.rankings, now.records, query.view)
+        task = query.task if query.task in {v for _, v in choices} else choices[0][1]
+        return views.Query(query.text, query.view, task, query.neuronx_cc, query.library_version), choices
+
+    @staticmethod
+    def _table(now: Moment, query: views.Query, limit: int, model: str | None) -> dict[str, Any]:
+        # a choice no longer in the data (a refresh dropped it) shows the default stack
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        if stack is not None:
+            query = views.Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
+        result = views.select(now.snapshot, now.rankings, query, now.records)
+        limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
+        shown = result.frame.head(limit)
+        summary = render.summary_line(
+            result.total, len(shown), result.passed, result.stack, views.VIEW_LABELS[query.view]
+        )
+        if not result.total and hub_id(query.text):
+            offer = links.build(links.PageState(query, hub_id(query.text)))
+            summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
+        elif result.total:
+            summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + render.TABLE_HINT
+        return {
+            "results": render.table_frame(shown, query.view),
+            "summary": summary,
+            "shown": list(shown["model_id"]),
+            "more": gr.update(visible=result.total > len(shown)),
+            "link": links.build(links.PageState(query, model or "")),
+        }
+
+    def _panel(self, now: Moment, model_id: str, query: views.Query) -> dict[str, Any]:
+        """One model's details; with no model, a short guide and no empty boxes."""
+        if not model_id:
+            hidden = gr.update(value="", visible=False)
+            return {
+                "details": render.GUIDE,
+                "install": hidden,
+                "cache_sync": hidden,
+                "run_py": hidden,
+                "run_command": gr.update(visible=False),
+                "history": "",
+                "model": "",
+            }
+        records = self.sources.records
+        record = records.lookup(model_id)  # never waits: a missing record is asked for in the background
+        unknown = None if record else records.why_unknown(model_id)
+        answer = details.lookup(now.snapshot, model_id, query.neuronx_cc, query.library_version, now.records, unknown)
+        # columns a newer dataset added, which the app does not know yet: shown as text
+        answer["other_fields"] = {
+            c: answer[c] for c in now.snapshot.rows.columns if c not in NAMES and answer.get(c) is not None
+        }
+        install = answer.get("install_command", "")
+        cache_sync = answer.get("cache_sync_command", "")
+        run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
+        return {
+            "details": BACK_TO_TABLE
+            + Markup(render.details(answer))
+            + evidence.evidence_html(answer)
+            + failures_tab.cause_panel(answer),  # all escaped
+            "install": gr.update(value=install, visible=bool(install)),
+            "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
+            "run_py": gr.update(value=run_py, visible=bool(run_py)),
+            "run_command": gr.update(visible=bool(run_py)),
+            # under the history: the badge for its model card, and its own feed
+            "history": render.history_table(answer.get("history", [])) + be_found.panel_html(answer),
+            "model": answer["model_id"],
+        }
+
+    # ---- layout and wiring -------------------------------------------------------------------
+
+    def layout(self, header: gr.HTML) -> Widgets:
+        """Place the tab's components (inside `with gr.Tab(...)`); values arrive on load."""
+        with gr.Row(equal_height=True):
+            view = gr.Radio(
+                [(views.VIEW_LABELS[v], v) for v in views.VIEWS], value=views.VIEWS[0], label="View",
+                elem_id="view", scale=2, min_width=260,
+            )  # fmt: skip
+            task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
+        with gr.Row(equal_height=True):
+            search = gr.Textbox(
+                label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
+                scale=3, min_width=240, max_lines=1, autofocus=True,
+            )  # fmt: skip
+            cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=170)
+            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=150)
+            version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
+        summary = gr.HTML(elem_id="summary")
+        with gr.Row():
+            with gr.Column(scale=3, min_width=300):
+                # every cell is HTML the app escaped (render.table_frame)
+                results = gr.Dataframe(
+                    headers=list(render.table_columns(views.SELECTED)), datatype="html",
+                    column_widths=render.TABLE_WIDTHS, interactive=False, elem_id="results", wrap=True,
+                    max_height=640,
+                )  # fmt: skip
+                more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
+            with gr.Column(scale=2, min_width=300, elem_id="details"):
+                details_html = gr.HTML(render.GUIDE, elem_id="details-summary")
+                install = gr.Textbox(
+                    label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
+                    interactive=False, max_lines=4, visible=False,
+                )  # fmt: skip
+                cache_sync = gr.Textbox(
+                    label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
+                    interactive=False, visible=False,
+                )  # fmt: skip
+                run_py = gr.Code(
+                    label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
+                    interactive=False, max_lines=30, visible=False,
+                )  # fmt: skip
+                run_command = gr.Textbox(
+                    value=RUN_COMMAND, label="Then run it (a sharded script starts its own ranks)",
+                    elem_id="run-command", buttons=["copy"], interactive=False, visible=False,
+                )  # fmt: skip
+                history = gr.HTML(elem_id="history")
+        self.w = Widgets(
+            header=header, search=search, view=view, task=task, cc=cc, library=library, version=version,
+            summary=summary, results=results, more=more, details=details_html, install=install,
+            cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
+            link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
+        )  # fmt: skip
+        self.w.link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
+        return self.w
+
+    def wire(self, demo: gr.Blocks) -> None:
+        """Connect the tab's events (after `layout`)."""
+        w = self.w
+        private = {"api_visibility": "private"}
+
+        def event(handler, inputs, outputs, **options) -> dict:
+            return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
+                        **options, **private)  # fmt: skip
+
+        every = ("header", "search", "view", *PICKERS, *TABLE, "limit", *PANEL, "link")
+        demo.load(answering(w, self.on_load), outputs=w.named(every), **private)
+        # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
+        # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
+        table_in, table_out = (*FILTERS, "model"), (*TABLE, "link")
+        gr.on([w.search.change, w.search.submit, w.task.input],
+              **event(self.table, table_in, table_out, trigger_mode="always_last"))  # fmt: skip
+        w.view.input(**event(self.on_view, table_in, (*table_out, "task"), trigger_mode="always_last"))
+        stack_out = (*PICKERS, *TABLE, *PANEL, "link")
+        gr.on([w.cc.input, w.version.input], **event(self.on_stack, table_in, stack_out))
+        w.library.input(**event(self.on_library, table_in, stack_out))
+        w.results.select(**event(self.on_select, (*FILTERS, "shown"), (*PANEL, "link")))
+        w.more.click(**event(self.more, (*table_in, "limit"), (*table_out, "limit")))
+        w.link.change(None, w.link, w.link, js=URL_JS, **private)
+
+
+def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:
+    """The model of the clicked row, found by its model cell among the rows sent (robust to the
+    client's sorting): the cell holds the model's link as `render.model_link` wrote it."""
+    cells = [str(c) for c in (getattr(evt, "row_value", None) or [])]
+    for model_id in shown:
+        link = render.model_link(model_id)
+        if any(link in c for c in cells):
+            return model_id
+    index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+    if not cells and isinstance(index, int) and 0 <= index < len(shown):
+        return shown[index]
+    return ""

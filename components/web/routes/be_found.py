@@ -1,0 +1,173 @@
+"""Be found where people look: `GET /badge` (a shields.io endpoint badge for model cards), `GET /feed.atom`
+(an Atom feed of result changes), and what the model panel offers to copy from them.
+
+Both routes answer from the current snapshot only; absolute links are made from the address the
+request came to (a Space's proxy names it in X-Forwarded-Proto and X-Forwarded-Host).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, urlencode
+
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from components.domain.stacks import FIRST_LIBRARY, normalise_library
+from components.queries import badge, feed
+from components.sources.moment import Sources
+from components.sources.records import hub_id
+from components.sources.snapshot import Snapshot
+
+BADGE_PATH, FEED_PATH = "/badge", "/feed.atom"
+FEED_TYPE = "application/atom+xml; charset=utf-8"
+# shields.io asks again after this long; feed readers poll: the data changes a few times a day
+CACHE_CONTROL = f"public, max-age={badge.CACHE_SECONDS}"
+MAX_QUERY = 2048  # a badge or feed link is a few hundred characters
+SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
+# What a Host header may be: a name or an IPv4/IPv6 address, and a port. Anything else is not echoed into links.
+_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$")
+
+
+def public_url(request: Request) -> str:
+    """The app's address as the person or program calling it sees it (`https://owner-space.hf.space`), without
+    a trailing slash: X-Forwarded-Proto and X-Forwarded-Host (their first value) win over the request's own."""
+    scheme = _first(request.headers.get("x-forwarded-proto")).lower() or request.url.scheme
+    if scheme not in ("http", "https"):
+        scheme = request.url.scheme
+    host = _first(request.headers.get("x-forwarded-host")) or request.headers.get("host", "")
+    if not _HOST.match(host):
+        host = "localhost"
+    root = str(request.scope.get("root_path") or "").rstrip("/")
+    return f"{scheme}://{host}{quote(root)}"
+
+
+def _first(value: str | None) -> str:
+    return (value or "").split(",")[0].strip()
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class BeFound:
+    def __init__(self, sources: Sources):
+        self.sources = sources
+
+    def snapshot(self) -> Snapshot:
+        return self.sources.now().snapshot
+
+    def badge(self, request: Request) -> Response:  # sync: Starlette runs it in its thread pool
+        if len(request.url.query) > MAX_QUERY:
+            return _error("link too long", 414)
+        params = request.query_params
+        spec = badge.stack_spec(params.get("library", ""), params.get("library_version", ""),
+                                params.get("transformers", ""))  # fmt: skip
+        neuronx_cc = params.get("neuronx_cc", "")
+        try:
+            answer = badge.badge(
+                self.snapshot(), params.get("model", ""), neuronx_cc, spec, pinned=bool(neuronx_cc.strip() or spec)
+            )
+        except badge.MalformedId as malformed:
+            return _error(str(malformed), 400)
+        return JSONResponse(answer, headers={"Cache-Control": CACHE_CONTROL})
+
+    def feed(self, request: Request) -> Response:
+        if len(request.url.query) > MAX_QUERY:
+            return _error("link too long", 414)
+        asked = request.query_params.get("model", "").strip()  # empty: every model
+        model = hub_id(asked) if asked else None
+        if asked and model is None:
+            return _error("model must be a Hub model id such as Qwen/Qwen3-0.6B", 400)
+        document = feed.feed(self.snapshot(), public_url(request), model)
+        return Response(document, media_type=FEED_TYPE, headers={"Cache-Control": CACHE_CONTROL})
+
+
+def routes(sources: Sources) -> list[Route]:
+    """`GET /badge` and `GET /feed.atom`, reading the data served at each request."""
+    found = BeFound(sources)
+    return [Route(BADGE_PATH, found.badge, methods=["GET"]), Route(FEED_PATH, found.feed, methods=["GET"])]
+
+
+# ---- what the model panel offers ----------------------------------------------------------------
+
+
+def badge_query(model_id: str, library: str | None = None) -> str:
+    """The query string of a model's unpinned badge and deep link: the model, and its library when it is
+    not Transformers (the page's default), so both speak for the newest stack of the model's library."""
+    pairs = [("model", model_id)]
+    if library and normalise_library(library) != FIRST_LIBRARY:
+        pairs.append(("library", library))
+    return urlencode(pairs)
+
+
+def badge_markdown(model_id: str, library: str | None = None, base_url: str = ".") -> str:
+    """The Markdown to paste into a model card: a shields.io endpoint badge of the model, linking to its
+    deep link. `base_url` is the app's public address; "." leaves both addresses relative (the page
+    makes them absolute in the browser, where the address people see is known)."""
+    base = base_url.rstrip("/")
+    query = badge_query(model_id, library)
+    endpoint = SHIELDS_ENDPOINT + quote(f"{base}{BADGE_PATH}?{query}", safe="")
+    return f"[![Trainium]({endpoint})]({base}/?{query})"
+
+
+def copy_block(element_id: str, text: str, label: str, relative: bool = False) -> Markup:
+    """Text to copy, in a `<pre>` with a Copy button (`PAGE_HEAD`'s script copies it); `relative`: the text
+    holds `badge_markdown`'s relative addresses, which the script makes absolute in the browser."""
+    return Markup(
+        '<pre class="copyable" id="{}"{}>{}</pre><button type="button" class="copy-button" data-copy="{}" '
+        'aria-label="{}">Copy</button>'
+    ).format(element_id, Markup(" data-relative") if relative else "", text, element_id, label)
+
+
+def panel_html(answer: dict) -> Markup:
+    """Under a model's details: the Markdown of its badge for a model card, and its own feed."""
+    model_id = hub_id(answer.get("model_id"))
+    if not model_id:
+        return Markup("")
+    # the badge speaks for the newest stack of the library the model last ran with, whatever stack is shown
+    library = next((h.get("library") for h in answer.get("history") or ()), answer.get("library"))
+    return Markup(
+        '<div class="be-found"><p><b>On its model card:</b> this Markdown shows its result on the newest stack, '
+        "as a badge that links here.</p>{}"
+        '<p><a id="model-feed" href="feed.atom?{}" target="_blank" rel="noopener">Follow its result changes '
+        "(Atom feed)</a></p></div>"
+    ).format(
+        copy_block("badge-markdown", badge_markdown(model_id, library), "Copy the badge Markdown", relative=True),
+        urlencode({"model": model_id}),
+    )
+
+
+def feed_link() -> Markup:
+    """The page's link to the feed of every model's result changes."""
+    return Markup('<a id="feed" href="feed.atom">Feed of changes</a>')
+
+
+# The script behind `copy_block`: it makes a badge's relative addresses absolute from the address the
+# browser shows (a handler does not know it), and copies a block's text. One script for every block costs
+# the first page no component and no event. Each line ends a statement: the lines are joined to send it.
+COPY_JS = """(() => {
+  const relative = encodeURIComponent("./badge?");
+  const absolute = () => document.querySelectorAll("pre[data-relative]").forEach((el) => {
+    const base = new URL("./", location.href).href.replace(/\\/$/, "");
+    el.textContent = el.textContent.split(relative).join(encodeURIComponent(base + "/badge?")).split("](./?").join("](" + base + "/?");
+    el.removeAttribute("data-relative");
+  });
+  new MutationObserver(absolute).observe(document.documentElement, {childList: true, subtree: true});
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button[data-copy]");
+    const el = button && document.getElementById(button.dataset.copy);
+    if (!el) return;
+    const copied = () => { button.textContent = "Copied"; setTimeout(() => { button.textContent = "Copy"; }, 1500); };
+    const select = () => getSelection().selectAllChildren(el);
+    navigator.clipboard ? navigator.clipboard.writeText(el.textContent).then(copied, select) : select();
+  });
+})();"""
+# In every page's <head>: the feed, for feed readers and browsers (a relative address: it works under any
+# root), and the copy script (without a clipboard, on plain http, Copy selects the text for Ctrl+C).
+PAGE_HEAD = (
+    '<link rel="alternate" type="application/atom+xml" title="Result changes" href="feed.atom">'
+    f"<script>{''.join(line.strip() for line in COPY_JS.splitlines())}</script>"
+)

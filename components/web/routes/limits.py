@@ -1,0 +1,187 @@
+"""A size limit on every request body, enforced before the body is read whole.
+
+Gradio's `max_file_size` covers only its upload route: without this, one 200 MB JSON body to
+`/gradio_api/call/search` was read, parsed and answered (RSS 339 → 947 MB). `BodyLimit` is a plain
+ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a body whose
+`Content-Length` is over the limit is refused at once, unread; a body sent without a length (chunked)
+is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it.
+`OneLineErrors` turns an exception that escapes a route into one log line: Gradio's routes raise on
+input they do not expect (`POST /gradio_api/call/NAME` with an unknown NAME, `/gradio_api/queue/join`
+with an unknown `fn_index`), and each such call printed a 40-to-70-line traceback.
+`app_kwargs` installs both, with `unread.py`'s bounds, in the FastAPI app Gradio builds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
+from typing import Any
+
+from starlette.middleware import Middleware
+
+from components.web.patches import unread
+from components.web.routes import webhook
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+log = logging.getLogger(__name__)
+
+KB = 1024
+MB = 1024 * KB
+# The endpoints take a few short strings; MCP messages and Gradio's queue calls are a few KB.
+DEFAULT_LIMIT = 1 * MB
+# A Hub webhook payload is a few KB (the route also checks its own limit, wherever it is mounted).
+PATH_LIMITS = {webhook.PATH: webhook.MAX_BODY}
+
+
+def describe(limit: int) -> str:
+    """`64 KB`, `1 MB`: a limit as the README and the 413 answer say it."""
+    if limit % MB == 0:
+        return f"{limit // MB} MB"
+    return f"{limit // KB} KB" if limit % KB == 0 else f"{limit} bytes"
+
+
+class BodyLimit:
+    """ASGI middleware: refuse any request body over `default` bytes (or `per_path[path]`) with 413."""
+
+    def __init__(self, app: ASGIApp, default: int = DEFAULT_LIMIT, per_path: Mapping[str, int] | None = None):
+        self.app = app
+        self.default = default
+        self.per_path = dict(PATH_LIMITS if per_path is None else per_path)
+
+    def limit_for(self, scope: Scope) -> int:
+        path = scope.get("path", "")
+        root = scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        return self.per_path.get(path.rstrip("/") or "/", self.default)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit_for(scope)
+        headers = {k.lower(): v for k, v in scope.get("headers", ())}
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            if not declared.strip().isdigit() or int(declared) > limit:
+                await refuse(send, limit)
+                return
+            await self.app(scope, receive, send)  # the server delivers no more than the declared length
+            return
+        if b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body (a GET, a HEAD)
+            return
+        body = await read_at_most(receive, limit)
+        if body is None:
+            await refuse(send, limit)
+            return
+        await self.app(scope, replay(body, receive), send)
+
+
+async def read_at_most(receive: Receive, limit: int) -> bytes | None:
+    """The whole body, or None as soon as it passes `limit` bytes (or when the client went away: the
+    413 then reaches no one)."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        if len(body) > limit:
+            return None
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands the buffered body on in one message, then waits as the server's would."""
+    sent = False
+
+    async def wrapped() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return wrapped
+
+
+async def refuse(send: Send, limit: int) -> None:
+    """413 with a short JSON error; the connection is closed, so the rest of the body is never read."""
+    content = json.dumps({"error": f"request body over {describe(limit)}"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(content)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
+
+
+class OneLineErrors:
+    """ASGI middleware: an exception escaping the app is answered 500 `{"error": "internal error"}` (when no
+    answer has started) and logged as one line naming the request and the exception; the traceback goes
+    to the DEBUG level."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:  # noqa: BLE001 - any exception: one line, not a traceback
+            log.error("%s %r failed: %r", scope.get("method"), scope.get("path"), exc)
+            log.debug("the traceback", exc_info=True)
+            if not started:
+                content = json.dumps({"error": "internal error"}).encode()
+                headers = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
+                await send({"type": "http.response.start", "status": 500, "headers": headers})
+                await send({"type": "http.response.body", "body": content})
+
+
+def app_kwargs(kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """`launch(app_kwargs=...)` with the app's bounds added: `OneLineErrors`, `BodyLimit` and `unread.py`'s
+    answer to reads of results Gradio does not hold (Gradio builds its FastAPI app with these, so they stand
+    in front of every route, Gradio's own included), and while the app runs, the sweep of unread results."""
+    kwargs = dict(kwargs or {})
+    kwargs["middleware"] = [
+        *kwargs.get("middleware", ()),
+        Middleware(OneLineErrors),
+        Middleware(BodyLimit),
+        Middleware(unread.UnknownResults),
+    ]
+    given = kwargs.get("lifespan")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            if given is not None:
+                await stack.enter_async_context(given(app))
+            await stack.enter_async_context(unread.lifespan(app))
+            yield
+
+    kwargs["lifespan"] = lifespan
+    return kwargs

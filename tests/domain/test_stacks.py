@@ -1,0 +1,125 @@
+"""One stack resolver: what a person or a program asks for, and the stack it gets (or a clear no)."""
+
+import pytest
+
+from components.domain.stacks import (
+    UnknownStack,
+    library_spec,
+    parse_picker_value,
+    picker_choices,
+    split_spec,
+    stack_label,
+)
+from components.queries import details
+from components.sources.dataset import load
+from tests.helpers import NEW_CC, OLD_CC, row, write
+
+
+@pytest.fixture
+def snap(tmp_path):
+    """Transformers 5.0.0 and 4.57.1, diffusers 0.36.0 and sentence-transformers 5.1.2 on the newest
+    compiler; Transformers 4.50.0 on an older one."""
+    write(tmp_path / "t5.parquet", [row("Qwen/Qwen3-0.6B", cc=NEW_CC, lib_version="5.0.0")])
+    write(tmp_path / "t4.parquet", [row("Qwen/Qwen3-0.6B", cc=NEW_CC, lib_version="4.57.1", result="FAIL")])
+    write(tmp_path / "d.parquet", [row("stabilityai/sd-turbo", cc=NEW_CC, lib_version="0.36.0", library="diffusers")])
+    write(
+        tmp_path / "st.parquet",
+        [row("BAAI/bge-small-en-v1.5", cc=NEW_CC, lib_version="5.1.2", library="sentence-transformers")],
+    )
+    write(tmp_path / "old.parquet", [row("Qwen/Qwen3-0.6B", cc=OLD_CC, lib_version="4.50.0")])
+    return load(tmp_path)
+
+
+def key(stack):
+    return (stack.neuronx_cc, stack.library, stack.library_version)
+
+
+def test_transformers_comes_first_and_the_empty_stack_is_the_newest(snap):
+    assert [key(s) for s in snap.stacks] == [
+        (NEW_CC, "transformers", "5.0.0"),
+        (NEW_CC, "transformers", "4.57.1"),
+        (NEW_CC, "diffusers", "0.36.0"),
+        (NEW_CC, "sentence-transformers", "5.1.2"),
+        (OLD_CC, "transformers", "4.50.0"),
+    ]
+    assert snap.resolve_stack("", "") == snap.stacks[0]
+    assert snap.resolve_stack(NEW_CC, "") == snap.stacks[0]
+
+
+def test_versions_without_their_local_tag_and_library_pins_match(snap):
+    assert key(snap.resolve_stack("2.9.1.0", "")) == (OLD_CC, "transformers", "4.50.0")
+    assert key(snap.resolve_stack("2.28.7631.0", "4.57.1")) == (NEW_CC, "transformers", "4.57.1")
+    assert key(snap.resolve_stack("", "0.36.0")) == (NEW_CC, "diffusers", "0.36.0")  # the library whose version matches
+    assert key(snap.resolve_stack("", "diffusers==0.36.0")) == (NEW_CC, "diffusers", "0.36.0")
+    assert key(snap.resolve_stack("", "Sentence_Transformers==5.1.2")) == (NEW_CC, "sentence-transformers", "5.1.2")
+    assert key(snap.resolve_stack("", "4.50.0")) == (OLD_CC, "transformers", "4.50.0")  # newest compiler that has it
+    for stack in snap.stacks:  # the spec the page and links use names exactly one stack
+        assert snap.resolve_stack(stack.neuronx_cc, stack.spec) == stack
+
+
+@pytest.mark.parametrize(
+    "cc, lv",
+    [
+        ("2.99.0", "9.9"),
+        ("2.99.0", ""),
+        (NEW_CC, "9.9"),  # a known compiler with an unknown library version
+        (OLD_CC, "5.0.0"),  # both known, never together
+        ("", "diffusers==5.0.0"),  # a version of another library
+        ("2.28.7631.0+ffffffff", ""),  # another local tag is another build
+    ],
+)
+def test_an_unknown_stack_is_a_clear_no_naming_the_known_ones(snap, cc, lv):
+    with pytest.raises(UnknownStack) as raised:
+        snap.resolve_stack(cc, lv)
+    message = str(raised.value)
+    assert "No tested stack matches" in message
+    assert f"{NEW_CC} with diffusers==0.36.0" in message and f"{OLD_CC} with transformers==4.50.0" in message
+
+
+def test_the_page_falls_back_to_a_default_for_an_unknown_stack(snap):
+    assert snap.stack_or_default("2.99.0", "9.9") == snap.stacks[0]
+    assert key(snap.stack_or_default(OLD_CC, "9.9")) == (OLD_CC, "transformers", "4.50.0")
+
+
+def test_an_unknown_version_of_a_named_library_falls_back_to_its_newest_on_the_compiler(snap):
+    assert key(snap.stack_or_default(NEW_CC, "sentence-transformers==5.0.0")) == (
+        NEW_CC,
+        "sentence-transformers",
+        "5.1.2",
+    )
+    assert key(snap.stack_or_default(OLD_CC, "diffusers==0.36.0")) == (OLD_CC, "transformers", "4.50.0")
+
+
+def test_a_stack_writes_its_spec_and_picker_value_and_reads_them_back(snap):
+    assert [s.spec for s in snap.stacks[1:4]] == ["4.57.1", "diffusers==0.36.0", "sentence-transformers==5.1.2"]
+    assert library_spec("Transformers", "4.57.1") == "4.57.1" and library_spec("", "4.57.1") == "4.57.1"
+    assert (
+        library_spec("diffusers", "") == "diffusers==" and library_spec("diffusers==0.36.0", "x") == "diffusers==0.36.0"
+    )
+    assert split_spec("diffusers==0.36.0") == ("diffusers", "0.36.0") and split_spec("4.57.1") == ("", "4.57.1")
+    for stack in snap.stacks:
+        assert parse_picker_value(stack.picker_value) == (stack.neuronx_cc, stack.spec)
+        assert snap.picker_stack(stack.picker_value) == stack
+        assert library_spec(*split_spec(stack.spec)) == stack.spec
+    assert [v for _, v in picker_choices(snap.stacks)] == [s.picker_value for s in snap.stacks]
+    assert picker_choices(snap.stacks)[0][0].endswith("(newest)")
+
+
+def test_a_picker_value_no_longer_in_the_data_falls_back_and_no_value_takes_the_default(snap):
+    gone = "neuronx_cc=2.99.0&library=diffusers&library_version=0.1"
+    assert snap.picker_stack(gone) == snap.stacks[0]
+    assert snap.picker_stack("", snap.stacks[4]) == snap.stacks[4] and snap.picker_stack(None) == snap.stacks[0]
+    assert snap.picker_stack("not a value at all") == snap.stacks[0]
+
+
+def test_lookup_on_an_unknown_stack_is_not_tested_and_names_it(snap):
+    answer = details.lookup(snap, "Qwen/Qwen3-0.6B", "2.99.0", "9.9")
+    assert answer["result"] == "not tested"
+    assert answer["neuronx_cc"] == "2.99.0" and answer["library_version"] == "9.9"
+    assert "neuronx-cc 2.99.0 with library version 9.9" in answer["unknown_stack"]
+    assert "install_command" not in answer  # nothing from another stack's row
+    assert details.lookup(snap, "Qwen/Qwen3-0.6B", "2.28.7631.0", "4.57.1")["result"] == "FAIL"
+
+
+def test_the_stack_label(snap):
+    assert stack_label(snap.stacks[2]) == "neuronx-cc 2.28.7631.0 · diffusers 0.36.0"

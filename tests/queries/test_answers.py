@@ -1,0 +1,175 @@
+"""Every answer of every endpoint matches its declared type, key for key: no undeclared key, every
+required key present, every value of the declared type. Gradio publishes these types on
+`/gradio_api/info` and to MCP clients, so a program is told the schema this test holds.
+
+The endpoints are found by walking `Api`'s public methods and their return annotations, and called
+with every stack, model, view and task of the bundled sample: a new endpoint, or a new key in an
+answer, is checked as soon as it is declared.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections import Counter
+from typing import Any, Union
+
+import gradio as gr
+import pytest
+
+from components.domain.columns import NAMES
+from components.queries import answers
+from components.queries.views import VIEWS
+from components.sources.moment import Sources
+from components.sources.rankings import resolve_rankings
+from components.sources.records_store import resolve_records
+from components.sources.store import DatasetStore
+from components.web.routes.endpoints import Api
+from tests.helpers import ROOT
+
+UNKNOWN_STACK = ("9.99.0", "")
+
+
+def violations(value: Any, hint: Any, path: str = "answer") -> list[str]:
+    """How `value` departs from the type `hint` (empty when it matches)."""
+    if hint is Any:
+        return []
+    origin = typing.get_origin(hint)
+    if typing.is_typeddict(hint):
+        if not isinstance(value, dict):
+            return [f"{path}: {type(value).__name__}, not an object"]
+        declared = typing.get_type_hints(hint)
+        found = [f"{path}.{k}: not declared in {hint.__name__}" for k in value if k not in declared]
+        found += [f"{path}.{k}: required, missing" for k in sorted(hint.__required_keys__) if k not in value]
+        for key, item in value.items():
+            if key in declared:
+                found += violations(item, declared[key], f"{path}.{key}")
+        return found
+    if origin in (Union, types.UnionType):
+        arms = [violations(value, arm, path) for arm in typing.get_args(hint)]
+        return [] if any(not arm for arm in arms) else [f"{path}: {value!r:.80} is not {hint}"]
+    if origin is list or hint is list:
+        if not isinstance(value, list):
+            return [f"{path}: {type(value).__name__}, not a list"]
+        (item_hint,) = typing.get_args(hint) or (Any,)
+        return [v for i, item in enumerate(value) for v in violations(item, item_hint, f"{path}[{i}]")]
+    if origin is dict or hint is dict:
+        return [] if isinstance(value, dict) else [f"{path}: {type(value).__name__}, not an object"]
+    if hint is type(None):
+        return [] if value is None else [f"{path}: {value!r:.80} is not null"]
+    if hint is float:  # a JSON number: an int is one too
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    elif hint is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, hint)
+    return [] if ok else [f"{path}: {type(value).__name__} {value!r:.80}, not {hint.__name__}"]
+
+
+def endpoints() -> dict[str, inspect.Signature]:
+    """Every public method of `Api` (each is a named endpoint), by name."""
+    return {name: inspect.signature(fn) for name, fn in inspect.getmembers(Api, inspect.isfunction) if name[0] != "_"}
+
+
+@pytest.fixture(scope="module")
+def api():
+    rankings = resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json"))
+    records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
+    sources = Sources(DatasetStore(str(ROOT / "data" / "sample")), rankings, records)
+    sources.start()
+    return Api(sources)
+
+
+def argument_pools(api: Api) -> dict[str, list]:
+    snapshot, rankings = api.sources.datasets.current(), api.sources.rankings.current()
+    ranked = [m.model_id for lists in rankings.lists.values() for m in lists]
+    untested = [m for m in dict.fromkeys(ranked) if snapshot.canonical_model_id(m) is None]
+    return {
+        "model_id": [*snapshot.model_ids, *untested, "nobody/not-a-model", "qwen/QWEN3-0.6b", "not an id"],
+        "query": ["", "qwen", "llama 8b", "no-such-model-anywhere"],
+        "view": list(VIEWS),
+        "task": ["", "text-generation", "image-text-to-text", "text-to-image"],
+    }
+
+
+def stack_arguments(api: Api) -> list[tuple[str, str]]:
+    """(neuronx_cc, library_version) for every stack, the newest as "", a plain Transformers version,
+    and a stack that is not in the data."""
+    stacks = api.sources.datasets.current().stacks
+    return [
+        ("", ""),
+        *((s.neuronx_cc, s.spec) for s in stacks),
+        (stacks[0].neuronx_cc.split("+")[0], ""),
+        UNKNOWN_STACK,
+    ]
+
+
+def calls(api: Api, signature: inspect.Signature):
+    """Keyword arguments for one endpoint: every value of every parameter at least once, and every
+    stack on each pair of stack parameters at least four times (for compare, B walks against A)."""
+    params = [p for p in signature.parameters if p != "self"]
+    pools = argument_pools(api)
+    stacks = stack_arguments(api)
+    suffixes = sorted({p.removeprefix("neuronx_cc") for p in params if p.startswith("neuronx_cc")})
+    others = {p: pools.get(p, [""]) for p in params if not p.startswith(("neuronx_cc", "library_version"))}
+    total = max([4 * len(stacks) if suffixes else 1, *(len(v) for v in others.values())])
+    for i in range(total):
+        kwargs = {p: values[i % len(values)] for p, values in others.items()}
+        for n, suffix in enumerate(suffixes):
+            stack = stacks[(i + n * (1 + i // len(stacks))) % len(stacks)]
+            kwargs["neuronx_cc" + suffix], kwargs["library_version" + suffix] = stack
+        yield kwargs
+
+
+def answers_of(api: Api):
+    """(endpoint, arguments, answer, declared type) for every call; errors (an unknown stack) are not answers."""
+    for name, signature in endpoints().items():
+        hint = typing.get_type_hints(getattr(Api, name))["return"]
+        for kwargs in calls(api, signature):
+            try:
+                answer = getattr(api, name)(**kwargs)
+            except gr.Error:
+                continue
+            yield name, kwargs, answer, hint
+
+
+@pytest.fixture(scope="module")
+def given(api):
+    return list(answers_of(api))
+
+
+def test_every_answer_of_every_endpoint_matches_its_declared_type(given):
+    seen: Counter = Counter()
+    problems = []
+    for name, kwargs, answer, hint in given:
+        seen[name] += 1
+        problems += [f"/{name}({kwargs}): {v}" for v in violations(answer, hint)[:3]]
+    assert not problems, "\n".join(problems[:30])
+    assert set(seen) == set(endpoints()), seen  # every endpoint answered (an unknown stack is an error)
+
+
+def test_the_cases_that_drifted_are_covered_and_declared(given):
+    lookups = [a for name, _, a, _ in given if name == "lookup"]
+    history = [e for a in lookups for e in a.get("history", [])]
+    assert history and all({"exclusion", "tested_at"} <= set(e) for e in history)
+    assert any("suggested_note" in a for a in lookups) and any("suggested_run_py" in a for a in lookups)
+    assert any("evidence" in a for a in lookups) and any("unknown_stack" in a for a in lookups)
+    assert any("install_command" in a and a["result"] != "not tested" for a in lookups)
+
+
+def test_a_tested_lookup_declares_every_dataset_column():
+    assert set(NAMES) <= set(typing.get_type_hints(answers.LookupAnswer))
+
+
+def test_the_check_itself_finds_an_undeclared_key_a_missing_key_and_a_wrong_type():
+    good = {"neuronx_cc": "2.28", "library": "transformers", "library_version": "4.57.1", "models": 3, "passed": 2}
+    assert violations([good], list[answers.StackAnswer]) == []
+    assert violations({**good, "extra": 1}, answers.StackAnswer) == ["answer.extra: not declared in StackAnswer"]
+    assert violations({k: v for k, v in good.items() if k != "passed"}, answers.StackAnswer) == [
+        "answer.passed: required, missing"
+    ]
+    assert violations({**good, "models": 3.0}, answers.StackAnswer)  # a count must be an integer
+    assert violations({**good, "models": True}, answers.StackAnswer)
+    assert violations({"model_id": "a", "tp": "2"}, answers.RowAnswer)
+    assert violations({"model_id": "a", "tp": None, "hbm_peak_gb": 3}, answers.RowAnswer) == []

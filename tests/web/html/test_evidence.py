@@ -1,0 +1,79 @@
+"""Tests for components/web/html/evidence.py and architectures_tab.py: what they say, and that every value is escaped."""
+
+from markupsafe import Markup
+
+from components.web.html.evidence import evidence_html, lookup_offer
+from components.web.pages.architectures import headline_html, table_html
+
+EVIL = '<img src=x onerror="alert(1)">'
+
+
+def untested(**overrides) -> dict:
+    answer = {
+        "model_id": "fan/ft-" + EVIL,
+        "result": "not tested",
+        "kind": "not tested",
+        "evidence": {
+            "base_model": {"model_id": "base/" + EVIL, "result": "PASS", "tp": 2, "hops": 2},
+            "architecture": {
+                "name": "Arch" + EVIL,
+                "tested": 5,
+                "passed": 4,
+                "closest": [{"model_id": "near/" + EVIL, "result": "FAIL", "tp": 1, "num_parameters": 1_500_000_000}],
+            },
+        },  # fmt: skip
+        "suggested_from": "src/" + EVIL,
+        "suggested_tp": 2,
+        "record_unknown": EVIL,
+    }
+    return {**answer, **overrides}
+
+
+def test_not_tested_comes_first_then_the_evidence_all_escaped():
+    html = evidence_html(untested())
+    assert isinstance(html, Markup)
+    assert html.index("Not tested.") < html.index("Base model") < html.index("Architecture") < html.index("UNTESTED")
+    assert "<img" not in html and "&lt;img" in html
+    assert "a base model 2 steps up" in html and "4 of 5 tested models pass" in html and "1.50 B parameters" in html
+    assert "There is no NEFF cache for it" in html and "gated" not in html
+    assert "gated on the Hub (manual)" in evidence_html(untested(gated="manual"))
+
+
+def test_no_evidence_says_so_plainly():
+    html = evidence_html(untested(evidence={"base_model": None, "architecture": None}, suggested_from=None,
+                                  suggested_note="no run.py suggested: the model's architecture is unknown"))  # fmt: skip
+    assert "none with a run on this stack is known" in html and "Architecture:</b> unknown" in html
+    assert "No run.py suggested" in html
+    assert evidence_html({"kind": "pass", "model_id": "x/y"}) == ""
+
+
+def test_the_lookup_offer_only_for_hub_ids():
+    offer = lookup_offer("someone/Fine-Tune-7B", "model=someone%2FFine-Tune-7B")
+    assert 'href="./?model=someone%2FFine-Tune-7B"' in offer and "Look up" in offer
+    assert lookup_offer("qwen3 0.6b", "") == "" and lookup_offer(EVIL, "") == "" and lookup_offer("gpt2", "") == ""
+
+
+def test_the_architectures_tab_escapes_and_defines_its_figure():
+    figure = {"share": 0.5, "passing": 1, "architectures": 2, "ranked": 3, "unknown": 1, "definition": "Def " + EVIL,
+              "rows": [{"architecture": "A" + EVIL, "ranked_models": 2, "passing": False}]}  # fmt: skip
+    html = headline_html(figure)
+    assert "<b>50%</b>" in html and "1 of 2" in html and "1 of the 3 ranked models" in html and "<img" not in html
+    table = table_html([{"architecture": EVIL, "tested": 2, "passed": 1,
+                         "models": [{"model_id": EVIL, "result": "PASS"}] * 14}])  # fmt: skip
+    assert "<img" not in table and "and 2 more" in table
+    assert "No architecture of the ranked models" in headline_html({**figure, "share": None})
+
+
+def test_the_expectation_is_shown_beside_the_evidence_as_an_expectation_not_a_result():
+    reason = "its base model base/" + EVIL + " fails on this stack (FAIL: RuntimeError: x)"
+    html = evidence_html(untested(expectation={"verdict": "likely fails", "basis": "base model", "reason": reason}))
+    assert 'class="expectation expectation-fails"' in html and '<b class="expectation-verdict">Likely fails</b>' in html
+    assert "not a run" in html and "RuntimeError: x" in html and "<img" not in html
+    # beside the evidence: after "Not tested.", before the base model's line; never a result badge
+    assert html.index("Not tested.") < html.index("Likely fails") < html.index("Base model")
+    assert "badge" not in html
+    runs = evidence_html(untested(expectation={"verdict": "likely runs", "basis": "architecture", "reason": "r"}))
+    assert "expectation-runs" in runs and "Likely runs</b> — r." in runs
+    assert "expectation-unknown" in evidence_html(untested(expectation={"verdict": "unknown", "reason": "r"}))
+    assert "expectation" not in evidence_html(untested())  # no expectation, no block
+    assert "What to expect" not in evidence_html({"kind": "pass", "model_id": "x/y", "expectation": {"verdict": "x"}})

@@ -1,0 +1,51 @@
+"""The download links: every row a page link's filters match, as a file, from a route of their own."""
+
+import io
+from urllib.parse import parse_qs, urlsplit
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from components.queries import links, views
+from components.web.routes import downloads
+from tests.helpers import NEW_CC, served
+
+
+@pytest.fixture
+def http(world):
+    snapshot, rankings = world
+    return TestClient(Starlette(routes=downloads.routes(served(snapshot, rankings))))
+
+
+def test_a_link_downloads_every_matching_row(http, world):
+    answer = http.get("/export/csv", params={"q": "qwen", "neuronx_cc": NEW_CC, "transformers": "4.57.1"})
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
+    assert (
+        answer.headers["content-disposition"] == 'attachment; filename="torch-neuronx-support_selected_2.28.7631.0.csv"'
+    )
+    frame = pd.read_csv(io.StringIO(answer.text))
+    assert list(frame["model_id"]) == ["Qwen/Qwen3-0.6B"] and set(frame["library_version"]) == {"4.57.1"}
+    parquet = pq.read_table(
+        io.BytesIO(http.get("/export/parquet", params={"view": "trending", "task": "text-generation"}).content)
+    )
+    assert parquet.num_rows == len(views.select(*world, views.normalise(view="trending", task="text-generation")).frame)
+
+
+def test_hostile_text_stays_data_and_odd_requests_get_a_clear_no(http):
+    answer = http.get("/export/csv", params={"q": "<img src=x onerror=alert(1)>", "view": "%00", "task": "../../"})
+    assert answer.status_code == 200  # an empty view, with its header row
+    assert http.get("/export/exe").status_code == 404 and "csv, parquet" in http.get("/export/exe").text
+    assert http.get("/export/csv?q=" + "x" * 5000).status_code == 414
+
+
+def test_the_page_links_name_the_filters_shown(world):
+    state = links.PageState(views.normalise("qwen 3", "downloads", "text-generation", NEW_CC, "4.57.1"), "a/model")
+    html = str(downloads.links_html(state))
+    href = html.split('href="')[1].split('"')[0].replace("&amp;", "&")
+    assert urlsplit(href).path == "export/csv"  # relative: it works under any root path
+    params = parse_qs(urlsplit(href).query)
+    assert params["q"] == ["qwen 3"] and params["view"] == ["downloads"] and "model" not in params
+    assert 'id="download-parquet"' in html

@@ -1,0 +1,246 @@
+"""`POST /webhooks/dataset`: secrets, bursts, bad bodies, and a launched app that serves a new file at once."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from components.sources import refresh, store
+from components.web.routes import webhook
+from tests.helpers import Server, call, row, write
+
+SECRET = "s3cret-for-tests"
+PAYLOAD = {"event": {"action": "update", "scope": "repo.content"}, "repo": {"type": "dataset", "name": "a/b"}}
+
+
+class Reads(refresh.RefreshingStore[int]):
+    """A source that counts its reads; each read waits on `gate` so a burst arrives while one runs."""
+
+    source_name = "dataset"
+
+    def __init__(self):
+        super().__init__(periodic=False, read_timeout=20)
+        self.gate = threading.Event()
+        self.reads = 0
+        self.running = 0
+        self.most = 0
+        self._swap(0)
+
+    def read(self) -> int:
+        self.reads += 1
+        self.running += 1
+        self.most = max(self.most, self.running)
+        self.gate.wait(10)
+        self.running -= 1
+        return self.reads
+
+
+@pytest.fixture
+def source(monkeypatch):
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    reads = Reads()
+    yield reads
+    reads.gate.set()
+    reads.stop()
+
+
+def client_for(source, secret=SECRET) -> TestClient:
+    return TestClient(Starlette(routes=webhook.routes(source, secret=secret)))
+
+
+def post(client, headers=None, **kwargs):
+    return client.post(webhook.PATH, headers=headers if headers is not None else {webhook.HEADER: SECRET}, **kwargs)
+
+
+def wait_for(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
+def test_the_right_secret_starts_a_refresh(source):
+    answer = post(client_for(source), json=PAYLOAD)
+    assert answer.status_code == 202 and answer.json() == {"refresh": "queued"}
+    assert wait_for(lambda: source.reads == 1)
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [({}, 401), ({webhook.HEADER: "wrong"}, 403), ({webhook.HEADER: SECRET + "x"}, 403), ({webhook.HEADER: ""}, 403)],
+)
+def test_a_missing_or_wrong_secret_is_refused_and_reads_nothing(source, headers, status):
+    assert post(client_for(source), headers=headers, json=PAYLOAD).status_code == status
+    time.sleep(0.1)
+    assert source.reads == 0
+
+
+@pytest.mark.parametrize("secret", ["", None])
+def test_without_webhook_secret_the_route_is_off(source, monkeypatch, secret):
+    monkeypatch.delenv("WEBHOOK_SECRET", raising=False)
+    assert post(client_for(source, secret=secret), json=PAYLOAD).status_code == 404
+    assert source.reads == 0
+
+
+def test_a_flood_of_calls_runs_one_refresh_at_a_time_with_one_more_queued(source):
+    client = client_for(source)
+    assert post(client, json=PAYLOAD).status_code == 202
+    assert wait_for(lambda: source.reads == 1)
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(lambda _: post(client, json=PAYLOAD).status_code, range(200)))
+    assert statuses == [202] * 200
+    source.gate.set()
+    assert wait_for(lambda: source.reads == 2 and not source.source_status().refreshing)
+    time.sleep(0.3)
+    assert source.reads == 2 and source.most == 1 and source.current() == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "logged"),
+    [
+        (b"<html>not json", 400, "not JSON"),
+        (b"\xff\xfe\x00", 400, "not JSON"),
+        (b"[" * (webhook.MAX_BODY + 1), 413, "over 64 KB"),
+    ],
+)
+def test_a_bad_body_is_refused_with_a_log_line_and_the_data_stays(source, caplog, body, status, logged):
+    caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
+    answer = post(
+        client_for(source), headers={webhook.HEADER: SECRET, "content-type": "application/json"}, content=body
+    )
+    assert answer.status_code == status
+    assert any(logged in r.getMessage() for r in caplog.records)
+    time.sleep(0.1)
+    assert source.reads == 0 and source.current() == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "logged"),
+    [
+        (b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
+        (b'{"event": ' * 5_000 + b"1" + b"}" * 5_000, "nested too deeply"),
+        (b"[1, 2]", "no event scope and action"),
+        (b'{"event": "update"}', "no event scope and action"),
+        (b'{"event": {"scope": ["repo"], "action": "update"}}', "no event scope and action"),
+        (b'{"repo": {"name": "a/b"}}', "no event scope and action"),
+    ],
+)
+def test_json_the_webhook_cannot_use_is_a_400(source, caplog, body, logged):
+    caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
+    answer = post(client_for(source), headers={webhook.HEADER: SECRET}, content=body)
+    assert answer.status_code == 400 and answer.json()["error"].startswith("the body is")
+    assert [r.getMessage() for r in caplog.records if logged in r.getMessage()]
+    time.sleep(0.1)
+    assert source.reads == 0
+
+
+def test_payload_values_are_logged_escaped_on_one_line(source, caplog):
+    caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
+    forged = "repo\nWARNING forged.logger: FORGED LINE\r\u2028\x1b[31m" + "x" * 500
+    payload = {"event": {"scope": forged, "action": "update"}}
+    assert post(client_for(source), content=json.dumps(payload).encode()).status_code == 202
+    (line,) = [r.getMessage() for r in caplog.records if "refresh requested" in r.getMessage()]
+    assert "FORGED LINE" in line and not any(c in line for c in "\n\r\u2028\x1b"), line
+    assert "'update'" in line and len(line) < 300
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def refusal_lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+
+
+def test_refused_calls_are_logged_a_few_a_minute_then_counted(caplog):
+    caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
+    clock = Clock()
+    refusals = webhook.RefusalLog(shown=3, window=60.0, clock=clock)
+    for i in range(200):
+        refusals.refused("with a wrong X-Webhook-Secret" if i % 4 else "without the X-Webhook-Secret header")
+    assert len(refusal_lines(caplog)) == 3
+    refusals.flush()
+    lines = refusal_lines(caplog)
+    assert len(lines) == 4 and lines[-1].startswith("webhook: 197 more refused calls in the last minute")
+    assert "148 with a wrong X-Webhook-Secret" in lines[-1] and "49 without the X-Webhook-Secret header" in lines[-1]
+    refusals.flush()
+    clock.now += 61
+    refusals.refused("with a wrong X-Webhook-Secret")
+    assert len(refusal_lines(caplog)) == 5  # a new minute: logged again, nothing left to count
+
+
+def test_the_count_is_logged_when_the_minute_ends_without_another_call(caplog):
+    caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
+    refusals = webhook.RefusalLog(shown=1, window=0.3)
+    for _ in range(5):
+        refusals.refused("with a wrong X-Webhook-Secret")
+    assert wait_for(lambda: any("4 more refused calls" in line for line in refusal_lines(caplog)), 3)
+
+
+def test_a_flood_of_wrong_secrets_adds_a_few_log_lines(source, caplog):
+    caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
+    client = client_for(source)
+    statuses = {post(client, headers={webhook.HEADER: f"guess-{i}"}, json=PAYLOAD).status_code for i in range(200)}
+    assert statuses == {403} and len(refusal_lines(caplog)) <= webhook.REFUSALS_SHOWN + 1
+
+
+def test_a_huge_body_sent_in_chunks_without_a_length_is_cut_off(source):
+    def chunks():
+        for _ in range(100):
+            yield b"x" * 4096
+
+    answer = post(client_for(source), content=chunks())
+    assert answer.status_code == 413 and source.reads == 0
+
+
+def test_offline_the_webhook_says_refreshes_are_off(source, monkeypatch):
+    hub = Reads()
+    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", True)
+    assert post(client_for(hub), json=PAYLOAD).status_code == 503
+
+
+# ---- the launched app ----------------------------------------------------------------------------------
+
+
+def test_a_new_file_in_a_local_dataset_is_served_seconds_after_the_webhook(tmp_path):
+    folder = tmp_path / "data"
+    write(folder / "a.parquet", [row("org/old-model")])
+    server = Server("--dataset", str(folder), env={"WEBHOOK_SECRET": SECRET}).wait()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            before = call(client, "lookup", model_id="org/new-model", neuronx_cc="", library_version="")
+            assert before["result"] == "not tested"
+            write(folder / "b.parquet", [row("org/new-model", result="FAIL")])
+            assert client.post(webhook.PATH, json=PAYLOAD).status_code == 401
+            assert client.post(webhook.PATH, json=PAYLOAD, headers={webhook.HEADER: "nope"}).status_code == 403
+            started = time.monotonic()
+            answer = client.post(webhook.PATH, json=PAYLOAD, headers={webhook.HEADER: SECRET})
+            assert answer.status_code == 202
+            while time.monotonic() - started < 10:
+                after = call(client, "lookup", model_id="org/new-model", neuronx_cc="", library_version="")
+                if after["result"] != "not tested":
+                    break
+                time.sleep(0.1)
+            assert after["result"] == "FAIL", after
+            assert (
+                call(client, "lookup", model_id="org/old-model", neuronx_cc="", library_version="")["result"] == "PASS"
+            )
+    finally:
+        server.stop()
+
+
+def test_the_launched_app_without_a_secret_has_no_webhook(sample_app):
+    answer = httpx.post(sample_app.url + webhook.PATH, json=PAYLOAD, headers={webhook.HEADER: ""}, timeout=30)
+    assert answer.status_code == 404
