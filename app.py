@@ -30,7 +30,7 @@ from components.web.pages import failures as failures_tab
 from components.web.pages.models import ModelsTab
 from components.web.patches import assets, serving
 from components.web.patches.arguments import count_arguments
-from components.web.routes import be_found, downloads, limits, webhook
+from components.web.routes import api_v1, be_found, downloads, limits, webhook
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
@@ -133,8 +133,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"error: {exc}")
     demo = build(sources)
     sources.start()
-    # the webhook, download, badge and feed routes come first, before every route of Gradio's own
+    # the webhook, download, badge, feed and /api/v1 routes come first, before every route of Gradio's own
     routes = webhook.routes(sources.datasets) + downloads.routes(sources) + be_found.routes(sources)
+    routes += api_v1.routes(sources)
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
 
 
