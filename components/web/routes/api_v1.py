@@ -36,7 +36,7 @@ from components.web.routes.endpoints import Api
 PREFIX = "/api/v1"
 OPENAPI_PATH = f"{PREFIX}/openapi.json"
 CACHE_CONTROL = "public, max-age=60"  # the data changes a few times a day; a CI job polls
-MAX_QUERY = 4096  # bytes of query string: a model id is at most 96 characters, a stack ~40
+MAX_QUERY = 8192  # bytes of query string: a Hub id is at most 96 characters, yet a dataset row may hold a 5 KB one
 MAX_BODY = 256 * 1024  # a config.json is a few KB (the app's body limit, limits.py, is larger)
 JSON_TYPE = "application/json"
 # The Api argument names that read badly in a URL, and the names the routes take instead.

@@ -131,7 +131,7 @@ def test_any_origin_may_read_and_a_preflight_is_answered(http):
         ("search", "q=qwen&q=llama", 400, "parameter 'q' given more than once"),
         ("search", "view=trendng", 400, "parameter 'view' is 'trendng'; use one of selected, trending, downloads"),
         ("search", "q=%FF%FE", 400, "not UTF-8"),
-        ("search", "q=" + "x" * 5000, 414, "query string over 4096 bytes"),
+        ("search", "q=" + "x" * api_v1.MAX_QUERY, 414, f"query string over {api_v1.MAX_QUERY} bytes"),
         ("search", "neuronx_cc=2.99.0", 404, f"No tested stack matches neuronx-cc 2.99.0. Known stacks: {NEW_CC}"),
         ("compare", "library_version_b=9.9", 404, "No tested stack matches"),
         ("failures", "neuronx_cc=%3Cscript%3E", 404, "Known stacks:"),
