@@ -158,8 +158,9 @@ def body_json(answer: Any) -> bytes:
 
 
 def etag(body: bytes) -> str:
-    """A strong ETag of the body: equal bodies, equal tags."""
-    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+    """A strong ETag of the body: equal bodies, equal tags (128 bits of SHA-256, which CPUs hash in hardware:
+    3x faster than BLAKE2b on a 2.8 MB answer, benchmarks/api_v1.py)."""
+    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
 def not_modified(request: Request, tag: str) -> bool:
