@@ -225,6 +225,7 @@ class HttpApi:
             except Refused as refused:
                 return error(refused.status, str(refused))
             except gr.Error as refused:  # the endpoint's own clear errors
+                # endpoints.py raises its gr.Error inside `except UnknownStack`: that stays its __context__
                 unknown_stack = isinstance(refused.__context__, UnknownStack)
                 return error(404 if unknown_stack else 400, str(refused.message))
             if endpoint.body:  # an answer to a posted file: nothing to cache
@@ -234,7 +235,7 @@ class HttpApi:
         return Route(endpoint.path, answer, methods=["GET", "HEAD", "POST", "OPTIONS"])
 
     def routes(self) -> list[Route]:
-        from components.web.routes import openapi
+        from components.web.routes import openapi  # here, not at the top: it reads this module's table
 
         document: dict[str, Any] = {}
 
