@@ -78,6 +78,8 @@ ROUTES = [
     AppRoute("/export/csv?q=qwen3+0.6b", "text/csv", lambda b: MODEL in csv_models(b), attachment=True),
     AppRoute("/export/parquet?q=qwen3+0.6b", "application/vnd.apache.parquet", lambda b: MODEL in parquet_models(b),
              attachment=True),
+    AppRoute(f"/api/v1/lookup?model={MODEL}", "application/json", lambda b: json.loads(b)["model_id"] == MODEL),
+    AppRoute("/api/v1/openapi.json", "application/json", lambda b: json.loads(b)["openapi"] == "3.1.0"),
 ]  # fmt: skip
 
 
