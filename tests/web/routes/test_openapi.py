@@ -62,7 +62,8 @@ def test_every_answer_of_every_endpoint_meets_its_schema(document, sample_api):
 
 def test_the_schemas_hold_the_answer_types_and_can_tell_a_wrong_answer(document):
     schemas = document["components"]["schemas"]
-    assert set(answers.__all__) - {"keys", "Suggestion", "RankFields", "ModelOnStack"} <= set(schemas)
+    shapes = {name for name in answers.__all__ if typing.is_typeddict(getattr(answers, name))}
+    assert shapes - {"Suggestion", "RankFields", "ModelOnStack"} <= set(schemas)  # those three are bases only
     assert schemas["HistoryEntry"]["required"] == list(answers.HistoryEntry.__annotations__)
     assert "required" not in schemas["LookupAnswer"]  # every key depends on the case
     assert schemas["LookupAnswer"]["description"].startswith("Everything about one model on one stack")
