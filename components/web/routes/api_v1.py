@@ -43,6 +43,8 @@ JSON_TYPE = "application/json"
 RENAMED = {"query": "q", "model_id": "model"}
 # Arguments with a fixed set of values: anything else is a 400, not the named endpoint's fallback to the default.
 CHOICES = {"view": views.VIEWS}
+# Arguments of a fixed form (compared lowercased, as the endpoint does): anything else is a 400, not "all tasks".
+FORMS = {"task": (views.TASK_NAME, "a Hub task is lowercase words joined by '-', such as text-generation")}
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 PREFLIGHT_MAX_AGE = "86400"
 
@@ -149,6 +151,9 @@ def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> di
             raise Refused(400, f"{why} parameter {p.name!r}" + (f": {p.description}" if p.description else ""))
         if p.choices and value is not None and value.strip().lower() not in p.choices:
             raise Refused(400, f"parameter {p.name!r} is {named(value)}; use one of {', '.join(p.choices)}")
+        form, hint = FORMS.get(p.argument, (None, ""))
+        if form and value and value.strip() and not form.match(value.strip().lower()):
+            raise Refused(400, f"parameter {p.name!r} is {named(value)}; {hint}")
     return {by_name[name].argument: value for name, value in given.items()}
 
 
