@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent
 ASSETS = ROOT / "assets"
 TITLE = "torch-neuronx model support"
 
-# Limits (README, "Limits"). Every handler reads one immutable snapshot, holds no lock and takes
+# Limits (docs/limits.md). Every handler reads one immutable snapshot, holds no lock and takes
 # milliseconds, so events may run side by side. Gradio runs one call of each event at a time unless
 # told otherwise, and then one slow answer (a 10,000-row /search, a chart's first draw, a CSV export)
 # makes everyone asking for the same thing wait behind it; the `gr.api` endpoints are events too.
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
     """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
-    # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true; README, "Deploy
+    # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true; docs/deploying.md, "Deploy
     # as a Space"): Gradio's Node front proxy passes only Gradio's own paths to Python, so the app's routes
     # (/export/..., /webhooks/dataset) would answer the page or 405, and its stylesheet loses to Gradio's reset.
     launch = {"ssr_mode": False, **launch}
