@@ -27,6 +27,7 @@ ANALYTICS_EVERY = 1000
 def apply(launch: dict[str, Any]) -> dict[str, Any]:
     """Apply every patch that fits this Gradio; returns `launch` (the `launch()` arguments) with what the
     patches and Gradio's own settings add: the session capacity, and `Assets` in front of the middleware."""
+    # imported here, not above: importing `guard` (which every patch does) must not import every patch
     from components.web.patches import arguments, assets, mcp_json, probes, sessions, unread
     from components.web.patches.guard import apply_patch
 
