@@ -213,7 +213,7 @@ class StackCauses:
 def stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
     """The causes of a stack's FAILs, worked out once per distinct error text on first use and kept with the
     snapshot. One stack at a time: a failed model's panel pays for its own stack only, never for all."""
-    return snapshot.memo(("failure-causes", ALGORITHM, stack.key), lambda: _stack_causes(snapshot, stack))  # type: ignore[return-value]
+    return snapshot.memo(("failure-causes", ALGORITHM, stack.ref), lambda: _stack_causes(snapshot, stack))  # type: ignore[return-value]
 
 
 def _stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
@@ -283,11 +283,6 @@ def _passing(snapshot: Snapshot, stack: Stack) -> set[str]:
     return {str(m) for m in snapshot.rows["model_id"].to_numpy(dtype=object)[passed]}
 
 
-def stack_ref(stack: Stack) -> dict:
-    """{neuronx_cc, library, library_version}: a stack named in an answer."""
-    return {"neuronx_cc": stack.neuronx_cc, "library": stack.library, "library_version": stack.library_version}
-
-
 def failures(snapshot: Snapshot, stack: Stack | None) -> dict:
     """The causes that block models on `stack`: {stack, failed, causes}, causes ordered by how many models
     they block (then by code). Each cause is {signature, code, summary, docs, count, models, first_seen,
@@ -296,25 +291,25 @@ def failures(snapshot: Snapshot, stack: Stack | None) -> dict:
     models}, newest first). Memoised per snapshot: treat it as read-only."""
     if stack is None:
         return {"stack": None, "failed": 0, "causes": []}
-    return snapshot.memo(("failures", ALGORITHM, stack.key), lambda: _failures(snapshot, stack))  # type: ignore[return-value]
+    return snapshot.memo(("failures", ALGORITHM, stack.ref), lambda: _failures(snapshot, stack))  # type: ignore[return-value]
 
 
 def _failures(snapshot: Snapshot, stack: Stack) -> dict:
     found = stack_causes(snapshot, stack)
     first_seen = _first_seen(snapshot, stack.library)
     same_library = [s for s in snapshot.stacks if s.library == stack.library]
-    newer = same_library[: [s.key for s in same_library].index(stack.key)]
-    passing = {s.key: _passing(snapshot, s) for s in newer}
+    newer = same_library[: [s.ref for s in same_library].index(stack.ref)]
+    passing = {s.ref: _passing(snapshot, s) for s in newer}
     answer = []
     for cause, models in zip(found.causes, found.models):
         fixed = [
-            {**stack_ref(s), "models": [m for m in models if m in passing[s.key]]}
+            {**s.ref.as_dict(), "models": [m for m in models if m in passing[s.ref]]}
             for s in newer
-            if passing[s.key].intersection(models)
+            if passing[s.ref].intersection(models)
         ]
         seen = first_seen.get(cause.signature, stack)
         answer.append(
-            {**cause.as_dict(), "count": len(models), "models": list(models), "first_seen": stack_ref(seen),
+            {**cause.as_dict(), "count": len(models), "models": list(models), "first_seen": seen.ref.as_dict(),
              "fixed_in": fixed}
         )  # fmt: skip
     answer.sort(key=lambda c: (-c["count"], c["code"] is None, c["code"] or "", c["summary"]))
@@ -353,7 +348,7 @@ def across_stacks(snapshot: Snapshot, top: int = 8) -> dict:
                 counts.setdefault(cause.signature, [0] * len(stacks))[j] = len(models)
         order = sorted(counts, key=lambda sig: (-sum(counts[sig]), sig))[:top]
         return {
-            "stacks": [stack_ref(s) for s in stacks],
+            "stacks": [s.ref.as_dict() for s in stacks],
             "causes": [{**causes[sig].as_dict(), "counts": counts[sig]} for sig in order],
         }
 

@@ -3,8 +3,7 @@
 from urllib.parse import parse_qs, urlsplit
 
 from components.queries import details
-from components.queries.formatting import parameter_count
-from components.queries.run_request import DISCUSSIONS, MAX_URL, parameters, request_test
+from components.queries.run_request import DISCUSSIONS, MAX_URL, request_test
 from components.sources.records import parse_records
 from tests.helpers import NEW_CC
 
@@ -51,8 +50,3 @@ def test_a_very_long_request_keeps_the_title_only_in_the_address():
     answer = {"model_id": "org/m", "suggested_from": "x" * MAX_URL, "evidence": {}}
     asking = request_test(answer, None)
     assert len(asking["url"]) < MAX_URL and "description" not in asking["url"] and "x" * 100 in asking["text"]
-
-
-def test_parameters_read_as_people_read_them():
-    assert (parameters(1_235_814_400), parameters(24_000_000), parameters(None)) == ("1.24 B", "24 M", "unknown")
-    assert parameters(124_000_000) == parameter_count(124_000_000)  # as the page writes it

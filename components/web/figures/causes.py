@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.domain.versions import short_version
+from components.domain.stacks import StackRef
 from components.queries import failures
 from components.sources.snapshot import Snapshot
 from components.web.figures.stacks import _style
@@ -39,7 +39,7 @@ def _causes_figure(snapshot: Snapshot) -> go.Figure:
     import plotly.graph_objects as go
 
     data = failures.across_stacks(snapshot, TOP_CAUSES)
-    labels = [esc(f"{short_version(s['neuronx_cc'])} · {s['library']} {s['library_version']}") for s in data["stacks"]]
+    labels = [esc(StackRef.of(s).label) for s in data["stacks"]]
     fig = go.Figure()
     names = [_label(c) for c in data["causes"]]
     for cause, name in zip(data["causes"], names):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, OTHER, PASS
-from components.domain.stacks import stack_label
+from components.domain.stacks import StackRef
 from components.queries import formatting
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html.render import esc
@@ -61,9 +61,9 @@ def stack_trend(snapshot: Snapshot) -> pd.DataFrame:
 
 def _stack_trend(snapshot: Snapshot) -> pd.DataFrame:
     stacks = list(reversed(snapshot.stacks))
-    labels = [stack_label(s) for s in stacks]
+    labels = [s.label for s in stacks]
     if len(set(labels)) < len(labels):  # two compilers that differ only after "+": keep them apart
-        labels = [f"{s.neuronx_cc} · {s.library} {s.library_version}" for s in stacks]
+        labels = [s.long_label for s in stacks]
     tested_at = snapshot.rows["tested_at"]
     records = []
     for stack, label in zip(stacks, labels):
@@ -128,17 +128,17 @@ def trend_figure(snapshot: Snapshot) -> go.Figure:
 
 def wall_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Wall time against cores on one stack, one colour per result."""
-    return snapshot.memo(("chart", "wall", stack.key), lambda: _wall_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "wall", stack.ref), lambda: _wall_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
 
 
 def memory_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Peak device memory against the capacity of the cores used, on one stack."""
-    return snapshot.memo(("chart", "memory", stack.key), lambda: _memory_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "memory", stack.ref), lambda: _memory_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
 
 
 def org_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Stacked result counts for the organisations with the most models on one stack."""
-    return snapshot.memo(("chart", "orgs", stack.key), lambda: _org_figure(org_counts(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "orgs", stack.ref), lambda: _org_figure(org_counts(snapshot, stack)))  # type: ignore[return-value]
 
 
 def _trend_figure(trend: pd.DataFrame) -> go.Figure:
@@ -148,7 +148,7 @@ def _trend_figure(trend: pd.DataFrame) -> go.Figure:
     rates = [None if r is None or pd.isna(r) else 100 * r for r in trend["pass_rate"]]
     hover = [
         [
-            esc(f"neuronx-cc {cc} · {lib} {lv}"),
+            esc(StackRef(cc, lib, lv).long_label),
             f"{passed:,} of {run:,}",
             f"{excluded:,}",
             "—" if at is None or pd.isna(at) else at.strftime("%Y-%m-%d"),
