@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, PASS, result_kind
-from components.queries import failures
+from components.queries import causes, failures
 from components.queries.formatting import parameter_count
 from components.sources.records import ModelRecord, Records
 from components.sources.snapshot import Snapshot, Stack
@@ -41,7 +41,7 @@ def failure_summary(snapshot: Snapshot, stack: Stack, model_id: str) -> str:
     cause = failures.cause_on_stack(snapshot, stack, model_id)
     if cause is None:  # not a FAIL: its result says it all
         return result
-    if cause["summary"] == failures.NO_ERROR_TEXT:
+    if cause["summary"] == causes.NO_ERROR_TEXT:
         return f"{result} (no error recorded)"
     return f"{result}: {cause['summary']}"
 

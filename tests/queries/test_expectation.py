@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from components.queries import expectation as expect
+from components.queries.causes import MAX_SUMMARY, cause_of
 from components.queries.details import lookup
-from components.queries.failures import MAX_SUMMARY, cause_of
 from components.sources.dataset import load
 from components.sources.records import parse_records
 from tests.helpers import OLD_CC, row, write
