@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.domain.stacks import StackRef
-from components.queries import failures
+from components.queries import causes, failures
 from components.sources.snapshot import Snapshot
 from components.web.figures.stacks import _style
 from components.web.html.render import esc
@@ -27,7 +27,7 @@ CAPTION = (
 
 def causes_figure(snapshot: Snapshot) -> go.Figure:
     """One line per top cause: models it blocks on each stack, oldest stack on the left."""
-    return snapshot.memo(("chart", "causes", failures.ALGORITHM), lambda: _causes_figure(snapshot))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "causes", causes.ALGORITHM), lambda: _causes_figure(snapshot))  # type: ignore[return-value]
 
 
 def _label(cause: dict) -> str:
