@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from components.queries.answers import CauseAnswer
+
 ALGORITHM = "v1"
 CODES_FILE = Path(__file__).resolve().parents[2] / "data" / "neuron_error_codes.json"
 NO_ERROR_TEXT = "no error text"
@@ -62,7 +64,7 @@ class Cause:
     docs: str | None
     line: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> CauseAnswer:
         """{signature, code, summary, docs}: the cause as the endpoints answer it."""
         return {"signature": self.signature, "code": self.code, "summary": self.summary, "docs": self.docs}
 

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from components.domain.results import FAIL, PASS
+from components.queries.answers import CauseAnswer, FailureCause, FailuresAnswer, FixedIn, ModelCause
 from components.queries.causes import ALGORITHM, Cause, cause_of
 from components.sources.snapshot import Snapshot, Stack
 
@@ -104,7 +105,7 @@ def _passing(snapshot: Snapshot, stack: Stack) -> set[str]:
     return {str(m) for m in snapshot.rows["model_id"].to_numpy(dtype=object)[passed]}
 
 
-def failures(snapshot: Snapshot, stack: Stack | None) -> dict:
+def failures(snapshot: Snapshot, stack: Stack | None) -> FailuresAnswer:
     """The causes that block models on `stack`: {stack, failed, causes}, causes ordered by how many models
     they block (then by code). Each cause is {signature, code, summary, docs, count, models, first_seen,
     fixed_in}: `first_seen` the oldest stack of the same library where it blocks a model, `fixed_in` the
@@ -115,15 +116,15 @@ def failures(snapshot: Snapshot, stack: Stack | None) -> dict:
     return snapshot.memo(("failures", ALGORITHM, stack.ref), lambda: _failures(snapshot, stack))  # type: ignore[return-value]
 
 
-def _failures(snapshot: Snapshot, stack: Stack) -> dict:
+def _failures(snapshot: Snapshot, stack: Stack) -> FailuresAnswer:
     found = stack_causes(snapshot, stack)
     first_seen = _first_seen(snapshot, stack.library)
     same_library = [s for s in snapshot.stacks if s.library == stack.library]
     newer = same_library[: [s.ref for s in same_library].index(stack.ref)]
     passing = {s.ref: _passing(snapshot, s) for s in newer}
-    answer = []
+    answer: list[FailureCause] = []
     for cause, models in zip(found.causes, found.models):
-        fixed = [
+        fixed: list[FixedIn] = [
             {**s.ref.as_dict(), "models": [m for m in models if m in passing[s.ref]]}
             for s in newer
             if passing[s.ref].intersection(models)
@@ -137,7 +138,7 @@ def _failures(snapshot: Snapshot, stack: Stack) -> dict:
     return {"stack": stack.as_dict(), "failed": sum(c["count"] for c in answer), "causes": answer}
 
 
-def cause_on_stack(snapshot: Snapshot, stack: Stack, model_id: str) -> dict | None:
+def cause_on_stack(snapshot: Snapshot, stack: Stack, model_id: str) -> ModelCause | None:
     """The cause of a model's FAIL on `stack` with `shared_with` (the other models it blocks there), or None
     when the model did not fail there."""
     found = stack_causes(snapshot, stack)
@@ -148,7 +149,7 @@ def cause_on_stack(snapshot: Snapshot, stack: Stack, model_id: str) -> dict | No
     return {**found.causes[index].as_dict(), "shared_with": shared}
 
 
-def causes_of(snapshot: Snapshot, stack: Stack, model_ids: Iterable[str]) -> dict[str, dict]:
+def causes_of(snapshot: Snapshot, stack: Stack, model_ids: Iterable[str]) -> dict[str, CauseAnswer]:
     """model_id → {signature, code, summary, docs} for those of `model_ids` that FAIL on `stack`."""
     found = stack_causes(snapshot, stack)
     return {m: found.causes[found.by_model[m]].as_dict() for m in model_ids if m in found.by_model}

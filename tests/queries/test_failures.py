@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import typing
+
 import pytest
 
 from components.domain.results import FAIL
 from components.queries import failures
+from components.queries.answers import CauseAnswer, FailuresAnswer, ModelCause
 from components.queries.causes import NO_ERROR_TEXT
 from components.sources.dataset import SAMPLE_DIR, load
 from tests.helpers import row, write
+from tests.queries.test_answers import violations
 from tests.queries.tracebacks import eoom, nrt, python_error
 
 OLD, MID, NEW = "2.24.5133.0+58f8de22", "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"
@@ -116,3 +120,15 @@ def test_the_bundled_sample_reduces_to_about_a_dozen_causes():
         failed += len(found.by_model)
     assert failed == (snapshot.kind == FAIL).sum() > 250
     assert 8 <= len(signatures) <= 25
+
+
+def test_the_answers_are_their_declared_types(snap):
+    new = stack(snap, NEW)
+    assert typing.get_type_hints(failures.failures)["return"] is FailuresAnswer
+    assert violations(failures.failures(snap, new), FailuresAnswer) == []
+    assert violations(failures.failures(snap, None), FailuresAnswer) == []
+    assert violations(failures.cause_on_stack(snap, new, "a/oom"), ModelCause) == []
+    assert [violations(c, CauseAnswer) for c in failures.causes_of(snap, new, ["a/oom", "a/weird"]).values()] == [
+        [],
+        [],
+    ]

@@ -1,11 +1,14 @@
 """Asking for a test: an untested model's lookup carries where to ask and the text to ask with."""
 
+import typing
 from urllib.parse import parse_qs, urlsplit
 
 from components.queries import details
+from components.queries.answers import RequestTest
 from components.queries.run_request import DISCUSSIONS, MAX_URL, request_test
 from components.sources.records import parse_records
 from tests.helpers import NEW_CC
+from tests.queries.test_answers import violations
 
 
 def records():
@@ -50,3 +53,10 @@ def test_a_very_long_request_keeps_the_title_only_in_the_address():
     answer = {"model_id": "org/m", "suggested_from": "x" * MAX_URL, "evidence": {}}
     asking = request_test(answer, None)
     assert len(asking["url"]) < MAX_URL and "description" not in asking["url"] and "x" * 100 in asking["text"]
+
+
+def test_a_request_is_its_declared_type(world):
+    snapshot, _ = world
+    asking = details.lookup(snapshot, "org/untested-1B", NEW_CC, "4.57.1", records())["request_test"]
+    assert typing.get_type_hints(request_test)["return"] == RequestTest | None
+    assert violations(asking, RequestTest) == []
