@@ -8,6 +8,7 @@ plotly renders hover and tick text as a subset of HTML, so every one is escaped 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -103,16 +104,7 @@ def _wall_figure(points: pd.DataFrame) -> go.Figure:
 
     points = points[points["tp"].notna() & points["wall_s"].notna()]
     fig = go.Figure()
-    for kind in KINDS:
-        part = points[points["kind"] == kind]
-        if not len(part):
-            continue
-        fig.add_scatter(
-            x=[_jitter(int(tp), m) for tp, m in zip(part["tp"], part["model_id"])],
-            y=[float(w) / 60 for w in part["wall_s"]],
-            mode="markers", name=KIND_LABELS[kind], marker={"color": KIND_COLOURS[kind], "size": 8, "opacity": 0.8},
-            customdata=_hover_rows(part), hovertemplate=_POINT_HOVER,
-        )  # fmt: skip
+    _add_runs(fig, points, "tp", lambda part: [float(w) / 60 for w in part["wall_s"]])
     fig.update_layout(
         xaxis={
             "title": "Trainium cores",
@@ -123,6 +115,20 @@ def _wall_figure(points: pd.DataFrame) -> go.Figure:
         yaxis={"title": "wall time (minutes, log scale)", "type": "log", "tickvals": LOG_TICKS},
     )
     return _style(fig, empty=not len(points))
+
+
+def _add_runs(fig: go.Figure, points: pd.DataFrame, x: str, y: Callable[[pd.DataFrame], list[float]]) -> None:
+    """One scatter of runs per result, coloured by it: x from the column `x` (spread sideways, `_jitter`),
+    y from `y` of the runs; every point's hover tells its whole story."""
+    for kind in KINDS:
+        part = points[points["kind"] == kind]
+        if not len(part):
+            continue
+        fig.add_scatter(
+            x=[_jitter(float(v), m) for v, m in zip(part[x], part["model_id"])], y=y(part),
+            mode="markers", name=KIND_LABELS[kind], marker={"color": KIND_COLOURS[kind], "size": 8, "opacity": 0.8},
+            customdata=_hover_rows(part), hovertemplate=_POINT_HOVER,
+        )  # fmt: skip
 
 
 def _memory_figure(points: pd.DataFrame) -> go.Figure:
@@ -136,16 +142,7 @@ def _memory_figure(points: pd.DataFrame) -> go.Figure:
             x=capacities, y=capacities, mode="lines", name="capacity", hoverinfo="skip",
             line={"color": TEXT_COLOUR, "dash": "dash", "width": 1},
         )  # fmt: skip
-    for kind in KINDS:
-        part = points[points["kind"] == kind]
-        if not len(part):
-            continue
-        fig.add_scatter(
-            x=[_jitter(float(c), m) for c, m in zip(part["hbm_capacity_gb"], part["model_id"])],
-            y=[float(p) for p in part["hbm_peak_gb"]],
-            mode="markers", name=KIND_LABELS[kind], marker={"color": KIND_COLOURS[kind], "size": 8, "opacity": 0.8},
-            customdata=_hover_rows(part), hovertemplate=_POINT_HOVER,
-        )  # fmt: skip
+    _add_runs(fig, points, "hbm_capacity_gb", lambda part: [float(p) for p in part["hbm_peak_gb"]])
     ticks = sorted({float(c) for c in points["hbm_capacity_gb"]})
     fig.update_layout(
         xaxis={"title": "HBM capacity of the cores used (GB)", "type": "log", "tickvals": ticks, "ticktext": [f"{t:g}" for t in ticks]},
