@@ -78,7 +78,7 @@ def badge_query(model_id: str, library: str | None = None) -> str:
     not Transformers (the page's default), so both speak for the newest stack of the model's library."""
     pairs = [("model", model_id)]
     if library and normalise_library(library) != FIRST_LIBRARY:
-        pairs.append(("library", library))
+        pairs += StackRef("", library, "").params()  # `library=L`: its newest version
     return urlencode(pairs)
 
 
