@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import TypedDict
 from urllib.parse import parse_qsl, urlencode
 
@@ -135,6 +136,11 @@ class Stack(StackRef):
 
     models: int
     passed: int
+
+    @cached_property
+    def ref(self) -> StackRef:  # type: ignore[override]
+        """The reference alone, made once: snapshots look their rows up by it."""
+        return StackRef(self.neuronx_cc, self.library, self.library_version)
 
     def as_dict(self) -> StackAnswer:  # type: ignore[override]
         return {
