@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from components.domain.stacks import StackRef
 from components.queries import links
+from components.queries.answers import ComparedModel, LookupAnswer
 from components.web.html.render import join
 
 MAX_MODELS_LISTED = 60  # per cause; the rest are counted (the /failures API lists them all)
@@ -54,12 +55,12 @@ def model_links(models: list[str], stack: StackRef, more: int) -> Markup:
     return text + (Markup(" and {:,} more").format(more) if more > 0 else Markup(""))
 
 
-def _models(count: int) -> tuple[str, str]:
+def _plurals(count: int) -> tuple[str, str]:
     """("s", "") for several models ("3 models fail"), ("", "s") for one ("1 model fails")."""
     return ("s", "") if count != 1 else ("", "s")
 
 
-def cause_panel(answer: dict) -> Markup:
+def cause_panel(answer: LookupAnswer) -> Markup:
     """A failed model's cause in words, how many other models fail the same way (listed, and a link to the
     Failures page), the docs link and "Report this failure". Empty for a model that did not fail."""
     cause = answer.get("cause")
@@ -80,7 +81,7 @@ def cause_panel(answer: dict) -> Markup:
                 "stack</a></p></details>"
             ).format(
                 len(shared),
-                *_models(len(shared)),
+                *_plurals(len(shared)),
                 model_links(shared, stack, len(shared) - MAX_MODELS_LISTED),
                 failures_link(stack, cause["signature"]),
             )  # fmt: skip
@@ -100,7 +101,7 @@ def cause_panel(answer: dict) -> Markup:
     return join(parts)
 
 
-def regressions_by_cause(regressions: list[dict]) -> Markup:
+def regressions_by_cause(regressions: list[ComparedModel]) -> Markup:
     """Regressions grouped by cause, most models first: "7 models newly fail with NRT_RESOURCE"."""
     groups: dict[str, list[dict]] = {}
     for entry in regressions:
@@ -115,7 +116,7 @@ def regressions_by_cause(regressions: list[dict]) -> Markup:
         items.append(
             Markup("<li><b>{:,}</b> model{} newly fail{} with <code>{}</code> {}<br><small>{}: {}</small></li>").format(
                 len(entries),
-                *_models(len(entries)),
+                *_plurals(len(entries)),
                 what,
                 docs_link(cause.get("docs")),
                 cause.get("summary") or "",

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from components.domain.stacks import StackRef, picker_choices
 from components.queries import failures
+from components.queries.answers import FailureCause, FailuresAnswer
 from components.sources.moment import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html.causes import MAX_MODELS_LISTED, docs_link, failures_query, model_links
@@ -40,7 +41,7 @@ INTRO = (
 )
 
 
-def failures_html(answer: dict, snapshot: Snapshot, stack: Stack | None, opened: str = "") -> Markup:
+def failures_html(answer: FailuresAnswer, snapshot: Snapshot, stack: Stack | None, opened: str = "") -> Markup:
     """The causes on one stack, ranked by models blocked; the cause `opened` (a signature) starts open."""
     if stack is None:
         return Markup('<p class="summary">No data loaded. See the notice above.</p>')
@@ -56,7 +57,7 @@ def failures_html(answer: dict, snapshot: Snapshot, stack: Stack | None, opened:
     return head + join(_cause_block(c, stack, opened) for c in causes)
 
 
-def _cause_block(cause: dict, stack: Stack, opened: str) -> Markup:
+def _cause_block(cause: FailureCause, stack: Stack, opened: str) -> Markup:
     seen = StackRef.of(cause["first_seen"])
     first = "on this stack" if seen == stack.ref else seen.label
     fixed = []
