@@ -47,8 +47,8 @@ class StackRef:
 
     @property
     def ref(self) -> StackRef:
-        """The reference alone (a `Stack` without its counts)."""
-        return StackRef(self.neuronx_cc, self.library, self.library_version)
+        """The reference alone: itself (a `Stack` gives its own without its counts)."""
+        return self
 
     @property
     def label(self) -> str:
@@ -92,9 +92,9 @@ class StackRef:
 
     @classmethod
     def from_params(cls, params: Mapping[str, object] | None) -> StackRef:
-        """The stack a link's parameters ask for (`params` as `params` writes them, or a picker value's):
-        `transformers=V` names a Transformers version, `library=L` another library with its version in
-        `library_version=V` (none: its newest). A missing, non-text or huge value reads as empty."""
+        """The stack a link's parameters ask for (as `params` writes them, either way): `transformers=V` names a
+        Transformers version, `library=L` a library with its version in `library_version=V` (none: its newest).
+        A missing or non-text value reads as empty, a huge one is cut to `MAX_PARAM` characters."""
 
         def get(name: str) -> str:
             value = params.get(name) if params else None
@@ -115,7 +115,7 @@ class StackRef:
     @classmethod
     def of(cls, answer: Mapping[str, object]) -> StackRef:
         """The stack an answer (or a history entry) names in its `neuronx_cc`, `library`, `library_version`."""
-        return cls(*(str(answer.get(k) or "") for k in ("neuronx_cc", "library", "library_version")))
+        return cls(*(str(answer.get(k) or "") for k in STACK_KEY))
 
     @classmethod
     def asked(cls, neuronx_cc: str | None, spec: str | None) -> StackRef:
