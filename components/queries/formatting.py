@@ -1,4 +1,4 @@
-"""How figures read on the page: durations, memory, counts."""
+"""How figures read, the one writer of each: durations, memory (one run or two), cores, parameter counts, counts."""
 
 from __future__ import annotations
 
