@@ -20,15 +20,23 @@ __all__ = [
     "ArchitectureEvidence",
     "ArchitectureModel",
     "BaseModelEvidence",
+    "CauseAnswer",
     "CompareAnswer",
     "ComparedModel",
     "Evidence",
+    "Expectation",
+    "FailureCause",
+    "FailuresAnswer",
+    "FixedIn",
     "HistoryEntry",
     "LookupAnswer",
+    "ModelCause",
     "ModelOnStack",
     "RankFields",
+    "RequestTest",
     "RowAnswer",
     "StackAnswer",
+    "StackRefAnswer",
     "Suggestion",
     "ThresholdsAnswer",
     "keys",
@@ -150,24 +158,32 @@ class ModelCause(CauseAnswer):
     shared_with: list[str]
 
 
-class StackRef(TypedDict):
+class StackRefAnswer(TypedDict):
+    """A stack named in an answer (`stacks.StackRef.as_dict`)."""
+
     neuronx_cc: str
     library: str
     library_version: str
 
 
-class FixedIn(StackRef):
+class FixedIn(StackRefAnswer):
+    """A newer stack of the same library where some of a cause's models pass: those models."""
+
     models: list[str]
 
 
 class FailureCause(CauseAnswer):
+    """A cause on the stack: the models it blocks, the oldest stack where it blocked one, where it is fixed."""
+
     count: int
     models: list[str]
-    first_seen: StackRef
+    first_seen: StackRefAnswer
     fixed_in: list[FixedIn]
 
 
 class FailuresAnswer(TypedDict):
+    """A stack's FAILs grouped by cause, the cause blocking the most models first (see /failures)."""
+
     stack: StackAnswer | None
     failed: int
     causes: list[FailureCause]
