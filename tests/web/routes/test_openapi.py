@@ -118,5 +118,5 @@ def test_the_copies_keep_names_and_required_keys():
     copy = openapi.portable(list[answers.FailuresAnswer])
     item = typing.get_args(copy)[0]
     assert item.__name__ == "FailuresAnswer" and item.__required_keys__ == answers.FailuresAnswer.__required_keys__
-    assert openapi.portable(answers.StackRef) is not answers.StackRef
+    assert openapi.portable(answers.StackRefAnswer) is not answers.StackRefAnswer
     assert openapi.portable(str | None) == (str | None)
