@@ -106,11 +106,17 @@ def logged(value: str) -> str:
 
 class RefusalLog:
     """Warnings for refused calls: the first `shown` of each `window` seconds are logged one by one; the
-    rest are counted and logged as one line when the window closes."""
+    rest are counted and logged as one line when the window closes (`what` names the refuser in each line)."""
 
     def __init__(
-        self, shown: int = REFUSALS_SHOWN, window: float = REFUSALS_WINDOW, clock: Callable[[], float] = time.monotonic
+        self,
+        shown: int = REFUSALS_SHOWN,
+        window: float = REFUSALS_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+        what: str = "webhook",
+        logger: logging.Logger = log,
     ):
+        self.what, self.log = what, logger
         self.shown = shown
         self.window = window
         self.clock = clock
@@ -130,7 +136,7 @@ class RefusalLog:
             if self._logged < self.shown:
                 self._logged += 1
                 more = "; more this minute are counted, not logged" if self._logged == self.shown else ""
-                log.warning("webhook: refused a call %s%s", why, more)
+                self.log.warning("%s: refused a call %s%s", self.what, why, more)
                 return
             self._counted[why] += 1
             if self._timer is None:
@@ -150,7 +156,7 @@ class RefusalLog:
         if self._counted:
             total = sum(self._counted.values())
             detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common())
-            log.warning("webhook: %d more refused calls in the last minute (%s)", total, detail)
+            self.log.warning("%s: %d more refused calls in the last minute (%s)", self.what, total, detail)
             self._counted.clear()
 
 
