@@ -28,9 +28,10 @@ from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
 from components.web.pages import failures as failures_tab
 from components.web.pages.models import ModelsTab
-from components.web.patches import assets, serving
+from components.web.patches import assets, connections, serving
 from components.web.patches.arguments import count_arguments
-from components.web.routes import be_found, downloads, limits, webhook
+from components.web.patches.guard import apply_patch
+from components.web.routes import be_found, downloads, limits, refusals, streams, webhook
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
@@ -146,6 +147,9 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     launch = {**serving.tune_gradio(), "ssr_mode": False, **launch}
     launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # bounded bodies, one-line errors
     launch["app_kwargs"] = assets.app_kwargs(launch["app_kwargs"])  # Gradio's scripts from memory
+    launch["app_kwargs"] = refusals.app_kwargs(launch["app_kwargs"])  # no uploads; MCP bodies that are MCP
+    launch["app_kwargs"] = streams.app_kwargs(launch["app_kwargs"])  # event streams capped and ended
+    apply_patch(connections.PATCH)  # request deadline, keep-alive timeout, connection cap
     count_arguments(demo)  # too few values: a clear error, not a traceback
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
