@@ -62,12 +62,15 @@ def running(tmp_path_factory):
     server.stop()
 
 
-def send_unread(url: str, path: str, length: int) -> bytes:
-    """Declare a `length`-byte body, send it while the server does not answer, and return the answer."""
+def send_unread(url: str, path: str, length: int, head: str | None = None, body: bytes | None = None) -> bytes:
+    """Declare a `length`-byte body (or send the header lines `head`), send it (`body`, or `[`s) while the
+    server does not answer, and return the answer."""
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as sock:
-        head = f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
-        sock.sendall(head.encode())
+        head = head or f"Content-Length: {length}"
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n{head}\r\n\r\n".encode()
+        )
         sock.setblocking(False)
         chunk, sent = b"[" * 65536, 0
         deadline = time.monotonic() + 60
@@ -77,7 +80,7 @@ def send_unread(url: str, path: str, length: int) -> bytes:
                 break
             if writable:
                 try:
-                    sent += sock.send(chunk[: length - sent])
+                    sent += sock.send(body[sent : sent + 65536] if body is not None else chunk[: length - sent])
                 except BlockingIOError:
                     continue
                 except OSError:
