@@ -163,11 +163,13 @@ async def answer(send: Send, status: int, error: str) -> None:
 
 class OneLineErrors:
     """ASGI middleware: an exception escaping the app is answered 500 `{"error": "internal error"}` (when no
-    answer has started) and logged as one line naming the request and the exception; the traceback goes
-    to the DEBUG level."""
+    answer has started) and logged as one line naming the request and the exception (a few a minute, then
+    a count); the traceback goes to the DEBUG level."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
+        # a flood of failing calls (an unknown endpoint, asked 1,000 times) is a few lines a minute, then a count
+        self.refusals = webhook.RefusalLog(what="routes", logger=log, level=logging.ERROR, line="%s%s")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -183,7 +185,8 @@ class OneLineErrors:
         try:
             await self.app(scope, receive, watched)
         except Exception as exc:  # noqa: BLE001 - any exception: one line, not a traceback
-            log.error("%s %r failed: %r", scope.get("method"), scope.get("path"), exc)
+            method, path = scope.get("method"), scope.get("path")
+            self.refusals.refused(f"{method} {path!r} failed: {exc!r}", f"{method} failing with {type(exc).__name__}")
             log.debug("the traceback", exc_info=True)
             if not started:
                 content = json.dumps({"error": "internal error"}).encode()

@@ -114,29 +114,38 @@ class McpGate:
         await answer(send, 400, f"not an MCP message: the body is {why}")
 
 
-class OneValidationLine(logging.Filter):
-    """On the root logger: the MCP library's validation warning (one line per field of every message type
-    it tried) becomes one throttled line."""
+class Throttled(logging.Filter):
+    """On a logger: each record whose message starts with one of `reasons`' prefixes becomes a refusal of
+    `refusals` (a few lines a minute, then a count) named by that prefix's reason."""
 
-    def __init__(self, refusals: RefusalLog | None = None):
+    def __init__(self, reasons: dict[str, str], refusals: RefusalLog):
         super().__init__()
-        self.refusals = refusals or RefusalLog(what="mcp", logger=log)
+        self.reasons = reasons
+        self.refusals = refusals
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = str(record.msg)
-        if not message.startswith(NOT_VALID):
-            return True
-        self.refusals.refused("that the MCP library could not validate")
-        return False
+        for prefix, why in self.reasons.items():
+            if message.startswith(prefix):
+                self.refusals.refused(why)
+                return False
+        return True
 
 
 def quiet_loggers() -> None:
-    """Keep a normal MCP call out of the log, and each message MCP cannot validate to one throttled line."""
+    """Keep a normal MCP call out of the log; each message MCP cannot validate (logged on the root logger,
+    one line per field of every message type it tried), each request that is not HTTP and each one past
+    the connection cap (uvicorn, one line each) become throttled refusals."""
     for name in QUIET:
         logging.getLogger(name).setLevel(logging.WARNING)
-    root = logging.getLogger()
-    if not any(isinstance(f, OneValidationLine) for f in root.filters):
-        root.addFilter(OneValidationLine())
+    throttled = (
+        ("", {NOT_VALID: "that the MCP library could not validate"}, "mcp"),
+        ("uvicorn.error", {"Invalid HTTP request": "that is not valid HTTP", "Exceeded concurrency": "past the connection cap"}, "http"),
+    )  # fmt: skip
+    for name, reasons, what in throttled:
+        logger = logging.getLogger(name or None)
+        if not any(isinstance(f, Throttled) for f in logger.filters):
+            logger.addFilter(Throttled(reasons, RefusalLog(what=what, logger=log)))
 
 
 def app_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import asyncio
 import logging
 
 from components.web.routes import refusals
+from components.web.routes.webhook import RefusalLog
 
 METHODS = refusals.mcp_methods()
 
@@ -55,8 +56,10 @@ def test_uploads_are_refused_and_other_routes_pass():
 
 
 def test_the_validation_warning_of_the_mcp_library_becomes_one_throttled_line(caplog):
-    line = refusals.OneValidationLine()
+    line = refusals.Throttled({"Failed to validate": "that could not be validated"}, RefusalLog(what="mcp"))
     records = [logging.LogRecord("root", logging.WARNING, "", 0, "Failed to validate request: 28\n...", (), None)] * 10
     assert [line.filter(r) for r in records] == [False] * 10
-    shown = [r for r in caplog.records if "could not validate" in r.getMessage()]
+    other = logging.LogRecord("root", logging.WARNING, "", 0, "something else", (), None)
+    assert line.filter(other) is True
+    shown = [r for r in caplog.records if "could not be validated" in r.getMessage()]
     assert len(shown) == 3
