@@ -33,25 +33,10 @@ def running(tmp_path_factory):
     log = base / "app.log"
     env = {"WEBHOOK_SECRET": SECRET, "TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(temp / "gradio")}
     server = Server(*SAMPLE_ARGS, env=env, log=log).wait()
-    running = App(server, log, temp)
+    running = App(server, log, temp, SECRET)
     yield running
     running.http.close()
     server.stop()
-
-
-def logged_through(app: App, marker: str) -> list[str]:
-    """The log's lines once everything logged before now is in it: a webhook call naming `marker` logs
-    one INFO line after whatever came before it (asked again while a refresh was already queued)."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        payload = {"event": {"scope": marker, "action": "update"}}
-        app.http.post("/webhooks/dataset", json=payload, headers={"X-Webhook-Secret": SECRET})
-        for _ in range(20):
-            lines = app.log_lines()
-            if any(marker in line for line in lines):
-                return lines
-            time.sleep(0.1)
-    raise AssertionError(f"the marker {marker!r} never reached the log")
 
 
 def connect(app: App) -> socket.socket:
@@ -78,22 +63,22 @@ def test_uploads_are_refused_and_leave_no_file(running):
 
 
 def test_40_malformed_mcp_requests_add_at_most_12_log_lines(running):
-    before = len(logged_through(running, "before-mcp"))
+    before = len(running.logged_through())
     bodies = [b'{"jsonrpc":"2.0","id":1,"method":"x"}', b"\xff\xfe\xfd", b"[]", b'{"jsonrpc":"2.0","id":1}']
     for i in range(40):
         answer = running.http.post("/gradio_api/mcp/", content=bodies[i % 4], headers=MCP_HEADERS)
         assert answer.status_code == 400 and answer.json()["error"].startswith("not an MCP message: the body is ")
-    added = logged_through(running, "after-mcp")[before:]
+    added = running.logged_through()[before:]
     assert any("counted, not logged" in line for line in added), added
     assert len(added) <= 12, added
     assert not [line for line in added if "Traceback" in line or "validation error" in line]
 
 
 def test_a_normal_tool_call_logs_at_most_one_line(running):
-    before = len(logged_through(running, "before-tool"))
+    before = len(running.logged_through())
     (lookup,) = call_tools(running.server.url, [("lookup", {"model_id": "Qwen/Qwen3-0.6B"})])
     assert '"model_id": "Qwen/Qwen3-0.6B"' in lookup.content[0].text
-    added = [line for line in logged_through(running, "after-tool")[before:] if "webhook" not in line]
+    added = running.logged_through()[before:]
     assert len(added) <= 1, added
 
 
