@@ -29,9 +29,11 @@ from components.web.routes.webhook import RefusalLog
 
 log = logging.getLogger(__name__)
 
-# A person with a few tabs open holds one heartbeat and at most one result stream per tab; 16 leaves room
-# for a dozen tabs (or a few people behind one address) and keeps one client far from the connection cap.
-PER_CLIENT = 16
+# A browser tab holds one heartbeat and one result stream at a time, an API client one result stream per
+# call in flight. Off a Space every caller behind one proxy or NAT shares an address (benchmarks/load.py
+# runs 50 clients from one): 64 leaves room for them and keeps one address to an eighth of the
+# connection cap (`patches/connections.py`), where nothing stopped one client holding thousands.
+PER_CLIENT = 64
 # A result arrives in seconds; a heartbeat stream is reopened by the browser when it ends.
 LIFETIME = 300.0
 # After the stream is told its client left, this long for it to stop before it is cancelled.

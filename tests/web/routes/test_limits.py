@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from components.web.routes.limits import BodyLimit
+
+
+def run_async(coroutine):
+    """`asyncio.run` in a thread of its own: Playwright's sync API may keep an event loop in the test's."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=60)
 
 
 def call(headers, chunks, limit=100):
@@ -25,7 +32,7 @@ def call(headers, chunks, limit=100):
         sent.append(message)
 
     scope = {"type": "http", "method": "POST", "path": "/x", "headers": headers}
-    asyncio.run(BodyLimit(inner, default=limit)(scope, receive, send))
+    run_async(BodyLimit(inner, default=limit)(scope, receive, send))
     return got, sent
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from components.web.routes import refusals
 from components.web.routes.webhook import RefusalLog
+from tests.web.routes.test_limits import run_async
 
 METHODS = refusals.mcp_methods()
 
@@ -38,7 +38,7 @@ def run(app, scope, body=b""):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    run_async(app(scope, receive, send))
     return sent
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from components.web.routes import streams
+from tests.web.routes.test_limits import run_async
 
 
 def scope(path="/gradio_api/heartbeat/abc", client="10.0.0.1", headers=()):
@@ -55,7 +56,7 @@ def test_a_stream_ends_after_its_lifetime_and_a_client_holds_at_most_its_share()
         await asyncio.wait_for(asyncio.gather(first, second), 10)
         return sent, dict(app.open)
 
-    sent, still_open = asyncio.run(scenario())
+    sent, still_open = run_async(scenario())
     assert sent[2][0]["status"] == 429
     for stream in sent[:2]:
         assert stream[0]["status"] == 200
