@@ -2,10 +2,12 @@
 
 Gradio answers a few routes with a `text/event-stream` that lasts as long as the client keeps it: the
 page's heartbeat (`/gradio_api/heartbeat/...`, one per open tab, for ever), the queue's results
-(`/gradio_api/queue/data`, `/gradio_api/call/NAME/ID`) and MCP's SSE transport. Nothing capped them:
-one client could hold thousands open. `EventStreams` counts the open streams of each client and
-answers 429 past `PER_CLIENT`, and ends any stream after `LIFETIME` seconds (the browser's
-EventSource reconnects to a heartbeat on its own; a result takes seconds, not minutes).
+(`/gradio_api/queue/data`, `/gradio_api/call/NAME/ID`, which send heartbeats while they wait) and MCP's
+SSE transport. Nothing capped them: one client could hold thousands open. `EventStreams` counts the open
+streams of each client and answers 429 past `PER_CLIENT`, and ends a result or MCP stream after
+`LIFETIME` seconds (a result takes seconds, not minutes). The page's own heartbeat is counted but never
+ended: when it ends Gradio takes the tab as closed (it runs the unload events, closes the session's
+pending events and drops its state an hour later), and the page does not reopen it.
 
 The client is the connection's address; on a Space (env `SYSTEM=spaces`) every connection comes from
 Hugging Face's proxy, so there the first address of `X-Forwarded-For` (which that proxy sets) is
@@ -34,8 +36,9 @@ log = logging.getLogger(__name__)
 # runs 50 clients from one): 64 leaves room for them and keeps one address to an eighth of the
 # connection cap (`patches/connections.py`), where nothing stopped one client holding thousands.
 PER_CLIENT = 64
-# A result arrives in seconds; a heartbeat stream is reopened by the browser when it ends.
+# A result arrives in seconds; minutes of heartbeats mean a result that will not come.
 LIFETIME = 300.0
+HEARTBEAT = "/gradio_api/heartbeat/"  # the page's liveness: counted, not ended
 # After the stream is told its client left, this long for it to stop before it is cancelled.
 GRACE = 5.0
 STREAM_PREFIXES = ("/gradio_api/heartbeat/", "/gradio_api/queue/data", "/gradio_api/call/", "/gradio_api/mcp/sse")
@@ -93,7 +96,11 @@ class EventStreams:
                 del self.open[client]
 
     async def bounded(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Run the app; past `lifetime`, tell it the client left, end the response and stop it."""
+        """Run the app; past `lifetime` (a result or MCP stream), tell it the client left, end the response
+        and stop it."""
+        if relative_path(scope).startswith(HEARTBEAT):
+            await self.app(scope, receive, send)
+            return
         ended = asyncio.Event()
         started = finished = False
 
