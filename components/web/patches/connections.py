@@ -75,7 +75,7 @@ def deadline_protocol() -> type:
 
         def _deadline_passed(self) -> None:
             self._deadline = None
-            if self.conn.their_state is h11.DONE or self.transport.is_closing():
+            if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY) or self.transport.is_closing():
                 return  # the request arrived whole; its answer may take as long as it takes
             if self.cycle is not None and not self.cycle.response_complete:
                 self.cycle.disconnected = True
