@@ -92,10 +92,18 @@ class McpGate:
     def __init__(self, app: ASGIApp, refusals: RefusalLog | None = None):
         self.app = app
         self.refusals = refusals or RefusalLog(what="mcp", logger=log)
-        self.methods = mcp_methods()
+        try:
+            self.methods: frozenset[str] | None = mcp_methods()
+        except ImportError:  # no MCP library: Gradio serves no MCP route, and there is nothing to guard
+            self.methods = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or not relative_path(scope).startswith(MCP_PREFIX):
+        if (
+            self.methods is None
+            or scope["type"] != "http"
+            or scope["method"] != "POST"
+            or not relative_path(scope).startswith(MCP_PREFIX)
+        ):
             await self.app(scope, receive, send)
             return
         body = bytearray()
