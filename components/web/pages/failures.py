@@ -226,7 +226,7 @@ class FailuresTab:
 
     def on_open(self, request: gr.Request | None = None, stack: str | None = None) -> dict:
         """Fill the stack picker (from the address's stack, else the choice kept, else the newest) and draw."""
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         params = dict(request.query_params) if request is not None else {}
         chosen = None
         if any(params.get(k) for k in ("neuronx_cc", "transformers", "library", "library_version")):
@@ -238,7 +238,7 @@ class FailuresTab:
         return {"stack": picker, "result": self._draw(snapshot, chosen, opened)}
 
     def on_stack(self, stack: str | None = None) -> dict:
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         return {"result": self._draw(snapshot, snapshot.picker_stack(stack, snapshot.newest))}
 
     @staticmethod
