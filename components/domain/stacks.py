@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
 from urllib.parse import parse_qsl, urlencode
 
 from components.domain.columns import STACK_KEY
@@ -21,16 +20,6 @@ from components.domain.versions import short_version
 # Transformers was the first library the harness ran; a plain library version means it first.
 FIRST_LIBRARY = "transformers"
 ASKED_MAX = 80
-
-
-class StackAnswer(TypedDict):
-    """A stack as the endpoints answer it (`Stack.as_dict`)."""
-
-    neuronx_cc: str
-    library: str
-    library_version: str
-    models: int
-    passed: int
 
 
 @dataclass(frozen=True)
@@ -60,7 +49,8 @@ class Stack:
             {"neuronx_cc": self.neuronx_cc, "library": self.library, "library_version": self.library_version}
         )
 
-    def as_dict(self) -> StackAnswer:
+    def as_dict(self) -> dict[str, str | int]:
+        """The stack as plain JSON values; the endpoints declare its shape (`queries.answers.StackAnswer`)."""
         return {
             "neuronx_cc": self.neuronx_cc,
             "library": self.library,
