@@ -23,22 +23,21 @@ from components.sources.moment import Sources
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
-from components.web.html import render
+from components.web import patches, theme
+from components.web.html import head, render
 from components.web.pages import architectures as architectures_tab
 from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
 from components.web.pages import failures as failures_tab
 from components.web.pages.models import ModelsTab
-from components.web.patches import assets, serving
-from components.web.patches.arguments import count_arguments
-from components.web.routes import be_found, downloads, limits, webhook
+from components.web.routes import api_v1, be_found, downloads, limits, webhook
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
 ASSETS = ROOT / "assets"
 TITLE = "torch-neuronx model support"
 
-# Limits (README, "Limits"). Every handler reads one immutable snapshot, holds no lock and takes
+# Limits (docs/limits.md). Every handler reads one immutable snapshot, holds no lock and takes
 # milliseconds, so events may run side by side. Gradio runs one call of each event at a time unless
 # told otherwise, and then one slow answer (a 10,000-row /search, a chart's first draw, a CSV export)
 # makes everyone asking for the same thing wait behind it; the `gr.api` endpoints are events too.
@@ -134,26 +133,26 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"error: {exc}")
     demo = build(sources)
     sources.start()
-    # the webhook, download, badge and feed routes come first, before every route of Gradio's own
+    # the webhook, download, badge, feed and /api/v1 routes come first, before every route of Gradio's own
     routes = webhook.routes(sources.datasets) + downloads.routes(sources) + be_found.routes(sources)
+    routes += api_v1.routes(sources)
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
 
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
     """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
-    # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true; README, "Deploy
+    # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true; docs/deploying.md, "Deploy
     # as a Space"): Gradio's Node front proxy passes only Gradio's own paths to Python, so the app's routes
     # (/export/..., /webhooks/dataset) would answer the page or 405, and its stylesheet loses to Gradio's reset.
-    launch = {**serving.tune_gradio(), "ssr_mode": False, **launch}
+    launch = {"ssr_mode": False, **launch}
     launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # bounded bodies, one-line errors
-    launch["app_kwargs"] = assets.app_kwargs(launch["app_kwargs"])  # Gradio's scripts from memory
-    count_arguments(demo)  # too few values: a clear error, not a traceback
+    launch = patches.apply(launch)  # every change to Gradio's own behaviour, each standing down where it no longer fits
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
     demo.launch(
-        theme=serving.theme(),
-        css=serving.minified_css(ASSETS / "style.css"),
-        head=serving.minified_head(serving.HEAD + be_found.PAGE_HEAD),
+        theme=theme.theme(),
+        css=theme.minified_css(ASSETS / "style.css"),
+        head=head.minified_head(head.HEAD + be_found.PAGE_HEAD),
         show_error=False,
         footer_links=["api"],
         mcp_server=True,

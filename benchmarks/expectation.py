@@ -56,7 +56,7 @@ def held_out(snapshot: Snapshot, records: Records, fine_tunes_only: bool) -> lis
                     continue
             found = lookup(rest, model_id, records=records)["expectation"]
             cases.append(
-                {"model_id": model_id, "stack": stack.key, "actual": str(actual), "verdict": found["verdict"],
+                {"model_id": model_id, "stack": stack.label, "actual": str(actual), "verdict": found["verdict"],
                  "basis": found["basis"], "reason": found["reason"]}
             )  # fmt: skip
     return cases

@@ -16,6 +16,7 @@ import traceback
 from datetime import date
 from pathlib import Path
 
+import api_v1
 import browser
 import cold_start
 import common
@@ -32,6 +33,7 @@ BENCHMARKS = (
     ("Cold start (process start → first HTTP 200)", cold_start),
     ("First-page weight (HTML with inlined config)", page_weight),
     ("Search and lookup latency over HTTP", search_latency),
+    ("Plain HTTP API (GET /api/v1) beside the named endpoints", api_v1),
     ("Memory (RSS)", memory),
     ("In Chromium: typing a query → the table shows it", browser),
     ("In Chromium: navigation → first result rows on screen", first_rows),

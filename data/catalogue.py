@@ -19,6 +19,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from components.domain import columns
+
 SOURCE = Path(__file__).resolve().parent / "sample_source"
 SEED = 20261130
 
@@ -51,35 +53,10 @@ HARNESS = read_json("harness.json")
 RANKINGS = read_json("rankings.json")
 
 # ---------------------------------------------------------------------------------------------
-# Schema of the published files (oldest lack `exclusion`). A library other than Transformers adds a
-# column named after it (`diffusers`, `sentence_transformers`) holding its version.
+# Schema of the published files: the app's column registry (oldest files lack `exclusion`). A library other
+# than Transformers adds a column named after it (`diffusers`, `sentence_transformers`) holding its version.
 
-COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
-    ("model_id", pa.string()),
-    ("library", pa.string()),
-    ("tp", pa.int32()),
-    ("runner", pa.string()),
-    ("result", pa.string()),
-    ("notes", pa.string()),
-    ("error", pa.string()),
-    ("exclusion", pa.string()),
-    ("wall_s", pa.int32()),
-    ("hbm_peak_gb", pa.float64()),
-    ("hbm_capacity_gb", pa.float64()),
-    ("cpu_match", pa.string()),
-    ("english", pa.string()),
-    ("neuronx_cc", pa.string()),
-    ("library_version", pa.string()),
-    ("transformers", pa.string()),
-    ("accelerate", pa.string()),
-    ("torch_neuronx", pa.string()),
-    ("torch", pa.string()),
-    ("nki", pa.string()),
-    ("python", pa.string()),
-    ("neuron_driver", pa.string()),
-    ("tested_at", pa.timestamp("ms", tz="UTC")),
-    ("run_py", pa.string()),
-)
+COLUMNS: tuple[tuple[str, pa.DataType], ...] = tuple((c.name, c.type) for c in columns.COLUMNS)
 PACKAGE_COLUMNS = ("transformers", "accelerate", "torch_neuronx", "torch", "nki", "python", "neuron_driver")
 
 

@@ -63,3 +63,59 @@ def test_answer_shapes_are_declared_in_the_layer_that_builds_them():
     """The endpoints' answer types live in queries (`answers.py`), not in the web layer that serves them."""
     assert (ROOT / "components" / "queries" / "answers.py").is_file()
     assert not (ROOT / "components" / "web" / "answers.py").exists()
+
+
+PATCHED = ("gradio", "gradio_client", "uvicorn", "starlette", "fastapi")
+PATCHES = ROOT / "components" / "web" / "patches"
+
+
+def assignments_to_their_code(path: Path) -> list[str]:
+    """Each line of `path` that assigns to (or deletes, or `setattr`s) an attribute of a module, class or function
+    imported from Gradio or the server under it, or writes `sys.modules`: what changes their behaviour for
+    everyone."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    theirs: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            theirs.update((a.asname or a.name.split(".")[0]) for a in node.names if a.name.split(".")[0] in PATCHED)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in PATCHED:
+            theirs.update(a.asname or a.name for a in node.names)
+
+    def root(node: ast.expr) -> str | None:
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    def changes(target: ast.expr) -> bool:
+        if isinstance(target, ast.Attribute):
+            return root(target) in theirs
+        if isinstance(target, ast.Subscript):  # sys.modules[...] = ...
+            return ast.unparse(target.value) == "sys.modules"
+        return isinstance(target, (ast.Tuple, ast.List)) and any(changes(t) for t in target.elts)
+
+    found = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, ast.Delete) else [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
+            targets = [ast.Attribute(value=node.args[0], attr="?", ctx=ast.Store())] if node.args else []
+        found += [f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:80]}" for t in targets if changes(t)]
+    return found
+
+
+def test_only_the_patches_folder_changes_gradio():
+    """A change to Gradio's (or uvicorn's, Starlette's) own code lives in web/patches, guarded (guard.py)."""
+    code = [ROOT / "app.py", *sorted((ROOT / "components").rglob("*.py")), *sorted((ROOT / "benchmarks").rglob("*.py"))]
+    found = [line for path in code if PATCHES not in path.parents for line in assignments_to_their_code(path)]
+    assert not found, found
+
+
+def test_the_check_finds_the_patches_themselves():
+    """The check above can fail: it sees the assignments the patches make."""
+    found = [line for path in sorted(PATCHES.glob("*.py")) for line in assignments_to_their_code(path)]
+    assert any("state_holder.SessionState = LeanSessionState" in line for line in found), found
+    assert any("gr.Blocks.validate_inputs = validate_inputs" in line for line in found), found
+    assert any("sys.modules[name] = None" in line for line in found), found

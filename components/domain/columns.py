@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from components.domain.stacks import STACK_KEY
+
 
 @dataclass(frozen=True)
 class Column:
@@ -51,8 +53,7 @@ ALIASES: dict[str, str] = {"neuron_cores": "tp"}
 NAMES: tuple[str, ...] = tuple(c.name for c in COLUMNS)
 HEAVY: tuple[str, ...] = tuple(c.name for c in COLUMNS if c.heavy)
 
-# One row per model and stack; the stack is what a person picks.
-STACK_KEY: tuple[str, ...] = ("neuronx_cc", "library", "library_version")
+# One row per model and stack (`stacks.StackRef`); the stack is what a person picks.
 ROW_KEY: tuple[str, ...] = ("model_id",) + STACK_KEY
 
 # The packages of the full stack, in the order the details panel lists them, with their pip names.

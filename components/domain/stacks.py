@@ -1,5 +1,6 @@
-"""Stacks: what one is, how it is written (its spec and its picker value), how a stack asked for by a
-person or a program is found, and its label.
+"""Stacks: the small reference value that names one (`StackRef`: its wording, its link parameters both
+ways, its parse), the stack with its counts (`Stack`), and how a stack asked for by a person or a program
+is found.
 
 A stack is (neuronx_cc, library, library_version). `resolve()` is the one place that turns what
 was asked for into a stack, and `resolve_or_default()` the one fallback for a person's choice; every
@@ -11,30 +12,44 @@ stack it did not ask about.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cached_property
 from urllib.parse import parse_qsl, urlencode
 
-from components.domain.columns import STACK_KEY
 from components.domain.versions import short_version
 
 # Transformers was the first library the harness ran; a plain library version means it first.
 FIRST_LIBRARY = "transformers"
 ASKED_MAX = 80
+MAX_PARAM = 200  # a link's value is cut to this before it is read: no real version is near it
 
 
 @dataclass(frozen=True)
-class Stack:
-    """One neuronx-cc × library × library version, with its counts."""
+class StackRef:
+    """A stack named: (neuronx_cc, library, library_version), hashable, with its wording and its link
+    parameters. Read from a link (`from_params`, `parse`) it names what was asked for: an empty library
+    is "the first library", an empty version "its newest" (`spec` is then what `resolve` takes)."""
 
     neuronx_cc: str
     library: str
     library_version: str
-    models: int
-    passed: int
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.neuronx_cc, self.library, self.library_version)
+    def ref(self) -> StackRef:
+        """The reference alone: itself (a `Stack` gives its own without its counts)."""
+        return self
+
+    @property
+    def label(self) -> str:
+        """The short form, for pickers, headings and figures: `neuronx-cc 2.28.7631.0 · transformers 4.57.1`
+        (the compiler's public version)."""
+        return f"neuronx-cc {short_version(self.neuronx_cc)} · {self.library} {self.library_version}"
+
+    @property
+    def long_label(self) -> str:
+        """The long form, exact, for text read away from the app (reports, requests, scripts, hovers):
+        `neuronx-cc 2.28.7631.0+82129205 with transformers 4.57.1`."""
+        return f"neuronx-cc {self.neuronx_cc} with {self.library} {self.library_version}"
 
     @property
     def spec(self) -> str:
@@ -42,15 +57,83 @@ class Stack:
         `diffusers==0.36.0` for any other library."""
         return library_spec(self.library, self.library_version)
 
+    def params(self, explicit: bool = False) -> list[tuple[str, str]]:
+        """The page's deep-link parameters: `neuronx_cc=…&transformers=…` for Transformers, else
+        `library=…&library_version=…`; `explicit` always names the library. Empty values are left out."""
+        pairs = [("neuronx_cc", self.neuronx_cc)]
+        library, version = split_spec(self.spec)
+        if explicit:
+            pairs += [("library", self.library), ("library_version", self.library_version)]
+        elif library:
+            pairs += [("library", library), ("library_version", version)]
+        else:
+            pairs.append(("transformers", version))
+        return [(k, v) for k, v in pairs if v or explicit]
+
     @property
     def picker_value(self) -> str:
         """The value of this stack in a picker of whole stacks: `neuronx_cc=…&library=…&library_version=…`."""
-        return urlencode(
-            {"neuronx_cc": self.neuronx_cc, "library": self.library, "library_version": self.library_version}
-        )
+        return urlencode(self.params(explicit=True))
 
-    def as_dict(self) -> dict[str, str | int]:
-        """The stack as plain JSON values; the endpoints declare its shape (`queries.answers.StackAnswer`)."""
+    def as_dict(self) -> dict[str, str]:
+        """{neuronx_cc, library, library_version}: the stack named in an answer."""
+        return {"neuronx_cc": self.neuronx_cc, "library": self.library, "library_version": self.library_version}
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, object] | None) -> StackRef:
+        """The stack a link's parameters ask for (as `params` writes them, either way): `transformers=V` names a
+        Transformers version, `library=L` a library with its version in `library_version=V` (none: its newest).
+        A missing or non-text value reads as empty, a huge one is cut to `MAX_PARAM` characters."""
+
+        def get(name: str) -> str:
+            value = params.get(name) if params else None
+            return value[:MAX_PARAM].strip() if isinstance(value, str) else ""
+
+        library, version = get("library"), get("library_version") or get("transformers")
+        if library and "==" in library:  # a whole spec in `library`
+            library, version = split_spec(library)
+        if not library and version:
+            library, version = split_spec(version)
+        return cls(get("neuronx_cc"), library, version)
+
+    @classmethod
+    def parse(cls, value: str | None) -> StackRef:
+        """A picker value or a query string (`neuronx_cc=…&library=…&library_version=…`) back to a reference."""
+        return cls.from_params(dict(parse_qsl(value or "")))
+
+    @classmethod
+    def of(cls, answer: Mapping[str, object]) -> StackRef:
+        """The stack an answer (or a history entry) names in its `neuronx_cc`, `library`, `library_version`."""
+        return cls(*(str(answer.get(k) or "") for k in STACK_KEY))
+
+    @classmethod
+    def asked(cls, neuronx_cc: str | None, spec: str | None) -> StackRef:
+        """What `resolve` takes (a compiler and a `library_version` spec) as a reference."""
+        return cls(str(neuronx_cc or "").strip(), *split_spec(spec))
+
+    def __str__(self) -> str:
+        return self.label
+
+
+# The columns that hold a stack, in the order of `StackRef`'s fields.
+STACK_KEY: tuple[str, ...] = tuple(f.name for f in fields(StackRef))
+
+
+@dataclass(frozen=True)
+class Stack(StackRef):
+    """One neuronx-cc × library × library version, with its counts."""
+
+    models: int
+    passed: int
+
+    @cached_property
+    def ref(self) -> StackRef:  # type: ignore[override]
+        """The reference alone, made once: snapshots look their rows up by it."""
+        return StackRef(self.neuronx_cc, self.library, self.library_version)
+
+    def as_dict(self) -> dict[str, str | int]:  # type: ignore[override]
+        """The stack and its counts as plain JSON values; the endpoints declare the shape
+        (`queries.answers.StackAnswer`)."""
         return {
             "neuronx_cc": self.neuronx_cc,
             "library": self.library,
@@ -82,12 +165,6 @@ def normalise_library(name: str) -> str:
     return str(name or "").strip().lower().replace("_", "-")
 
 
-def stack_label(stack: Stack | Mapping) -> str:
-    """`neuronx-cc 2.28.7631.0 · transformers 4.57.1`: how a stack (or an answer naming one) is named to people."""
-    cc, library, version = (str(stack[k]) for k in STACK_KEY) if isinstance(stack, Mapping) else stack.key
-    return f"neuronx-cc {short_version(cc)} · {library} {version}"
-
-
 def library_spec(library: str | None, version: str | None) -> str:
     """The `library_version` value for a library and its version: `4.57.1` for Transformers (or no
     library), `diffusers==0.36.0` for another, `diffusers==` (its newest) without a version; a library
@@ -107,15 +184,9 @@ def split_spec(spec: str | None) -> tuple[str, str]:
     return (library.strip(), version.strip()) if sep else ("", library.strip())
 
 
-def parse_picker_value(value: str | None) -> tuple[str, str]:
-    """A picker value (`Stack.picker_value`) back to what `resolve` takes: (neuronx_cc, library_version)."""
-    fields = dict(parse_qsl(value or ""))
-    return fields.get("neuronx_cc", ""), library_spec(fields.get("library"), fields.get("library_version"))
-
-
 def picker_choices(stacks: Sequence[Stack]) -> list[tuple[str, str]]:
     """Every stack as a picker's (label, value), in the order given, the first marked newest."""
-    return [(stack_label(s) + (" (newest)" if i == 0 else ""), s.picker_value) for i, s in enumerate(stacks)]
+    return [(s.label + (" (newest)" if i == 0 else ""), s.picker_value) for i, s in enumerate(stacks)]
 
 
 def asked_label(neuronx_cc: str, library_version: str) -> str:
@@ -180,4 +251,5 @@ def resolve_picker(stacks: Sequence[Stack], value: str | None, default: Stack | 
     """The stack a picker value names (`resolve_or_default`), or `default` when the value is empty."""
     if not value:
         return default if default is not None else (stacks[0] if stacks else None)
-    return resolve_or_default(stacks, *parse_picker_value(value))
+    asked = StackRef.parse(value)
+    return resolve_or_default(stacks, asked.neuronx_cc, asked.spec)

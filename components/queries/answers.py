@@ -40,7 +40,7 @@ __all__ = [
     "RequestTest",
     "RowAnswer",
     "StackAnswer",
-    "StackRef",
+    "StackRefAnswer",
     "Suggestion",
     "ThresholdsAnswer",
     "describe",
@@ -141,8 +141,8 @@ class StackAnswer(TypedDict):
     passed: Annotated[int, "how many of them passed"]
 
 
-class StackRef(TypedDict):
-    """A stack named without its counts."""
+class StackRefAnswer(TypedDict):
+    """A stack named in an answer (`stacks.StackRef.as_dict`)."""
 
     neuronx_cc: NeuronxCc
     library: Library
@@ -275,7 +275,7 @@ class ModelCause(CauseAnswer):
     shared_with: Annotated[list[str], "the other models on the stack that fail the same way"]
 
 
-class FixedIn(StackRef):
+class FixedIn(StackRefAnswer):
     """A newer stack where some models of a cause pass."""
 
     models: Annotated[list[str], "the cause's models that pass there"]
@@ -286,7 +286,7 @@ class FailureCause(CauseAnswer):
 
     count: Annotated[int, "how many models it blocks on the stack"]
     models: Annotated[list[str], "the model ids it blocks"]
-    first_seen: Annotated[StackRef, "the oldest stack of the same library where it blocked a model"]
+    first_seen: Annotated[StackRefAnswer, "the oldest stack of the same library where it blocked a model"]
     fixed_in: Annotated[list[FixedIn], "the newer stacks of that library where some of its models pass"]
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from components.domain.results import EXCLUDED, PASS
 from components.queries.answers import ArchitectureAnswer, ArchitectureModel, keys
-from components.queries.formatting import plain
+from components.queries.formatting import core_count, plain
 from components.sources.rankings import Rankings
 from components.sources.records import Records
 from components.sources.snapshot import Snapshot, Stack
@@ -42,17 +42,11 @@ def _stack_models(snapshot: Snapshot, records: Records, stack: Stack) -> list[di
                 "task": record.task if record else None,
                 "result": plain(result),
                 "kind": str(kind),
-                "tp": _cores(tp),
+                "tp": core_count(tp),
                 "num_parameters": record.num_parameters if record else None,
             }
         )
     return models
-
-
-def _cores(tp: object) -> int | None:
-    """A core count as an int (the column is float where some rows have none)."""
-    value = plain(tp)
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
 def by_architecture(snapshot: Snapshot, records: Records, stack: Stack | None) -> Mapping[str, list[dict]]:
@@ -67,7 +61,7 @@ def by_architecture(snapshot: Snapshot, records: Records, stack: Stack | None) -
                 groups.setdefault(model["architecture"], []).append(model)
         return records, groups  # records kept alive: its id is in the key
 
-    _, groups = snapshot.memo(("architectures", id(records), stack.key), compute)
+    _, groups = snapshot.memo(("architectures", id(records), stack.ref), compute)
     return groups
 
 

@@ -26,15 +26,6 @@ class MalformedId(ValueError):
     """The model asked for cannot be a Hub model id."""
 
 
-def stack_spec(library: str = "", library_version: str = "", transformers: str = "") -> str:
-    """The `library_version` spec a link's values name, as deep links read them: `library=L` with
-    `library_version=V` is `L==V` (`L==` alone: that library's newest version), `transformers=V` is `V`."""
-    library, version = (library or "").strip(), (library_version or transformers or "").strip()
-    if library and "==" not in library:
-        return f"{library}=={version}"
-    return library or version
-
-
 def default_stack(snapshot: Snapshot, model_id: str | None) -> Stack | None:
     """The stack an unpinned badge speaks for: the newest stack of the library the model was last run
     with (Transformers for a model without a run), as `""` means the newest stack everywhere else."""

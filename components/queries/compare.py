@@ -98,7 +98,7 @@ def compare(
     result "not tested" and empty figures; a regression adds `cause` (its FAIL's cause on B, see
     `failures.py`). A stack compared with itself changes nothing.
     """
-    key = ("compare", stack_a.key if stack_a else None, stack_b.key if stack_b else None, thresholds)
+    key = ("compare", stack_a.ref if stack_a else None, stack_b.ref if stack_b else None, thresholds)
     return snapshot.memo(key, lambda: _compare(snapshot, stack_a, stack_b, thresholds))  # type: ignore[return-value]
 
 
@@ -109,7 +109,7 @@ def _compare(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None, t
         "thresholds": {**asdict(thresholds), "description": thresholds.describe()},
         **{name: [] for name in LISTS},
     }
-    if stack_a is None or stack_b is None or stack_a.key == stack_b.key:
+    if stack_a is None or stack_b is None or stack_a.ref == stack_b.ref:
         return answer
     side_a, side_b = _side(snapshot, stack_a), _side(snapshot, stack_b)
     for model_id in sorted(side_a.keys() | side_b.keys(), key=lambda m: (m.casefold(), m)):

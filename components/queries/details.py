@@ -6,11 +6,11 @@ import logging
 import re
 import shlex
 
-from components.domain.columns import NAMES, STACK_KEY, STACK_PACKAGES
+from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
-from components.domain.stacks import FIRST_LIBRARY, UnknownStack, normalise_library
-from components.queries import evidence, report
+from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, normalise_library
+from components.queries import evidence, links, report
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.expectation import expectation
 from components.queries.formatting import plain
@@ -62,7 +62,7 @@ def install_command(row: dict) -> str:
 def history(snapshot: Snapshot, model_id: str) -> list[HistoryEntry]:
     """The model on every stack, newest stack first; marks where it last passed and where it
     first failed after that (`last_pass`, `first_fail_after_pass`)."""
-    rank = {s.key: i for i, s in enumerate(snapshot.stacks)}
+    rank = {s.ref: i for i, s in enumerate(snapshot.stacks)}
     positions = snapshot.model_positions(model_id)
     rows = snapshot.rows.iloc[positions]
     entries = []
@@ -70,7 +70,7 @@ def history(snapshot: Snapshot, model_id: str) -> list[HistoryEntry]:
         entry = {k: plain(v) for k, v in zip(HISTORY_FIELDS, row)}
         entry["kind"] = str(snapshot.kind[position])
         entries.append(entry)
-    entries.sort(key=lambda e: rank.get(tuple(e[k] for k in STACK_KEY), len(rank)))
+    entries.sort(key=lambda e: rank.get(StackRef.of(e), len(rank)))
     last_pass = next((i for i, e in enumerate(entries) if e["kind"] == PASS), None)
     first_fail = None
     if last_pass is not None:
@@ -130,7 +130,7 @@ def lookup(
     answer["instance"] = instance.name if instance else None
     answer["history"] = history(snapshot, canonical)
     # a FAIL names its cause and a pre-filled bug report (see failures.py, report.py)
-    answer.update(report.fail_fields(snapshot, stack, canonical, answer, report.space_url()))
+    answer.update(report.fail_fields(snapshot, stack, canonical, answer, links.space_url()))
     return answer
 
 

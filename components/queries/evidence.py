@@ -9,7 +9,7 @@ from components.domain.hardware import hardware
 from components.domain.results import EXCLUDED, PASS
 from components.queries.answers import ArchitectureEvidence, ArchitectureModel, BaseModelEvidence, Suggestion, keys
 from components.queries.architectures import by_architecture, closest_by_size, counts
-from components.queries.formatting import plain
+from components.queries.formatting import core_count, parameter_count, plain
 from components.sources.records import ModelRecord, Records, base_chain
 from components.sources.snapshot import Snapshot, Stack
 
@@ -25,9 +25,7 @@ def base_model_evidence(snapshot: Snapshot, records: Records, stack: Stack, mode
         position = snapshot.row_for(canonical, stack) if canonical else None
         if position is not None:
             row = snapshot.record(position)
-            tp = plain(row["tp"])
-            tp = int(tp) if isinstance(tp, float) and tp.is_integer() else tp
-            return {"model_id": canonical, "result": plain(row["result"]), "tp": tp, "hops": hops}
+            return {"model_id": canonical, "result": plain(row["result"]), "tp": core_count(row["tp"]), "hops": hops}
     return None
 
 
@@ -70,7 +68,7 @@ def suggest_run_py(
     need = hw.cores_for(record.num_parameters)
     if record.num_parameters and need is None:
         return {
-            "suggested_note": f"no run.py suggested: {record.num_parameters / 1e9:.1f} B parameters do not fit on "
+            "suggested_note": f"no run.py suggested: {parameter_count(record.num_parameters)} parameters do not fit on "
             f"{hw.core_degrees[-1]} cores at about {hw.hbm_per_core_gb:g} GB each"
         }
     models = by_architecture(snapshot, records, stack).get(record.architecture, [])
@@ -100,15 +98,15 @@ def _adapt(script: str, source: dict, model_id: str, tp: int, record: ModelRecor
     hw = hardware()
     if record.num_parameters:
         why = (
-            f"TP = {tp}: {record.num_parameters / 1e9:.2f} B parameters x {hw.bytes_per_parameter:g} bytes (bf16) "
+            f"TP = {tp}: {parameter_count(record.num_parameters)} parameters x {hw.bytes_per_parameter:g} bytes (bf16) "
             f"with headroom, at about {hw.hbm_per_core_gb:g} GB per core"
         )
     else:
         why = f"TP = {tp} as in that script: the parameter count is unknown"
     header = (
         f"# UNTESTED: no run of {model_id} on this stack is in the dataset. Adapted from the tested (PASS)\n"
-        f"# script of {source['model_id']} on neuronx-cc {stack.neuronx_cc} / {stack.library} "
-        f"{stack.library_version}:\n# the model id was replaced and {why}. It may not run as it is.\n"
+        f"# script of {source['model_id']} on {stack.long_label}:\n"
+        f"# the model id was replaced and {why}. It may not run as it is.\n"
     )
     body = _TP_LINE.sub(f"TP = {tp}", script.replace(source["model_id"], model_id))
     if body.startswith("#!"):

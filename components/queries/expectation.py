@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, PASS, result_kind
-from components.queries import failures
+from components.queries import causes, failures
+from components.queries.answers import Expectation
 from components.queries.formatting import parameter_count
 from components.sources.records import ModelRecord, Records
 from components.sources.snapshot import Snapshot, Stack
@@ -41,12 +42,14 @@ def failure_summary(snapshot: Snapshot, stack: Stack, model_id: str) -> str:
     cause = failures.cause_on_stack(snapshot, stack, model_id)
     if cause is None:  # not a FAIL: its result says it all
         return result
-    if cause["summary"] == failures.NO_ERROR_TEXT:
+    if cause["summary"] == causes.NO_ERROR_TEXT:
         return f"{result} (no error recorded)"
     return f"{result}: {cause['summary']}"
 
 
-def expectation(snapshot: Snapshot, records: Records, stack: Stack, record: ModelRecord | None, found: dict) -> dict:
+def expectation(
+    snapshot: Snapshot, records: Records, stack: Stack, record: ModelRecord | None, found: dict
+) -> Expectation:
     """{verdict, basis, reason} for a model with no row on `stack`, from its Hub `record` and `found` (its
     `evidence`: base_model and architecture, as `details.lookup` builds them). verdict is one of VERDICTS,
     basis one of BASES; reason names the evidence."""

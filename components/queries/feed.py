@@ -17,7 +17,6 @@ from urllib.parse import quote, urlencode
 import pandas as pd
 
 from components.domain.results import EXCLUDED
-from components.domain.stacks import stack_label
 from components.queries import links
 from components.queries.compare import compare
 from components.sources.dataset import HUB_REPO
@@ -56,7 +55,7 @@ class Change:
 
     @property
     def title(self) -> str:
-        where = stack_label(self.newer)
+        where = self.newer.label
         if self.kind == "regression":
             return f"{self.model_id} regressed on {where}: {self.result_a} → {self.result_b}"
         if self.kind == "fix":
@@ -65,10 +64,10 @@ class Change:
 
     @property
     def summary(self) -> str:
-        before = f"{self.result_a} on {stack_label(self.older)}" if self.kind != "newly-tested" else (
-            f"not run on {stack_label(self.older)}"
+        before = f"{self.result_a} on {self.older.label}" if self.kind != "newly-tested" else (
+            f"not run on {self.older.label}"
         )  # fmt: skip
-        return f"{before}; {self.result_b} on {stack_label(self.newer)}."
+        return f"{before}; {self.result_b} on {self.newer.label}."
 
     def link_query(self) -> str:
         """The deep link's query string: the model on the newer stack."""
@@ -94,8 +93,8 @@ def changes(snapshot: Snapshot, limit: int = MAX_ENTRIES) -> tuple[Change, ...]:
 def _newest(snapshot: Snapshot, limit: int) -> tuple[Change, ...]:
     latest = _latest_runs(snapshot)
     found: list[Change] = []
-    for older, newer in sorted(consecutive_pairs(snapshot), key=lambda pair: latest[pair[1].key], reverse=True):
-        if len(found) >= limit and latest[newer.key] < found[limit - 1].updated:
+    for older, newer in sorted(consecutive_pairs(snapshot), key=lambda pair: latest[pair[1].ref], reverse=True):
+        if len(found) >= limit and latest[newer.ref] < found[limit - 1].updated:
             break  # every change of this pair, and of the pairs after it, is older than the newest `limit`
         found = sorted([*found, *pair_changes(snapshot, older, newer)], key=_order(snapshot))
     return tuple(found[:limit])
@@ -116,13 +115,13 @@ def model_changes(snapshot: Snapshot, model_id: str) -> tuple[Change, ...]:
 def pair_changes(snapshot: Snapshot, older: Stack, newer: Stack) -> tuple[Change, ...]:
     """The regressions, fixes and newly tested models from `older` to `newer`, as `compare()` finds them
     (memoised per snapshot); a model only excluded on `newer` is no news."""
-    return snapshot.memo(("feed-pair", older.key, newer.key), lambda: _pair(snapshot, older, newer))  # type: ignore[return-value]
+    return snapshot.memo(("feed-pair", older.ref, newer.ref), lambda: _pair(snapshot, older, newer))  # type: ignore[return-value]
 
 
 def _pair(snapshot: Snapshot, older: Stack, newer: Stack) -> tuple[Change, ...]:
     diff = compare(snapshot, older, newer)
     dates = _tested_at(snapshot, newer)
-    fallback = _latest_runs(snapshot)[newer.key]
+    fallback = _latest_runs(snapshot)[newer.ref]
     found = []
     for name, kind in KINDS:
         for entry in diff[name]:
@@ -137,8 +136,8 @@ def _pair(snapshot: Snapshot, older: Stack, newer: Stack) -> tuple[Change, ...]:
 
 
 def _order(snapshot: Snapshot):
-    rank = {s.key: i for i, s in enumerate(snapshot.stacks)}
-    return lambda c: (-c.updated.timestamp(), rank[c.newer.key], KIND_ORDER[c.kind], c.model_id)
+    rank = {s.ref: i for i, s in enumerate(snapshot.stacks)}
+    return lambda c: (-c.updated.timestamp(), rank[c.newer.ref], KIND_ORDER[c.kind], c.model_id)
 
 
 def _latest_runs(snapshot: Snapshot) -> dict[tuple[str, str, str], datetime]:
@@ -150,7 +149,7 @@ def _latest_runs(snapshot: Snapshot) -> dict[tuple[str, str, str], datetime]:
         found = {}
         for stack in snapshot.stacks:
             newest = times.iloc[snapshot.stack_positions(stack)].max()
-            found[stack.key] = fallback if pd.isna(newest) else newest.to_pydatetime()
+            found[stack.ref] = fallback if pd.isna(newest) else newest.to_pydatetime()
         return found
 
     return snapshot.memo(("feed-latest-runs",), latest)  # type: ignore[return-value]

@@ -1,4 +1,4 @@
-"""How figures read on the page: durations, memory, counts."""
+"""How figures read, the one writer of each: durations, memory (one run or two), cores, parameter counts, counts."""
 
 from __future__ import annotations
 
@@ -42,21 +42,47 @@ def memory(peak_gb: object, capacity_gb: object) -> str:
     return f"{peak:.1f} / {capacity:g} GB ({peak / capacity:.0%})"
 
 
+def memory_change(peak_a: object, capacity_a: object, peak_b: object, capacity_b: object) -> str:
+    """Memory on two runs: `8.0 → 8.1 / 24 GB` when both used the same capacity, else each side in full
+    (`change`)."""
+    if not any(is_missing(v) for v in (peak_a, peak_b, capacity_a)) and capacity_a == capacity_b:
+        a, b = f"{float(peak_a):.1f}", f"{float(peak_b):.1f}"  # type: ignore[arg-type]
+        if a != b:
+            return f"{a} → {b} / {float(capacity_a):g} GB"  # type: ignore[arg-type]
+    return change(memory(peak_a, capacity_a), memory(peak_b, capacity_b))
+
+
+def change(a: str, b: str) -> str:
+    """Two sides' figures: `4 → 8`, or one value when both agree or one side has none (`—`)."""
+    if a == b or b == "—":
+        return a
+    if a == "—":
+        return b
+    return f"{a} → {b}"
+
+
 def cores(tp: object) -> str:
+    """Trainium cores: `4`; missing → `—`."""
     if is_missing(tp):
         return "—"
     return str(int(tp))  # type: ignore[call-overload]
 
 
+def cores_phrase(tp: object) -> str:
+    """Cores in a sentence: ` on 1 core`, ` on 4 cores`; missing → empty."""
+    return "" if is_missing(tp) else f" on {cores(tp)} core{'s' if int(tp) != 1 else ''}"  # type: ignore[call-overload]
+
+
 def parameters(value: object) -> str:
-    """A parameter count as people read it: `1.54 B parameters`, `135 M parameters`; `size unknown`."""
+    """A parameter count as people read it: `1.54 B parameters`, `35 M parameters`; `size unknown`."""
+    count = parameter_count(value, unknown="")
+    return f"{count} parameters" if count else "size unknown"
+
+
+def parameter_count(value: object, unknown: str = "unknown") -> str:
+    """A parameter count, short: `1.54 B`, `35 M`; `unknown` for anything that is not a positive number."""
     if is_missing(value) or isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        return "size unknown"
-    return f"{parameter_count(value)} parameters"
-
-
-def parameter_count(value: float) -> str:
-    """A positive parameter count, short: `1.54 B`, `135 M`."""
+        return unknown
     return f"{value / 1e9:.2f} B" if value >= 1e8 else f"{value / 1e6:.0f} M"
 
 
@@ -88,6 +114,12 @@ def timestamp(value: object) -> str:
         return pd.Timestamp(value).tz_convert("UTC").strftime("%Y-%m-%d %H:%M UTC")
     except (ValueError, TypeError):
         return str(value)
+
+
+def core_count(tp: object) -> int | None:
+    """A core count as JSON: an int (the column is float where some rows have none); None when unknown."""
+    value = plain(tp)
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
 def plain(value: object):

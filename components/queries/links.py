@@ -1,17 +1,23 @@
-"""Deep links: `?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT` ⇄ the page's state."""
+"""Addresses: deep links (`?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT` ⇄ the page's
+state), a model's page on the Hub, and the app's own public address."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
-from components.domain.stacks import library_spec, split_spec
+from components.domain.stacks import StackRef
 from components.queries.views import SELECTED, Query, normalise
 from components.sources.records import hub_id
-from components.sources.snapshot import Snapshot, Stack
+from components.sources.snapshot import Snapshot
 
+HUB = "https://huggingface.co"
 MAX_VALUE = 200
+# What a host may be: a name or an IPv4/IPv6 address, and a port. Anything else is not echoed into links.
+HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?")
 
 
 @dataclass(frozen=True)
@@ -29,11 +35,8 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
         value = params.get(name) if params else None
         return value[:MAX_VALUE] if isinstance(value, str) else ""
 
-    # `transformers=V` names a Transformers version (the first library); `library=L` another library,
-    # with its version in `library_version=V` (or none: its newest version on the compiler)
-    library, version = get("library").strip(), (get("library_version") or get("transformers")).strip()
-    spec = library_spec(library, version)
-    query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), spec)
+    asked = StackRef.from_params(params)
+    query = normalise(get("q"), get("view") or SELECTED, get("task"), asked.neuronx_cc, asked.spec)
     if tasks is not None and query.task not in tasks:
         query = Query(query.text, query.view, "", query.neuronx_cc, query.library_version)
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
@@ -44,7 +47,7 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     return PageState(query, model)
 
 
-def model_on_stack(model_id: str, stack: Stack) -> str:
+def model_on_stack(model_id: str, stack: StackRef) -> str:
     """The query string (without `?`) that opens `model_id` on `stack` in the Models page."""
     return build(PageState(Query(neuronx_cc=stack.neuronx_cc, library_version=stack.spec), model_id))
 
@@ -57,8 +60,36 @@ def build(state: PageState) -> str:
         ("view", q.view if q.view != SELECTED else ""),
         ("task", q.task),
         ("q", q.text),
-        ("neuronx_cc", q.neuronx_cc),
+        *StackRef.asked(q.neuronx_cc, q.library_version).params(),
     ]
-    library, version = split_spec(q.library_version)
-    pairs += [("library", library), ("library_version", version)] if library else [("transformers", version)]
     return urlencode([(k, v) for k, v in pairs if v])
+
+
+def model_url(model_id: str) -> str:
+    """The model's page on the Hub."""
+    return f"{HUB}/{quote(str(model_id), safe='/')}"
+
+
+def public_url(request) -> str:
+    """The app's address as the person or program calling it sees it (`https://owner-space.hf.space`), without
+    a trailing slash: X-Forwarded-Proto and X-Forwarded-Host (their first value) win over the request's own.
+    `request` is a Starlette request (its headers, url and scope are read)."""
+    scheme = _first(request.headers.get("x-forwarded-proto")).lower() or request.url.scheme
+    if scheme not in ("http", "https"):
+        scheme = request.url.scheme
+    host = _first(request.headers.get("x-forwarded-host")) or request.headers.get("host", "")
+    if not HOST.fullmatch(host):
+        host = "localhost"
+    root = str(request.scope.get("root_path") or "").rstrip("/")
+    return f"{scheme}://{host}{quote(root)}"
+
+
+def space_url() -> str | None:
+    """The app's public address from env `SPACE_HOST` (set on a Hugging Face Space), or None when it is not
+    set or not a plain host name: a report's link back must work from GitHub, so a relative one is no use."""
+    host = os.environ.get("SPACE_HOST", "").strip()
+    return f"https://{host}" if HOST.fullmatch(host) else None
+
+
+def _first(value: str | None) -> str:
+    return (value or "").split(",")[0].strip()

@@ -7,30 +7,21 @@ lines give way first.
 
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import quote, urlencode
 
 from components.domain.columns import STACK_PACKAGES
 from components.domain.results import FAIL, PASS
+from components.domain.stacks import StackRef
 from components.domain.versions import short_version
 from components.queries import failures, links
 from components.sources.snapshot import Snapshot, Stack
 
 NEW_ISSUE = "https://github.com/aws-neuron/aws-neuron-sdk/issues/new"
-HUB = "https://huggingface.co"
 MAX_URL = 8 * 1024
 ERROR_LINES = 40  # at most, before the size limit trims them further
 MAX_ERROR_LINE = 300
 MAX_TITLE = 120
-_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,250}[A-Za-z0-9])?(?::\d{1,5})?")
-
-
-def space_url() -> str | None:
-    """The app's public address from env `SPACE_HOST` (set on a Hugging Face Space), or None when it is not
-    set or not a plain host name: a report's link back must work from GitHub, so a relative one is no use."""
-    host = os.environ.get("SPACE_HOST", "").strip()
-    return f"https://{host}" if _HOST.fullmatch(host) else None
 
 
 def deep_link(model_id: str, stack: Stack, base: str | None) -> str | None:
@@ -42,10 +33,10 @@ def deep_link(model_id: str, stack: Stack, base: str | None) -> str | None:
 
 def last_pass_before(history: list[dict], stack: Stack) -> dict | None:
     """The newest entry of `history` (newest first) that passed on a stack older than `stack`."""
-    keys = [(e.get("neuronx_cc"), e.get("library"), e.get("library_version")) for e in history]
-    if stack.key not in keys:
+    refs = [StackRef.of(e) for e in history]
+    if stack.ref not in refs:
         return None
-    return next((e for e in history[keys.index(stack.key) + 1 :] if e.get("kind") == PASS), None)
+    return next((e for e in history[refs.index(stack.ref) + 1 :] if e.get("kind") == PASS), None)
 
 
 def fail_fields(snapshot: Snapshot, stack: Stack, model_id: str, answer: dict, base: str | None = None) -> dict:
@@ -70,10 +61,6 @@ def _fence(text: str) -> str:
 def _block(text: str) -> str:
     fence = _fence(text)
     return f"{fence}\n{text}\n{fence}"
-
-
-def _stack_name(entry: dict) -> str:
-    return f"neuronx-cc {entry.get('neuronx_cc')} with {entry.get('library')} {entry.get('library_version')}"
 
 
 def report_url(answer: dict, cause: dict, last_pass: dict | None, link: str | None) -> str:
@@ -107,9 +94,9 @@ def _body(answer: dict, cause: dict, last_pass: dict | None, link: str | None, e
     shared = cause.get("shared_with") or []
     parts = [
         "### Describe the bug",
-        f"`{model_id}` fails with TorchNeuron (torch-neuronx) on {_stack_name(answer)}: {cause.get('summary')}",
+        f"`{model_id}` fails with TorchNeuron (torch-neuronx) on {StackRef.of(answer).long_label}: {cause.get('summary')}",
         "### Model Name",
-        f"{model_id} ({HUB}/{quote(model_id, safe='/')})",
+        f"{model_id} ({links.model_url(model_id)})",
         "### Describe the workload type",
         "Inference: the model loaded with its library's own code and 32 tokens generated"
         + (f", sharded over {tp} Trainium cores" if tp and tp != 1 else ", on one Trainium core" if tp else "")
@@ -122,7 +109,7 @@ def _body(answer: dict, cause: dict, last_pass: dict | None, link: str | None, e
         _block(str(answer.get("install_command") or "")) if answer.get("install_command") else "",
         f"Then run the harness's `run.py` for this model on this stack: {link}" if link else "",
         "### Regression Issue",
-        f"- [x] Regression: it last passed on {_stack_name(last_pass)}."
+        f"- [x] Regression: it last passed on {StackRef.of(last_pass).long_label}."
         if last_pass
         else "- [ ] Not a known regression.",
         "### Logs/Context/Additional Information",

@@ -9,25 +9,17 @@ from __future__ import annotations
 
 from urllib.parse import quote, urlencode
 
-from components.queries.formatting import is_missing, parameter_count
+from components.domain.stacks import StackRef
+from components.queries.answers import RequestTest
+from components.queries.formatting import cores_phrase, parameter_count
+from components.queries.links import HUB, model_url
 from components.sources.dataset import HUB_REPO
 from components.sources.records import ModelRecord, hub_id
 
-DISCUSSIONS = f"https://huggingface.co/datasets/{HUB_REPO}/discussions"
+DISCUSSIONS = f"{HUB}/datasets/{HUB_REPO}/discussions"
 # Browsers and the Hub's front end take long addresses, but not unbounded ones: past this the link opens
 # the form with the title only, and the text is there to copy.
 MAX_URL = 8 * 1024
-
-
-def parameters(num_parameters: object) -> str:
-    """`1235814400` → `1.24 B`, as the page writes a size (`formatting.parameter_count`); unknown → `unknown`."""
-    if is_missing(num_parameters) or isinstance(num_parameters, bool) or not isinstance(num_parameters, int | float):
-        return "unknown"
-    return parameter_count(num_parameters) if num_parameters > 0 else "unknown"
-
-
-def _cores(tp: object) -> str:
-    return "" if tp is None else f" on {tp} core{'s' if tp != 1 else ''}"
 
 
 def evidence_lines(answer: dict) -> list[str]:
@@ -36,7 +28,7 @@ def evidence_lines(answer: dict) -> list[str]:
     found = answer.get("evidence") or {}
     base = found.get("base_model")
     if base:
-        lines.append(f"Base model {base['model_id']}: {base.get('result') or 'unknown'}{_cores(base.get('tp'))}.")
+        lines.append(f"Base model {base['model_id']}: {base.get('result') or 'unknown'}{cores_phrase(base.get('tp'))}.")
     else:
         lines.append("Base model: none with a run on this stack is known.")
     arch = found.get("architecture")
@@ -55,23 +47,21 @@ def evidence_lines(answer: dict) -> list[str]:
     return lines
 
 
-def request_test(answer: dict, record: ModelRecord | None) -> dict | None:
+def request_test(answer: dict, record: ModelRecord | None) -> RequestTest | None:
     """`{url, title, text}` asking for a test of the `not tested` model of a lookup `answer` on its stack;
     None when its id is not a Hub id. `record` is the model's Hub record (None when unknown)."""
     model = hub_id(answer.get("model_id"))
     if model is None:
         return None
     title = f"Test request: {model}"
-    stack = ""
-    if answer.get("neuronx_cc"):
-        stack = f"neuronx-cc {answer['neuronx_cc']} with {answer.get('library')} {answer.get('library_version')}"
+    stack = StackRef.of(answer).long_label if answer.get("neuronx_cc") else ""
     lines = [
         f"Please run {model} through the torch-neuronx support harness.",
         "",
-        f"- Model: https://huggingface.co/{model}",
+        f"- Model: {model_url(model)}",
         f"- Task: {(record.task if record else None) or answer.get('task') or 'unknown'}",
         f"- Architecture: {(record.architecture if record else None) or answer.get('architecture') or 'unknown'}",
-        f"- Parameters: {parameters(record.num_parameters if record else None)}",
+        f"- Parameters: {parameter_count(record.num_parameters if record else None)}",
     ]
     if stack:
         lines.append(f"- Stack: {stack}")

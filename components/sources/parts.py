@@ -21,7 +21,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from components.domain.columns import HEAVY, NAMES, STACK_KEY
+from components.domain.columns import HEAVY, NAMES
+from components.domain.stacks import STACK_KEY
 
 UNKNOWN = "unknown"  # a stack key value a file leaves empty
 # Columns that repeat a few values over many rows: codes into a vocabulary shared by every file and kept

@@ -18,9 +18,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from components.domain.columns import STACK_KEY
 from components.domain.results import PASS, result_kind
-from components.domain.stacks import Stack, library_order, resolve, resolve_or_default, resolve_picker
+from components.domain.stacks import (
+    STACK_KEY,
+    Stack,
+    StackRef,
+    library_order,
+    resolve,
+    resolve_or_default,
+    resolve_picker,
+)
 from components.domain.versions import newest_first
 from components.sources.memo import Memo
 
@@ -134,16 +141,16 @@ class Snapshot:
         self._model_keys, self._model_tokens = _model_keys(self.model_ids, previous)
         self._model_by_fold: dict[str, str] = {m.casefold(): m for m in self.model_ids}
 
-        self._stack_rows: dict[tuple[str, str, str], np.ndarray] = {}
-        self._stack_code: dict[tuple[str, str, str], int] = {}
+        self._stack_rows: dict[StackRef, np.ndarray] = {}
+        self._stack_code: dict[StackRef, int] = {}
         self.stack_code: np.ndarray = np.zeros(len(rows), dtype=np.int64)
         stacks = []
         if len(rows):
             self.stack_code, uniques = _factorize_rows(rows, STACK_KEY)
             passed = np.bincount(self.stack_code[self.kind == PASS], minlength=len(uniques))
             for code, (key, positions) in enumerate(zip(uniques, _group_positions(self.stack_code, len(uniques)))):
-                self._stack_rows[key] = positions
-                self._stack_code[key] = code
+                self._stack_rows[StackRef(*key)] = positions
+                self._stack_code[StackRef(*key)] = code
                 stacks.append(Stack(*key, models=len(positions), passed=int(passed[code])))
         cc_rank = {v: i for i, v in enumerate(newest_first(s.neuronx_cc for s in stacks))}
         lv_rank = {v: i for i, v in enumerate(newest_first(s.library_version for s in stacks))}
@@ -191,8 +198,8 @@ class Snapshot:
         """The stack a picker of whole stacks names (see `stacks.resolve_picker`); `default` for no value."""
         return resolve_picker(self.stacks, value, default)
 
-    def stack_positions(self, stack: Stack) -> np.ndarray:
-        return self._stack_rows.get(stack.key, np.empty(0, dtype=np.int64))
+    def stack_positions(self, stack: StackRef) -> np.ndarray:
+        return self._stack_rows.get(stack.ref, np.empty(0, dtype=np.int64))
 
     # ---- models -------------------------------------------------------------------------
 
@@ -206,9 +213,9 @@ class Snapshot:
     def model_positions(self, model_id: str) -> np.ndarray:
         return self._model_rows.get(model_id, np.empty(0, dtype=np.int64))
 
-    def row_for(self, model_id: str, stack: Stack) -> int | None:
+    def row_for(self, model_id: str, stack: StackRef) -> int | None:
         """Position of the model's row on a stack, or None when it was not run there."""
-        code = self._stack_code.get(stack.key)
+        code = self._stack_code.get(stack.ref)
         positions = self.model_positions(model_id)
         if code is None or not len(positions):
             return None

@@ -3,12 +3,11 @@
 import pytest
 
 from components.domain.stacks import (
+    StackRef,
     UnknownStack,
     library_spec,
-    parse_picker_value,
     picker_choices,
     split_spec,
-    stack_label,
 )
 from components.queries import details
 from components.sources.dataset import load
@@ -98,7 +97,7 @@ def test_a_stack_writes_its_spec_and_picker_value_and_reads_them_back(snap):
     )
     assert split_spec("diffusers==0.36.0") == ("diffusers", "0.36.0") and split_spec("4.57.1") == ("", "4.57.1")
     for stack in snap.stacks:
-        assert parse_picker_value(stack.picker_value) == (stack.neuronx_cc, stack.spec)
+        assert StackRef.parse(stack.picker_value) == stack.ref and StackRef.parse(stack.picker_value).spec == stack.spec
         assert snap.picker_stack(stack.picker_value) == stack
         assert library_spec(*split_spec(stack.spec)) == stack.spec
     assert [v for _, v in picker_choices(snap.stacks)] == [s.picker_value for s in snap.stacks]
@@ -122,4 +121,35 @@ def test_lookup_on_an_unknown_stack_is_not_tested_and_names_it(snap):
 
 
 def test_the_stack_label(snap):
-    assert stack_label(snap.stacks[2]) == "neuronx-cc 2.28.7631.0 · diffusers 0.36.0"
+    assert snap.stacks[2].label == "neuronx-cc 2.28.7631.0 · diffusers 0.36.0"
+    assert snap.stacks[2].long_label == f"neuronx-cc {NEW_CC} with diffusers 0.36.0"
+    assert str(snap.stacks[2].ref) == snap.stacks[2].label
+
+
+def test_a_reference_is_hashable_and_a_stack_gives_its_own():
+    stack = StackRef("2.28.7631.0", "transformers", "4.57.1")
+    assert {stack: 1}[StackRef("2.28.7631.0", "transformers", "4.57.1")] == 1
+    assert StackRef.of({"neuronx_cc": "2.28.7631.0", "library": "transformers", "library_version": "4.57.1"}) == stack
+
+
+def spec(**params):
+    return StackRef.from_params(params).spec
+
+
+def test_link_values_name_the_stack_as_deep_links_do():
+    assert spec(library="diffusers", library_version="0.36.0") == "diffusers==0.36.0"
+    assert spec(library="diffusers") == "diffusers=="
+    assert spec(transformers="4.57.1") == "4.57.1"
+    assert spec() == ""
+    assert spec(library="diffusers==0.36.0", library_version="x") == "diffusers==0.36.0"
+    assert spec(library_version=["not", "text"], transformers="x" * 10_000) == "x" * 200
+
+
+def test_link_parameters_both_ways(snap):
+    for stack in snap.stacks:
+        for explicit in (False, True):
+            back = StackRef.from_params(dict(stack.params(explicit)))
+            assert snap.resolve_stack(back.neuronx_cc, back.spec) == stack
+    assert snap.stacks[1].params() == [("neuronx_cc", NEW_CC), ("transformers", "4.57.1")]
+    assert snap.stacks[2].params() == [("neuronx_cc", NEW_CC), ("library", "diffusers"), ("library_version", "0.36.0")]
+    assert StackRef.asked("", "diffusers==").params() == [("library", "diffusers")]

@@ -1,4 +1,4 @@
-"""The named endpoints against a launched app, through gradio_client as the README shows."""
+"""The named endpoints against a launched app, through gradio_client as docs/using-from-code.md shows."""
 
 from __future__ import annotations
 

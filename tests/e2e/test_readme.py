@@ -1,4 +1,5 @@
-"""The README's promises: its code examples run against a launched app, its commands are the real ones."""
+"""The README's and docs/' promises: every code example runs against a launched app, the commands are the real
+ones, the README stays short, and every document the README links is there."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ import re
 from tests.helpers import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+USING = (ROOT / "docs" / "using-from-code.md").read_text(encoding="utf-8")
 DEFAULT_URL = "http://127.0.0.1:7860"
+MAX_README_LINES = 250  # after the front matter: what a newcomer reads in minutes
 
 
-def section(title: str) -> str:
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.S | re.M)
-    assert match, f"README has no '## {title}' section"
-    return match.group(1)
+def docs() -> dict[str, str]:
+    """Every document under docs/, by its name."""
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))}
 
 
 def python_blocks(text: str) -> list[str]:
@@ -36,18 +38,37 @@ def test_the_test_command_is_the_one_ci_runs():
     assert [line for line in ci if line and not line.startswith(("#", "set ", "cd "))] == [f"exec {command}"]
 
 
-def test_every_use_it_from_code_example_runs(sample_app):
-    blocks = python_blocks(section("Use it from code"))
-    assert len(blocks) >= 4
-    for block in blocks:
-        code = block.replace(DEFAULT_URL, sample_app.url)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
+def test_the_readme_is_short_and_links_what_it_left_out():
+    body = README.split("---\n", 2)[2]
+    assert len(body.splitlines()) <= MAX_README_LINES
+    assert not python_blocks(README)  # examples live in docs/, where they are run below
+    for name in ("using-from-code.md", "data.md", "deploying.md", "limits.md"):
+        assert f"(docs/{name}" in README and (ROOT / "docs" / name).is_file(), name
+
+
+def test_every_relative_link_in_the_docs_finds_its_file():
+    pages = {"README.md": README, **{f"docs/{n}": t for n, t in docs().items()}}
+    planned = {"docs/architecture.md", "docs/http-api.md", "docs/first-response.md", "docs/size-and-config.md"}
+    for page, text in pages.items():
+        for target in re.findall(r"\]\(((?!https?:|#|mailto:)[^)#\s]+)", text):
+            path = (ROOT / page).parent / target
+            assert path.exists() or path.resolve().relative_to(ROOT).as_posix() in planned, (page, target)
+
+
+def test_every_python_example_in_the_docs_runs(sample_app):
+    ran = 0
+    for name, text in docs().items():
+        for block in python_blocks(text):
+            code = block.replace(DEFAULT_URL, sample_app.url)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(compile(code, f"docs/{name}", "exec"), {"__name__": "__readme__"})
+            ran += 1
+    assert ran >= 7 and len(python_blocks(USING)) >= 4
 
 
 def _ci_gate() -> str:
-    block = next(b for b in python_blocks(section("Use it from code")) if "sys.exit" in b)
+    block = next(b for b in python_blocks(USING) if "sys.exit" in b)
     assert 'NEURONX_CC, LIBRARY_VERSION = "Qwen/Qwen3-0.6B", "", ""' in block
     return block
 
@@ -71,10 +92,13 @@ def test_the_ci_gate_fails_non_zero_on_a_stack_that_is_not_in_the_data(sample_ap
 
 
 def test_the_compare_example_names_both_sides_of_each_stack(sample_app):
-    block = next(b for b in python_blocks(section("Use it from code")) if "/compare" in b)
+    block = next(b for b in python_blocks(USING) if "/compare" in b)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(block.replace(DEFAULT_URL, sample_app.url), "README.md", "exec"), {"__name__": "__readme__"})
+        exec(
+            compile(block.replace(DEFAULT_URL, sample_app.url), "docs/using-from-code.md", "exec"),
+            {"__name__": "__readme__"},
+        )
     first = next(line for line in out.getvalue().splitlines() if "→" in line)
     assert re.fullmatch(r"neuronx-cc \S+ \+ \S+ \S+ → neuronx-cc \S+ \+ \S+ \S+", first), first
     assert first.split(" → ")[0] != first.split(" → ")[1]
@@ -85,7 +109,7 @@ def test_the_curl_example_sends_every_argument_and_gets_the_answer(sample_app):
     import subprocess
 
     assert shutil.which("curl"), "the curl example needs curl"
-    block = re.search(r"```bash\n(URL=.*?)```", section("Use it from code"), re.S).group(1)
+    block = re.search(r"```bash\n(URL=.*?)```", USING, re.S).group(1)
     script = block.replace(DEFAULT_URL, sample_app.url)
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -78,6 +78,8 @@ ROUTES = [
     AppRoute("/export/csv?q=qwen3+0.6b", "text/csv", lambda b: MODEL in csv_models(b), attachment=True),
     AppRoute("/export/parquet?q=qwen3+0.6b", "application/vnd.apache.parquet", lambda b: MODEL in parquet_models(b),
              attachment=True),
+    AppRoute(f"/api/v1/lookup?model={MODEL}", "application/json", lambda b: json.loads(b)["model_id"] == MODEL),
+    AppRoute("/api/v1/openapi.json", "application/json", lambda b: json.loads(b)["openapi"] == "3.1.0"),
 ]  # fmt: skip
 
 
@@ -129,7 +131,7 @@ def test_search_answers_through_gradio_client(space_app):
 
 
 def test_an_mcp_client_calls_a_tool_named_after_the_space(space_app):
-    """On a Space Gradio prefixes each tool with the Space's name (README, "Deploy as a Space")."""
+    """On a Space Gradio prefixes each tool with the Space's name (docs/deploying.md, "Deploy as a Space")."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
@@ -234,7 +236,7 @@ def test_serving_pages_downloads_and_the_webhook_writes_nothing_into_the_app_fol
 
 def test_with_ssr_forced_on_the_apps_routes_would_be_lost(node):
     """The reason app.py turns SSR off, checked against this Gradio: when a Gradio release passes every path
-    on, this fails, and SSR can be reconsidered (README, "Deploy as a Space")."""
+    on, this fails, and SSR can be reconsidered (docs/deploying.md, "Deploy as a Space")."""
     server = Server(*SAMPLE_ARGS, env=space_env(node), script=ROOT / "benchmarks" / "baselines" / "ssr_on.py").wait()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as client:

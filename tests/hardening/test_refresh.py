@@ -246,8 +246,8 @@ def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
     assert elapsed < 4, f"{elapsed:.1f} s"
 
 
-def test_the_readme_states_the_limits_app_py_sets():
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+def test_the_limits_document_states_the_limits_app_py_sets():
+    readme = " ".join((ROOT / "docs" / "limits.md").read_text(encoding="utf-8").split())
     assert f"Up to {app.CONCURRENCY_LIMIT} calls of each event" in readme
     assert f"{app.MAX_THREADS} worker threads" in readme and f"at most {app.QUEUE_MAX_SIZE} events wait" in readme
     assert f"anything over {app.MAX_FILE_SIZE.upper().replace('KB', ' KB')}" in readme

@@ -2,7 +2,8 @@
 
 import pytest
 
-from components.queries.badge import LABEL, MalformedId, badge, stack_spec
+from components.domain.stacks import StackRef
+from components.queries.badge import LABEL, MalformedId, badge
 from components.sources.dataset import load
 from tests.helpers import NEW_CC, OLD_CC, row, write
 
@@ -45,16 +46,11 @@ def test_pinned_to_a_stack_and_never_another_stacks_result(snapshot):
 
 
 def test_an_unpinned_badge_speaks_for_the_newest_stack_of_the_models_library(snapshot):
-    assert badge(snapshot, "org/diffuser") == badge(snapshot, "org/diffuser", "", stack_spec("diffusers"))
+    assert badge(snapshot, "org/diffuser") == badge(
+        snapshot, "org/diffuser", "", StackRef.from_params({"library": "diffusers"}).spec
+    )
     assert badge(snapshot, "org/diffuser")["message"] == "PASS · neuronx-cc 2.28.7631.0"
     assert badge(snapshot, "ORG/PASSES")["color"] == "green"  # ids match case-insensitively, as in /lookup
-
-
-def test_link_values_name_the_stack_as_deep_links_do():
-    assert stack_spec("diffusers", "0.36.0") == "diffusers==0.36.0"
-    assert stack_spec("diffusers") == "diffusers=="
-    assert stack_spec(transformers="4.57.1") == "4.57.1"
-    assert stack_spec() == ""
 
 
 @pytest.mark.parametrize("bad", ["", "a/b/c", "x" * 200, "<script>", "a b", None])

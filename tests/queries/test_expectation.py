@@ -4,14 +4,18 @@ long, a short and no record)."""
 
 from __future__ import annotations
 
+import typing
+
 import pytest
 
 from components.queries import expectation as expect
+from components.queries.answers import Expectation
+from components.queries.causes import MAX_SUMMARY, cause_of
 from components.queries.details import lookup
-from components.queries.failures import MAX_SUMMARY, cause_of
 from components.sources.dataset import load
 from components.sources.records import parse_records
 from tests.helpers import OLD_CC, row, write
+from tests.queries.test_answers import violations
 
 LLAMA, MISTRAL, GEMMA, OPT, PHI = (
     "LlamaForCausalLM", "MistralForCausalLM", "GemmaForCausalLM", "OPTForCausalLM", "PhiForCausalLM",
@@ -163,3 +167,8 @@ def test_the_about_page_states_the_rules_with_the_codes_thresholds():
     assert f"within {expect.SIZE_RATIO:g}×" in about and f"at least {expect.MIN_TESTED} of its models" in about
     assert f"at least {expect.RUNS_SHARE:.0%} passed" in about and f"at most {expect.FAILS_SHARE:.0%}" in about
     assert all(f"**{verdict}**" in about for verdict in expect.VERDICTS)
+
+
+def test_an_expectation_is_its_declared_type(lab):
+    assert typing.get_type_hints(expect.expectation)["return"] is Expectation
+    assert violations(expected(lab, "ft/llama-chat"), Expectation) == []

@@ -107,6 +107,6 @@ def test_an_empty_dataset_is_a_valid_feed_without_entries(tmp_path):
 def test_only_the_pairs_that_can_hold_the_newest_changes_are_compared(snapshot):
     newest_pair, older_pair = feed.consecutive_pairs(snapshot)[:2]
     assert [c.model_id for c in feed.changes(snapshot, limit=2)] == ["org/newcomer", "evil/<b>\x01"]
-    assert ("feed-pair", newest_pair[0].key, newest_pair[1].key) in snapshot._memo
-    assert ("feed-pair", older_pair[0].key, older_pair[1].key) not in snapshot._memo  # its runs are all older
+    assert ("feed-pair", newest_pair[0].ref, newest_pair[1].ref) in snapshot._memo
+    assert ("feed-pair", older_pair[0].ref, older_pair[1].ref) not in snapshot._memo  # its runs are all older
     assert [c.kind for c in feed.model_changes(snapshot, "org/fixed")] == ["fix"]

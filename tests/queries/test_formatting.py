@@ -1,8 +1,8 @@
-"""How figures read: the parameter count of a model (the untested model's evidence shows it)."""
+"""How figures read: parameter counts and cores (the untested model's evidence and a test request show them)."""
 
 import math
 
-from components.queries.formatting import parameters
+from components.queries.formatting import core_count, cores, cores_phrase, parameter_count, parameters
 
 
 def test_a_parameter_count_reads_in_billions_or_millions_and_nonsense_is_unknown():
@@ -10,3 +10,18 @@ def test_a_parameter_count_reads_in_billions_or_millions_and_nonsense_is_unknown
     assert parameters(135_000_000) == "0.14 B parameters"
     assert parameters(35_000_000) == "35 M parameters"
     assert [parameters(v) for v in (None, 0, -5, True, "7B", math.nan)] == ["size unknown"] * 6
+
+
+def test_the_short_count_is_the_one_requests_and_reasons_write():
+    assert (parameter_count(1_235_814_400), parameter_count(24_000_000), parameter_count(None)) == (
+        "1.24 B",
+        "24 M",
+        "unknown",
+    )
+    assert [parameter_count(v) for v in (0, -5, True, "7B", math.nan)] == ["unknown"] * 5
+
+
+def test_cores_as_a_figure_a_phrase_and_a_value():
+    assert (cores(4.0), cores(None)) == ("4", "—")
+    assert (cores_phrase(1), cores_phrase(8.0), cores_phrase(math.nan)) == (" on 1 core", " on 8 cores", "")
+    assert (core_count(4.0), core_count(None), core_count(0), core_count(True)) == (4, None, None, None)

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from components.queries import compare, details, report
+from components.queries import compare, details, links, report
 from components.sources.dataset import load
 from tests.helpers import row, write
 
@@ -66,7 +66,7 @@ def test_without_space_host_the_report_leaves_the_link_out_and_a_non_regression_
     assert "https://owner" not in body and "?model=" not in body
     assert "Not a known regression" in body
     monkeypatch.setenv("SPACE_HOST", "evil.example/<script>")  # not a host name: left out too
-    assert report.space_url() is None
+    assert links.space_url() is None
 
 
 def test_a_huge_error_is_trimmed_from_its_oldest_lines_to_keep_the_report_within_8_kb(snap):

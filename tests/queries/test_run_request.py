@@ -1,12 +1,14 @@
 """Asking for a test: an untested model's lookup carries where to ask and the text to ask with."""
 
+import typing
 from urllib.parse import parse_qs, urlsplit
 
 from components.queries import details
-from components.queries.formatting import parameter_count
-from components.queries.run_request import DISCUSSIONS, MAX_URL, parameters, request_test
+from components.queries.answers import RequestTest
+from components.queries.run_request import DISCUSSIONS, MAX_URL, request_test
 from components.sources.records import parse_records
 from tests.helpers import NEW_CC
+from tests.queries.test_answers import violations
 
 
 def records():
@@ -53,6 +55,8 @@ def test_a_very_long_request_keeps_the_title_only_in_the_address():
     assert len(asking["url"]) < MAX_URL and "description" not in asking["url"] and "x" * 100 in asking["text"]
 
 
-def test_parameters_read_as_people_read_them():
-    assert (parameters(1_235_814_400), parameters(24_000_000), parameters(None)) == ("1.24 B", "24 M", "unknown")
-    assert parameters(124_000_000) == parameter_count(124_000_000)  # as the page writes it
+def test_a_request_is_its_declared_type(world):
+    snapshot, _ = world
+    asking = details.lookup(snapshot, "org/untested-1B", NEW_CC, "4.57.1", records())["request_test"]
+    assert typing.get_type_hints(request_test)["return"] == RequestTest | None
+    assert violations(asking, RequestTest) == []

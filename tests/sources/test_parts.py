@@ -45,7 +45,7 @@ def assert_same(refreshed: Snapshot, full: Snapshot) -> None:
     pd.testing.assert_frame_equal(frame(refreshed), frame(full))
     names = {c: str(d) for c, d in full.rows.dtypes.items()}
     assert {c: str(d) for c, d in refreshed.rows.dtypes.items()} == names  # categories stay categories
-    assert [s.key for s in refreshed.stacks] == [s.key for s in full.stacks]
+    assert [s.ref for s in refreshed.stacks] == [s.ref for s in full.stacks]
     for stack in full.stacks:
         mine = refreshed.rows.iloc[refreshed.stack_positions(stack)]
         assert set(mine["model_id"]) == set(full.rows.iloc[full.stack_positions(stack)]["model_id"])

@@ -278,9 +278,7 @@ def test_store_falls_back_then_swaps_live_without_restart(snapshot_file, release
     assert store.current().label() == "Snapshot rankings_test.json as of 2026-11-30 (Hub unreachable)"
 
     behaviours.pop(0)
-    began = time.monotonic()
-    assert store.refresh() is False
-    assert time.monotonic() - began < 2
+    assert store.refresh() is False  # the fetch hangs: the refresh gives up at its read timeout
     assert store.current().origin == "snapshot"
     assert "did not answer within 0.5 s" in store.source_status().last_error
 
@@ -329,15 +327,17 @@ def test_hung_fetch_does_not_overwrite_a_later_result(snapshot_file, release):
 
 def test_start_returns_at_once_and_background_refresh_swaps(snapshot_file, release):
     outcomes = [raise_connect_error, live_rankings]
+    answered = []
 
     def slow_fetch() -> Rankings:
-        release.wait(5)
+        release.wait()
+        answered.append(1)
         return outcomes.pop(0)()
 
-    store = RankingsStore(snapshot_file, live=True, fetch=slow_fetch, refresh_seconds=0.05, read_timeout=3)
-    began = time.monotonic()
+    store = RankingsStore(snapshot_file, live=True, fetch=slow_fetch, refresh_seconds=0.05, read_timeout=30)
     first = store.start()
-    assert time.monotonic() - began < 0.5
+    # the live fetch can only answer after `release`: start() waited neither for it nor for a read timeout
+    assert answered == [] and store.source_status().last_error is None
     assert first.origin == "snapshot" and store.current() is first
     assert store.current().ranked("text-generation", "trending")
 

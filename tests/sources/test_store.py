@@ -23,10 +23,8 @@ def test_offline_serves_the_sample_at_once_and_says_why(sample_dir, monkeypatch)
     monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", True)
     calls = []
     s = store.DatasetStore(loader=lambda src: calls.append(src))
-    started = time.monotonic()
     snap = s.start()
-    assert time.monotonic() - started < 2
-    assert calls == []
+    assert calls == []  # nothing asked of the Hub, so nothing waited for
     assert snap.provenance.is_sample and "HF_HUB_OFFLINE" in snap.provenance.fallback_reason
     assert snap.provenance.kind == "sample"
 
@@ -140,11 +138,9 @@ def test_a_stuck_read_is_abandoned_and_the_next_refresh_starts_on_time(online, r
         return -1
 
     s = Counter([stuck], read_timeout=0.3)
-    started = time.monotonic()
-    assert s.refresh() is False
+    assert s.refresh() is False  # given up at its timeout: the stuck read can only end after `release`
     assert "the counter source did not answer within 0.3 s" in s.last_error
-    assert s.refresh() is True  # the first read still hangs: it holds no lock
-    assert time.monotonic() - started < 2
+    assert s.refresh() is True and not release.is_set()  # the first read still hangs: it holds no lock
     assert s.current() == 2
     release.set()
     time.sleep(0.1)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.domain.versions import short_version
-from components.queries import failures
+from components.domain.stacks import StackRef
+from components.queries import causes, failures
 from components.sources.snapshot import Snapshot
 from components.web.figures.stacks import _style
 from components.web.html.render import esc
@@ -27,7 +27,7 @@ CAPTION = (
 
 def causes_figure(snapshot: Snapshot) -> go.Figure:
     """One line per top cause: models it blocks on each stack, oldest stack on the left."""
-    return snapshot.memo(("chart", "causes", failures.ALGORITHM), lambda: _causes_figure(snapshot))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "causes", causes.ALGORITHM), lambda: _causes_figure(snapshot))  # type: ignore[return-value]
 
 
 def _label(cause: dict) -> str:
@@ -39,7 +39,7 @@ def _causes_figure(snapshot: Snapshot) -> go.Figure:
     import plotly.graph_objects as go
 
     data = failures.across_stacks(snapshot, TOP_CAUSES)
-    labels = [esc(f"{short_version(s['neuronx_cc'])} · {s['library']} {s['library_version']}") for s in data["stacks"]]
+    labels = [esc(StackRef.of(s).label) for s in data["stacks"]]
     fig = go.Figure()
     names = [_label(c) for c in data["causes"]]
     for cause, name in zip(data["causes"], names):

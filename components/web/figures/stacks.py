@@ -1,29 +1,28 @@
 """The figures: pass rate across stacks, wall time and memory on one stack, results by organisation.
 
-Each figure is computed once per snapshot (and stack) and memoised. plotly is imported inside the
-functions that draw, so starting the app does not pay for it. Model ids and versions are data:
+Their data comes from `queries/charts.py`; each figure is drawn once per snapshot (and stack) and memoised.
+plotly is imported inside the functions that draw, so starting the app does not pay for it. Model ids and versions are data:
 plotly renders hover and tick text as a subset of HTML, so every one is escaped with `esc`.
 """
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, OTHER, PASS
-from components.domain.stacks import stack_label
+from components.domain.stacks import StackRef
 from components.queries import formatting
+from components.queries.charts import KINDS, TOP_ORGS, org_counts, stack_points, stack_trend
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html.render import esc
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-TOP_ORGS = 20
-NO_ORG = "(no organisation)"
-KINDS = (PASS, FAIL, EXCLUDED, OTHER)
 # Mid-tone colours read on a white and on a near-black page alike.
 KIND_COLOURS = {PASS: "#22a355", FAIL: "#e5484d", EXCLUDED: "#d4a017", OTHER: "#8b95a7"}
 RATE_COLOUR = "#3b82f6"
@@ -44,83 +43,6 @@ CAPTIONS = {
 }
 
 
-def organisation(model_id: str) -> str:
-    """`Qwen/Qwen3-0.6B` → `Qwen`; an id without an owner (`gpt2`) has none."""
-    return model_id.split("/", 1)[0] if "/" in model_id else NO_ORG
-
-
-# ---- data ---------------------------------------------------------------------------------
-
-
-def stack_trend(snapshot: Snapshot) -> pd.DataFrame:
-    """One row per stack, oldest first: label, neuronx_cc, library, library_version, run (not
-    excluded), passed, failed, excluded, pass_rate (passed / run, None when nothing ran), newest
-    tested_at."""
-    return snapshot.memo(("chart-data", "trend"), lambda: _stack_trend(snapshot))  # type: ignore[return-value]
-
-
-def _stack_trend(snapshot: Snapshot) -> pd.DataFrame:
-    stacks = list(reversed(snapshot.stacks))
-    labels = [stack_label(s) for s in stacks]
-    if len(set(labels)) < len(labels):  # two compilers that differ only after "+": keep them apart
-        labels = [f"{s.neuronx_cc} · {s.library} {s.library_version}" for s in stacks]
-    tested_at = snapshot.rows["tested_at"]
-    records = []
-    for stack, label in zip(stacks, labels):
-        positions = snapshot.stack_positions(stack)
-        kinds = snapshot.kind[positions]
-        excluded = int((kinds == EXCLUDED).sum())
-        run = len(positions) - excluded
-        passed = int((kinds == PASS).sum())
-        newest = tested_at.iloc[positions].max() if len(positions) else None
-        records.append(
-            {
-                "label": label,
-                "neuronx_cc": stack.neuronx_cc,
-                "library": stack.library,
-                "library_version": stack.library_version,
-                "run": run,
-                "passed": passed,
-                "failed": int((kinds == FAIL).sum()),
-                "excluded": excluded,
-                "pass_rate": passed / run if run else None,
-                "newest_tested_at": None if newest is None or pd.isna(newest) else newest,
-            }
-        )
-    return pd.DataFrame.from_records(
-        records,
-        columns=["label", "neuronx_cc", "library", "library_version", "run", "passed", "failed", "excluded",
-                 "pass_rate", "newest_tested_at"],
-    )  # fmt: skip
-
-
-def stack_points(snapshot: Snapshot, stack: Stack) -> pd.DataFrame:
-    """The runs of one stack with their figures: model_id, kind, result, tp, wall_s, hbm_peak_gb,
-    hbm_capacity_gb (missing figures stay missing; each figure filters what it needs)."""
-    positions = snapshot.stack_positions(stack)
-    fields = ["model_id", "result", "tp", "wall_s", "hbm_peak_gb", "hbm_capacity_gb"]
-    frame = snapshot.rows.iloc[positions][fields].astype({"result": object})
-    return frame.assign(kind=snapshot.kind[positions]).reset_index(drop=True)
-
-
-def org_counts(snapshot: Snapshot, stack: Stack, top: int = TOP_ORGS) -> pd.DataFrame:
-    """Results per organisation on one stack: org, pass, fail, excluded, other, total; the `top`
-    organisations with the most models, most first (ties by name)."""
-    points = stack_points(snapshot, stack)
-    if not len(points):
-        return pd.DataFrame(columns=["org", *KINDS, "total"])
-    frame = pd.DataFrame({"org": [organisation(m) for m in points["model_id"]], "kind": points["kind"]})
-    counts = pd.crosstab(frame["org"], frame["kind"]).reindex(columns=list(KINDS), fill_value=0)
-    counts = counts.assign(total=counts.sum(axis=1)).reset_index()
-    counts.columns.name = None
-    counts = counts.assign(_name=[o.casefold() for o in counts["org"]])
-    counts = counts.sort_values(["total", "_name"], ascending=[False, True], kind="stable").drop(columns="_name")
-    return counts.head(top).reset_index(drop=True)
-
-
-# ---- figures ------------------------------------------------------------------------------
-
-
 def trend_figure(snapshot: Snapshot) -> go.Figure:
     """Pass rate and models run per stack, oldest stack on the left."""
     return snapshot.memo(("chart", "trend"), lambda: _trend_figure(stack_trend(snapshot)))  # type: ignore[return-value]
@@ -128,17 +50,17 @@ def trend_figure(snapshot: Snapshot) -> go.Figure:
 
 def wall_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Wall time against cores on one stack, one colour per result."""
-    return snapshot.memo(("chart", "wall", stack.key), lambda: _wall_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "wall", stack.ref), lambda: _wall_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
 
 
 def memory_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Peak device memory against the capacity of the cores used, on one stack."""
-    return snapshot.memo(("chart", "memory", stack.key), lambda: _memory_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "memory", stack.ref), lambda: _memory_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
 
 
 def org_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Stacked result counts for the organisations with the most models on one stack."""
-    return snapshot.memo(("chart", "orgs", stack.key), lambda: _org_figure(org_counts(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "orgs", stack.ref), lambda: _org_figure(org_counts(snapshot, stack)))  # type: ignore[return-value]
 
 
 def _trend_figure(trend: pd.DataFrame) -> go.Figure:
@@ -148,7 +70,7 @@ def _trend_figure(trend: pd.DataFrame) -> go.Figure:
     rates = [None if r is None or pd.isna(r) else 100 * r for r in trend["pass_rate"]]
     hover = [
         [
-            esc(f"neuronx-cc {cc} · {lib} {lv}"),
+            esc(StackRef(cc, lib, lv).long_label),
             f"{passed:,} of {run:,}",
             f"{excluded:,}",
             "—" if at is None or pd.isna(at) else at.strftime("%Y-%m-%d"),
@@ -182,16 +104,7 @@ def _wall_figure(points: pd.DataFrame) -> go.Figure:
 
     points = points[points["tp"].notna() & points["wall_s"].notna()]
     fig = go.Figure()
-    for kind in KINDS:
-        part = points[points["kind"] == kind]
-        if not len(part):
-            continue
-        fig.add_scatter(
-            x=[_jitter(int(tp), m) for tp, m in zip(part["tp"], part["model_id"])],
-            y=[float(w) / 60 for w in part["wall_s"]],
-            mode="markers", name=KIND_LABELS[kind], marker={"color": KIND_COLOURS[kind], "size": 8, "opacity": 0.8},
-            customdata=_hover_rows(part), hovertemplate=_POINT_HOVER,
-        )  # fmt: skip
+    _add_runs(fig, points, "tp", lambda part: [float(w) / 60 for w in part["wall_s"]])
     fig.update_layout(
         xaxis={
             "title": "Trainium cores",
@@ -202,6 +115,20 @@ def _wall_figure(points: pd.DataFrame) -> go.Figure:
         yaxis={"title": "wall time (minutes, log scale)", "type": "log", "tickvals": LOG_TICKS},
     )
     return _style(fig, empty=not len(points))
+
+
+def _add_runs(fig: go.Figure, points: pd.DataFrame, x: str, y: Callable[[pd.DataFrame], list[float]]) -> None:
+    """One scatter of runs per result, coloured by it: x from the column `x` (spread sideways, `_jitter`),
+    y from `y` of the runs; every point's hover tells its whole story."""
+    for kind in KINDS:
+        part = points[points["kind"] == kind]
+        if not len(part):
+            continue
+        fig.add_scatter(
+            x=[_jitter(float(v), m) for v, m in zip(part[x], part["model_id"])], y=y(part),
+            mode="markers", name=KIND_LABELS[kind], marker={"color": KIND_COLOURS[kind], "size": 8, "opacity": 0.8},
+            customdata=_hover_rows(part), hovertemplate=_POINT_HOVER,
+        )  # fmt: skip
 
 
 def _memory_figure(points: pd.DataFrame) -> go.Figure:
@@ -215,16 +142,7 @@ def _memory_figure(points: pd.DataFrame) -> go.Figure:
             x=capacities, y=capacities, mode="lines", name="capacity", hoverinfo="skip",
             line={"color": TEXT_COLOUR, "dash": "dash", "width": 1},
         )  # fmt: skip
-    for kind in KINDS:
-        part = points[points["kind"] == kind]
-        if not len(part):
-            continue
-        fig.add_scatter(
-            x=[_jitter(float(c), m) for c, m in zip(part["hbm_capacity_gb"], part["model_id"])],
-            y=[float(p) for p in part["hbm_peak_gb"]],
-            mode="markers", name=KIND_LABELS[kind], marker={"color": KIND_COLOURS[kind], "size": 8, "opacity": 0.8},
-            customdata=_hover_rows(part), hovertemplate=_POINT_HOVER,
-        )  # fmt: skip
+    _add_runs(fig, points, "hbm_capacity_gb", lambda part: [float(p) for p in part["hbm_peak_gb"]])
     ticks = sorted({float(c) for c in points["hbm_capacity_gb"]})
     fig.update_layout(
         xaxis={"title": "HBM capacity of the cores used (GB)", "type": "log", "tickvals": ticks, "ticktext": [f"{t:g}" for t in ticks]},

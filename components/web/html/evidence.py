@@ -8,13 +8,9 @@ from urllib.parse import urlencode
 from markupsafe import Markup
 
 from components.domain.results import NOT_TESTED
-from components.queries.formatting import cores, is_missing, parameters
+from components.queries.formatting import cores_phrase, parameters
 from components.sources.records import hub_id
 from components.web.routes import be_found
-
-
-def _on_cores(tp: object) -> str:
-    return "" if is_missing(tp) else f" on {cores(tp)} core{'s' if cores(tp) != '1' else ''}"
 
 
 def evidence_html(answer: dict) -> Markup:
@@ -39,7 +35,7 @@ def evidence_html(answer: dict) -> Markup:
         via = Markup("its base model") if hops == 1 else Markup("a base model {} steps up").format(hops)
         items.append(
             Markup("<li><b>Base model:</b> {} <code>{}</code>: <b>{}</b>{} on this stack.</li>").format(
-                via, base["model_id"], base.get("result") or "unknown", _on_cores(base.get("tp"))
+                via, base["model_id"], base.get("result") or "unknown", cores_phrase(base.get("tp"))
             )
         )
     else:
@@ -48,7 +44,7 @@ def evidence_html(answer: dict) -> Markup:
     if arch:
         closest = Markup(", ").join(
             Markup("<code>{}</code> ({}, {}{})").format(m["model_id"], parameters(m.get("num_parameters")),
-                                                        m.get("result") or "unknown", _on_cores(m.get("tp")))
+                                                        m.get("result") or "unknown", cores_phrase(m.get("tp")))
             for m in arch.get("closest", [])
         )  # fmt: skip
         items.append(

@@ -4,20 +4,17 @@
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 import pandas as pd
 from markupsafe import Markup, escape
 
 from components.domain.columns import BY_NAME, STACK_PACKAGES
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, MEANING, NOT_TESTED, OTHER, PASS
-from components.domain.stacks import stack_label
+from components.domain.stacks import StackRef
 from components.domain.versions import short_version
-from components.queries import formatting, freshness
+from components.queries import formatting, freshness, links
 from components.sources.moment import Moment, Sources
 from components.sources.snapshot import Provenance, Skipped, Stack
 
-HUB = "https://huggingface.co"
 # Until a model is opened, the details column says what it will hold (never empty boxes).
 GUIDE = Markup(
     '<div class="details-guide"><p><b>Open a model</b> (click its row, or Tab to the table and press Enter) '
@@ -47,8 +44,9 @@ def join(parts) -> Markup:
 
 
 def model_link(model_id: str) -> Markup:
-    return Markup('<a href="{}/{}" target="_blank" rel="noopener noreferrer" class="model-link">{}</a>').format(
-        HUB, quote(str(model_id), safe="/"), model_id
+    """The model's id, linking to its page on the Hub."""
+    return Markup('<a href="{}" target="_blank" rel="noopener noreferrer" class="model-link">{}</a>').format(
+        links.model_url(model_id), model_id
     )
 
 
@@ -98,7 +96,7 @@ def table_frame(frame: pd.DataFrame, view: str = "selected") -> pd.DataFrame:
 def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_label: str) -> Markup:
     if stack is None:
         return Markup('<p class="summary">No data loaded. See the notice above.</p>')
-    where = stack_label(stack)
+    where = stack.label
     if not total:
         return Markup(
             '<p class="summary empty">No models match in the {} view on {}. '
@@ -184,11 +182,7 @@ def details(answer: dict) -> Markup:
     ]
     stack = answer.get("neuronx_cc")
     if stack:
-        out.append(
-            Markup('<p class="on-stack">on neuronx-cc {} · {} {}</p>').format(
-                answer["neuronx_cc"], answer.get("library") or "", answer.get("library_version") or ""
-            )
-        )
+        out.append(Markup('<p class="on-stack">on {}</p>').format(StackRef.of(answer).long_label))
     known = [v for v in (answer.get("task"), answer.get("architecture")) if v]
     if known:
         out.append(Markup('<p class="model-kind">{}</p>').format(" · ".join(str(v) for v in known)))
@@ -286,8 +280,6 @@ def history_table(entries: list[dict]) -> Markup:
             mark = Markup('<br><span class="mark mark-pass">last pass</span>')
         elif e.get("first_fail_after_pass"):
             mark = Markup('<br><span class="mark mark-fail">first failure since</span>')
-        peak = e.get("hbm_peak_gb")
-        memory = "—" if formatting.is_missing(peak) else f"{float(peak):.1f} GB"
         body.append(
             Markup(
                 '<tr><td><code>{}</code><br><span class="library">{} {}</span></td><td>{}{}</td>'
@@ -300,7 +292,7 @@ def history_table(entries: list[dict]) -> Markup:
                 mark,
                 formatting.cores(e.get("tp")),
                 formatting.duration(e.get("wall_s")),
-                memory,
+                formatting.memory(e.get("hbm_peak_gb"), None),
             )  # fmt: skip
         )
     return Markup(

@@ -13,11 +13,10 @@ from markupsafe import Markup
 from components.domain.results import OTHER
 from components.domain.stacks import picker_choices
 from components.queries import compare, formatting, links
-from components.queries.views import Query
 from components.sources.moment import Sources
 from components.sources.snapshot import Snapshot, Stack
+from components.web.html import causes
 from components.web.html.render import badge, join
-from components.web.pages import failures as failures_tab
 from components.web.pages.wiring import answering, by_name, components
 
 MAX_SECTION_ROWS = 200
@@ -91,7 +90,7 @@ class CompareTab:
     def render(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None) -> Markup:
         if stack_a is None or stack_b is None:
             return Markup('<p class="summary">No data loaded. See the notice above.</p>')
-        if stack_a.key == stack_b.key:
+        if stack_a.ref == stack_b.ref:
             return Markup(
                 '<p class="summary">A and B are the same stack: nothing changes. Pick another stack for A or B.</p>'
             )
@@ -103,7 +102,7 @@ class CompareTab:
             for name, title, _ in SECTIONS
         )
         parts = [Markup('<div class="compare-counts" id="compare-counts">{}</div>').format(counts)]
-        parts.append(failures_tab.regressions_by_cause(answer["regressions"]))
+        parts.append(causes.regressions_by_cause(answer["regressions"]))
         parts += [_section(answer[name], name, title, meaning, stack_a, stack_b) for name, title, meaning in SECTIONS]
         return join(parts)
 
@@ -133,41 +132,20 @@ def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: 
 
 def _row(e: dict, opened_on: Stack, changed: bool) -> Markup:
     # the model opens on the Models page, on the stack where it was run (its library named exactly)
-    query = Query(neuronx_cc=opened_on.neuronx_cc, library_version=opened_on.spec)
-    link = links.build(links.PageState(query, e["model_id"]))
-    cores = _pair(formatting.cores(e.get("tp_a")), formatting.cores(e.get("tp_b")))
-    wall = _pair(formatting.duration(e.get("wall_s_a")), formatting.duration(e.get("wall_s_b")))
+    link = links.model_on_stack(e["model_id"], opened_on)
+    cores = formatting.change(formatting.cores(e.get("tp_a")), formatting.cores(e.get("tp_b")))
+    wall = formatting.change(formatting.duration(e.get("wall_s_a")), formatting.duration(e.get("wall_s_b")))
+    memory = formatting.memory_change(
+        e.get("hbm_peak_gb_a"), e.get("hbm_capacity_gb_a"), e.get("hbm_peak_gb_b"), e.get("hbm_capacity_gb_b")
+    )
     moved = Markup("<td>{}</td>").format(", ".join(e.get("reasons", []))) if changed else ""
     return Markup(
         '<tr><td><a href="./?{}" target="_self" class="model-link">{}</a></td><td>{}</td><td>{}</td>'
         "<td>{}</td><td>{}</td><td>{}</td>{}</tr>"
     ).format(
         link, e["model_id"], badge(e.get("kind_a") or OTHER, e.get("result_a")),
-        badge(e.get("kind_b") or OTHER, e.get("result_b")), cores, wall, _memory_pair(e), moved,
+        badge(e.get("kind_b") or OTHER, e.get("result_b")), cores, wall, memory, moved,
     )  # fmt: skip
-
-
-def _memory_pair(e: dict) -> str:
-    """`8.0 → 8.1 / 24 GB` when both runs used the same capacity, else each side in full."""
-    peak_a, peak_b, capacity = e.get("hbm_peak_gb_a"), e.get("hbm_peak_gb_b"), e.get("hbm_capacity_gb_a")
-    if (
-        None not in (peak_a, peak_b, capacity)
-        and capacity == e.get("hbm_capacity_gb_b")
-        and f"{peak_a:.1f}" != f"{peak_b:.1f}"
-    ):
-        return f"{peak_a:.1f} → {peak_b:.1f} / {capacity:g} GB"
-    return _pair(
-        formatting.memory(peak_a, e.get("hbm_capacity_gb_a")), formatting.memory(peak_b, e.get("hbm_capacity_gb_b"))
-    )
-
-
-def _pair(a: str, b: str) -> str:
-    """`4 → 8`, or one value when both sides agree or one side has none."""
-    if a == b or b == "—":
-        return a
-    if a == "—":
-        return b
-    return f"{a} → {b}"
 
 
 def build(opened: Callable, sources: Sources) -> None:

@@ -22,10 +22,9 @@ from components.sources.moment import Moment, Sources
 from components.sources.rankings import TASKS, Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
-from components.web.html import evidence, render
-from components.web.pages import failures as failures_tab
+from components.web.html import causes, evidence, render
 from components.web.pages.filters import Filters
-from components.web.pages.wiring import URL_JS, answering, by_name, components
+from components.web.pages.wiring import ADDRESS_JS, answering, by_name, components
 from components.web.routes import be_found, downloads
 
 PAGE_SIZE = 100
@@ -240,7 +239,7 @@ class ModelsTab:
             "details": BACK_TO_TABLE
             + Markup(render.details(answer))
             + evidence.evidence_html(answer)
-            + failures_tab.cause_panel(answer),  # all escaped
+            + causes.cause_panel(answer),  # all escaped
             "install": gr.update(value=install, visible=bool(install)),
             "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
@@ -328,7 +327,7 @@ class ModelsTab:
         w.library.input(**event(self.on_library, table_in, stack_out))
         w.results.select(**event(self.on_select, (*FILTERS, "shown"), (*PANEL, "link")))
         w.more.click(**event(self.more, (*table_in, "limit"), (*table_out, "limit")))
-        w.link.change(None, w.link, w.link, js=URL_JS, **private)
+        w.link.change(None, w.link, w.link, js=ADDRESS_JS, **private)
 
 
 def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:

@@ -13,14 +13,17 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
-# A link component's `.change` runs this in the browser: the address bar shows the view (without a new
-# history entry) and the box holds the full link to copy.
-URL_JS = """(q) => {
-  if (/^https?:/.test(q || "")) return q;  // already the full link
+# The one address-bar script: a component's `.change` runs it in the browser, and the address bar shows the
+# page's view without a new history entry. It reads a query string (the Models page's link box, which then
+# holds the full link to copy) or an answer's HTML naming its view in `data-query` (the Failures page);
+# other HTML, or a full link already, leaves the address alone.
+ADDRESS_JS = """(value) => {
+  const m = /class="view-link" href="[^"]*" data-query="([^"]*)"/.exec(value || "");
+  if (!m && (/^https?:/.test(value || "") || /[<>]/.test(value || ""))) return value;
   const u = new URL(window.location.href);
-  u.search = q || "";
+  u.search = m ? m[1].replace(/&amp;/g, "&") : value || "";
   try { window.history.replaceState(null, "", u); } catch (e) {}
-  return u.toString();
+  return m ? value : u.toString();
 }"""
 
 

@@ -5,7 +5,7 @@ an int, a list or an object arrives as it is, where a string is wanted. Unchecke
 raised AttributeError deep in the queries: the caller read `{"error": null}` and the log a 40-line
 traceback per call. Here a wrong type is a `gr.Error` that names the argument and is not logged.
 Gradio's own check that a call sent enough values raised a ValueError too (`{"error": null}`, and a
-traceback quoting the values sent, newlines and all); `count_arguments` makes that a `gr.Error` as well.
+traceback quoting the values sent, newlines and all); `PATCH` makes that a `gr.Error` as well.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import gradio as gr
+from gradio.block_function import BlockFunction
+
+from components.web.patches.guard import Patch, PatchMismatch, need, need_assigned, need_parameters
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -71,12 +74,22 @@ def check_arguments(cls: type[T]) -> type[T]:
     return cls
 
 
-def count_arguments(blocks: gr.Blocks) -> None:
-    """Make a call with fewer values than its endpoint has arguments a `gr.Error` naming the missing ones
-    (Gradio raises a ValueError, which the caller reads as `{"error": null}`)."""
-    check = blocks.validate_inputs
+def check() -> None:
+    need(gr.Blocks, "validate_inputs", "preprocess_data")
+    need_parameters(gr.Blocks.validate_inputs, "self", "block_fn", "inputs")
+    if "self.validate_inputs(block_fn, inputs)" not in inspect.getsource(gr.Blocks.preprocess_data):
+        raise PatchMismatch("Blocks.preprocess_data no longer calls validate_inputs(block_fn, inputs)")
+    need_assigned(BlockFunction.__init__, "inputs", "fn", "api_name", "name")
 
-    def validate_inputs(block_fn, inputs: list[Any]) -> None:
+
+def apply() -> Callable:
+    """Make a call with fewer values than its endpoint has arguments a `gr.Error` naming the missing ones
+    (Gradio raises a ValueError, which the caller reads as `{"error": null}`). No public mechanism reaches
+    this check: Gradio makes it inside the queue, after every route (HTTP, gradio_client, MCP) has taken
+    the call."""
+    original = gr.Blocks.validate_inputs
+
+    def validate_inputs(self, block_fn, inputs: list[Any]) -> None:
         wanted = len(block_fn.inputs)
         if len(inputs) < wanted:
             names = list(inspect.signature(block_fn.fn).parameters) if block_fn.fn else []
@@ -86,6 +99,10 @@ def count_arguments(blocks: gr.Blocks) -> None:
                 + (f"; missing: {', '.join(missing)}" if missing else ""),
                 print_exception=False,
             )
-        check(block_fn, inputs)
+        original(self, block_fn, inputs)
 
-    blocks.validate_inputs = validate_inputs
+    gr.Blocks.validate_inputs = validate_inputs
+    return original
+
+
+PATCH = Patch("arguments", check, apply)

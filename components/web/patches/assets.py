@@ -9,11 +9,15 @@ fresh visits: 920 → 803 ms; first rows 1,066 → 998 ms).
 Last-Modified, `Content-Encoding`, `Vary`), compressed on first use and then kept. What it does not
 cover goes on to Gradio unchanged: other methods, ranges, a client that takes neither Brotli nor gzip,
 any name that is not one of Gradio's files, and everything once the kept bytes reach `MAX_KEPT`.
+
+It relies on where Gradio keeps those files (`route_utils.BUILD_PATH_LIB`, `STATIC_PATH_LIB`) and on the
+routes that serve them; `PATCH` checks both, and without them the middleware is not installed.
 """
 
 from __future__ import annotations
 
 import gzip
+import inspect
 import os
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -22,16 +26,19 @@ from typing import Any
 
 import anyio
 import brotli
-from gradio import route_utils
+from gradio import route_utils, routes
 from starlette.middleware import Middleware
 from starlette.responses import FileResponse
+
+from components.web.patches.guard import Patch, PatchMismatch, need
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable, Callable], Awaitable[None]]
 
-# URL prefix -> the folder Gradio serves it from (its routes `/assets/{path}` and `/static/{path}`).
-FOLDERS = {"/assets/": Path(route_utils.BUILD_PATH_LIB), "/static/": Path(route_utils.STATIC_PATH_LIB)}
+# URL prefix -> the name of the constant holding the folder Gradio serves it from (its routes
+# `/assets/{path}` and `/static/{path}`).
+FOLDERS = {"/assets/": "BUILD_PATH_LIB", "/static/": "STATIC_PATH_LIB"}
 SUFFIXES = (".js", ".css")
 # Gradio's Brotli middleware leaves bodies under 400 bytes as they are; so does this.
 MIN_SIZE = 400
@@ -48,7 +55,8 @@ CONTENT_TYPES = {".js": b"application/javascript"}
 def gradio_files() -> dict[str, Path]:
     """Every script and stylesheet Gradio serves, by its URL path (`/assets/Index-abc.js`)."""
     files = {}
-    for prefix, folder in FOLDERS.items():
+    for prefix, constant in FOLDERS.items():
+        folder = Path(getattr(route_utils, constant))
         for parent, _, names in os.walk(folder):  # no stat per file: Starlette builds this on the first request
             under = Path(parent).relative_to(folder).as_posix()
             for name in names:
@@ -132,3 +140,15 @@ class Assets:
 def app_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
     """`launch(app_kwargs=...)` with `Assets` in front of the app's other middleware."""
     return {**kwargs, "middleware": [Middleware(Assets), *kwargs.get("middleware", ())]}
+
+
+def check() -> None:
+    need(route_utils, *FOLDERS.values())
+    for prefix, constant in FOLDERS.items():
+        if not Path(getattr(route_utils, constant)).is_dir():
+            raise PatchMismatch(f"route_utils.{constant} is not a folder")
+        if f'"{prefix}{{path:path}}"' not in inspect.getsource(routes.App.create_app):
+            raise PatchMismatch(f"Gradio no longer serves {prefix}{{path}}")
+
+
+PATCH = Patch("assets", check, lambda: True)  # applied by `app_kwargs`, which installs the middleware

@@ -13,8 +13,10 @@ a patch is for what no public mechanism reaches.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import logging
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,3 +94,25 @@ def need_parameters(fn: Callable, *names: str) -> None:
     missing = [n for n in names if n not in have]
     if missing:
         raise PatchMismatch(f"{getattr(fn, '__qualname__', fn)!s} no longer takes {', '.join(missing)}")
+
+
+def assigned(fn: Callable) -> set[str]:
+    """The `self.NAME` attributes a method assigns (read from its source)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError) as exc:
+        raise PatchMismatch(f"cannot read the source of {fn!r}") from exc
+    return {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+        if isinstance(node.value, ast.Name) and node.value.id == "self"
+    }
+
+
+def need_assigned(fn: Callable, *names: str) -> None:
+    """Raise PatchMismatch unless `fn` (an `__init__`, say) sets each `self.NAME` in `names`: how a patch finds
+    instance attributes, which the class does not show."""
+    missing = sorted(set(names) - assigned(fn))
+    if missing:
+        raise PatchMismatch(f"{getattr(fn, '__qualname__', fn)!s} no longer sets {', '.join(missing)}")

@@ -12,12 +12,18 @@ A read of a result Gradio does not hold (an unknown event id, a result already r
 Gradio raise inside its event stream: the caller got a broken stream and the log two tracebacks per
 call, a log flood for anyone. `UnknownResults` answers those reads itself, with the same message and
 no traceback.
+
+Both read the queue's own dicts (`queueing.Queue`: the pending events of each session, their messages, the
+running events) and the sweep drops entries under the queue's own locks. `PATCH` checks the queue still
+sets them and that the routes read still exist; where not, neither runs (`in_force()` is False) and Gradio
+answers as it would.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
 import re
@@ -26,6 +32,10 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
+from gradio import queueing, routes
+
+from components.web.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned
+
 log = logging.getLogger(__name__)
 
 UNREAD_SECONDS = 60.0
@@ -33,6 +43,31 @@ SWEEP_EVERY = 10.0
 CALL_RESULT = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
 QUEUE_DATA = "/gradio_api/queue/data"
 NO_RESULT = "no result for this event id: unknown, already read, or left unread for over a minute"
+# What Gradio's queue sets in its __init__ and the sweep reads, pops or locks.
+QUEUE_ATTRIBUTES = ("event_ids_to_events", "pending_event_ids_session", "pending_messages_per_session")
+QUEUE_LOCKS = ("pending_message_lock", "delete_lock")
+ROUTES = ('"/call/{api_name}/{event_id}"', '"/queue/data"')
+
+
+def check() -> None:
+    need(queueing, "Queue.__init__")
+    need_assigned(queueing.Queue.__init__, *QUEUE_ATTRIBUTES, *QUEUE_LOCKS)
+    need(routes, "App.create_app")
+    source = inspect.getsource(routes.App.create_app)
+    for route in ROUTES:
+        if route not in source:
+            raise PatchMismatch(f"Gradio no longer has the route {route}")
+
+
+PATCH = Patch("unread", check, lambda: True)  # applied by the middleware and the sweep, which `limits.py` installs
+DECIDED: dict[str, bool] = {}
+
+
+def in_force() -> bool:
+    """Whether the sweep and `UnknownResults` act: decided (and, standing down, logged) once per process."""
+    if "on" not in DECIDED:
+        DECIDED["on"] = apply_patch(PATCH)
+    return DECIDED["on"]
 
 
 def forget_unread(queue: Any, waiting: dict[str, float], now: float, unread_seconds: float = UNREAD_SECONDS) -> int:
@@ -61,13 +96,21 @@ async def sweep_forever(get_queue: Callable[[], Any]) -> None:
     while True:
         await asyncio.sleep(SWEEP_EVERY)
         queue = get_queue()
-        if queue is not None and (dropped := forget_unread(queue, waiting, time.monotonic(), UNREAD_SECONDS)):
+        if queue is None:
+            continue
+        # the locks under which Gradio adds a session's entries and removes its events
+        async with queue.pending_message_lock, queue.delete_lock:
+            dropped = forget_unread(queue, waiting, time.monotonic(), UNREAD_SECONDS)
+        if dropped:
             log.debug("dropped the unread results of %d calls", dropped)
 
 
 @contextlib.asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[None]:
     """A FastAPI lifespan that sweeps the queue of the Gradio app `app` while it serves."""
+    if not in_force():
+        yield
+        return
     task = asyncio.create_task(sweep_forever(lambda: gradio_queue(app)))
     try:
         yield
@@ -82,9 +125,12 @@ class UnknownResults:
 
     def __init__(self, app: Any):
         self.app = app
+        self.active = in_force()
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        queue = gradio_queue(scope.get("app")) if scope["type"] == "http" and scope["method"] == "GET" else None
+        queue = None
+        if self.active and scope["type"] == "http" and scope["method"] == "GET":
+            queue = gradio_queue(scope.get("app"))
         if queue is not None:
             path = scope["path"].removeprefix(scope.get("root_path", "")) or "/"
             result = CALL_RESULT.match(path)

@@ -7,7 +7,6 @@ request came to (a Space's proxy names it in X-Forwarded-Proto and X-Forwarded-H
 
 from __future__ import annotations
 
-import re
 from urllib.parse import quote, urlencode
 
 from markupsafe import Markup
@@ -15,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from components.domain.stacks import FIRST_LIBRARY, normalise_library
-from components.queries import badge, feed
+from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
+from components.queries import badge, feed, links
 from components.sources.moment import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
@@ -27,25 +26,6 @@ FEED_TYPE = "application/atom+xml; charset=utf-8"
 CACHE_CONTROL = f"public, max-age={badge.CACHE_SECONDS}"
 MAX_QUERY = 2048  # a badge or feed link is a few hundred characters
 SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
-# What a Host header may be: a name or an IPv4/IPv6 address, and a port. Anything else is not echoed into links.
-_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$")
-
-
-def public_url(request: Request) -> str:
-    """The app's address as the person or program calling it sees it (`https://owner-space.hf.space`), without
-    a trailing slash: X-Forwarded-Proto and X-Forwarded-Host (their first value) win over the request's own."""
-    scheme = _first(request.headers.get("x-forwarded-proto")).lower() or request.url.scheme
-    if scheme not in ("http", "https"):
-        scheme = request.url.scheme
-    host = _first(request.headers.get("x-forwarded-host")) or request.headers.get("host", "")
-    if not _HOST.match(host):
-        host = "localhost"
-    root = str(request.scope.get("root_path") or "").rstrip("/")
-    return f"{scheme}://{host}{quote(root)}"
-
-
-def _first(value: str | None) -> str:
-    return (value or "").split(",")[0].strip()
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -63,13 +43,12 @@ class BeFound:
         if len(request.url.query) > MAX_QUERY:
             return _error("link too long", 414)
         params = request.query_params
-        spec = badge.stack_spec(params.get("library", ""), params.get("library_version", ""),
-                                params.get("transformers", ""))  # fmt: skip
-        neuronx_cc = params.get("neuronx_cc", "")
+        asked = StackRef.from_params(params)  # as the page reads its deep links
         try:
             answer = badge.badge(
-                self.snapshot(), params.get("model", ""), neuronx_cc, spec, pinned=bool(neuronx_cc.strip() or spec)
-            )
+                self.snapshot(), params.get("model", ""), asked.neuronx_cc, asked.spec,
+                pinned=bool(asked.neuronx_cc or asked.spec),
+            )  # fmt: skip
         except badge.MalformedId as malformed:
             return _error(str(malformed), 400)
         return JSONResponse(answer, headers={"Cache-Control": CACHE_CONTROL})
@@ -81,7 +60,7 @@ class BeFound:
         model = hub_id(asked) if asked else None
         if asked and model is None:
             return _error("model must be a Hub model id such as Qwen/Qwen3-0.6B", 400)
-        document = feed.feed(self.snapshot(), public_url(request), model)
+        document = feed.feed(self.snapshot(), links.public_url(request), model)
         return Response(document, media_type=FEED_TYPE, headers={"Cache-Control": CACHE_CONTROL})
 
 
@@ -99,7 +78,7 @@ def badge_query(model_id: str, library: str | None = None) -> str:
     not Transformers (the page's default), so both speak for the newest stack of the model's library."""
     pairs = [("model", model_id)]
     if library and normalise_library(library) != FIRST_LIBRARY:
-        pairs.append(("library", library))
+        pairs += StackRef("", library, "").params()  # `library=L`: its newest version
     return urlencode(pairs)
 
 

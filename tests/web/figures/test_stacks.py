@@ -1,4 +1,5 @@
-"""components/charts.py: the figures' data, escaped hover text, and plotly kept out of start-up."""
+"""components/web/figures/stacks.py: the figures drawn from their data, escaped hover text, and plotly kept
+out of start-up."""
 
 from __future__ import annotations
 
@@ -11,39 +12,15 @@ import pytest
 from components.sources.dataset import load
 from components.web.figures import stacks as charts
 from tests.helpers import ROOT, row, write
-
-OLD, NEW = "2.9.1.0+aaaaaaaa", "2.10.0.0+bbbbbbbb"  # 2.9 < 2.10: version order, not text order
-HOSTILE = "evil/<img src=x onerror=alert(1)>&"
+from tests.queries.chart_runs import chart_snapshot
 
 
 @pytest.fixture
 def snap(tmp_path):
-    write(tmp_path / "old.parquet", [
-        row("Qwen/a", cc=OLD),
-        row("Qwen/b", cc=OLD, result="FAIL"),
-        row("meta/c", cc=OLD, result="FAIL"),
-        row("meta/d", cc=OLD, result="EXCLUDED", exclusion="too big", tp=None, wall_s=None, hbm_peak_gb=None),
-    ])  # fmt: skip
-    write(tmp_path / "new.parquet", [
-        row("Qwen/a", cc=NEW, tp=2, wall_s=1200, hbm_peak_gb=30.0, hbm_capacity_gb=48.0),
-        row("Qwen/b", cc=NEW),
-        row("Qwen/e", cc=NEW, result="FAIL"),
-        row("meta/c", cc=NEW),
-        row("gpt2", cc=NEW, result="TIMEOUT"),
-        row(HOSTILE, cc=NEW),
-    ])  # fmt: skip
-    return load(tmp_path)
+    return chart_snapshot(tmp_path)
 
 
 def test_pass_rate_and_models_run_per_stack_oldest_first(snap):
-    trend = charts.stack_trend(snap)
-    assert list(trend["neuronx_cc"]) == [OLD, NEW]
-    assert list(trend["label"]) == [
-        "neuronx-cc 2.9.1.0 · transformers 4.57.1",
-        "neuronx-cc 2.10.0.0 · transformers 4.57.1",
-    ]
-    assert list(trend["run"]) == [3, 6] and list(trend["passed"]) == [1, 4] and list(trend["excluded"]) == [1, 0]
-    assert trend["pass_rate"].tolist() == pytest.approx([1 / 3, 4 / 6])
     fig = charts.trend_figure(snap)
     bars, line = fig.data
     assert list(bars.y) == [3, 6]
@@ -52,12 +29,6 @@ def test_pass_rate_and_models_run_per_stack_oldest_first(snap):
 
 def test_results_by_organisation_most_models_first(snap):
     new = snap.newest
-    counts = charts.org_counts(snap, new)
-    assert list(counts["org"]) == ["Qwen", "(no organisation)", "evil", "meta"]
-    qwen = counts.iloc[0]
-    assert (qwen["pass"], qwen["fail"], qwen["excluded"], qwen["other"], qwen["total"]) == (2, 1, 0, 0, 3)
-    assert counts.set_index("org").loc["(no organisation)", "other"] == 1
-    assert len(charts.org_counts(snap, new, top=2)) == 2
     fig = charts.org_figure(snap, new)
     assert fig.layout.barmode == "stack"
     assert {t.name for t in fig.data} == {"PASS", "FAIL", "other result"}

@@ -8,6 +8,7 @@ import mimetypes
 import brotli
 import gradio as gr
 import pytest
+from gradio import route_utils
 from gradio.routes import App
 from starlette.testclient import TestClient
 
@@ -127,3 +128,13 @@ def test_the_app_puts_it_in_front_of_its_other_middleware():
     kwargs = assets.app_kwargs({"middleware": ["other"], "lifespan": None})
     assert kwargs["middleware"][0].cls is assets.Assets and kwargs["middleware"][1:] == ["other"]
     assert kwargs["lifespan"] is None
+
+
+def test_it_fits_this_gradio():
+    assets.PATCH.check()
+
+
+def test_without_gradios_folders_it_stands_down_and_gradio_serves_its_files(monkeypatch, stands_down):
+    monkeypatch.delattr(route_utils, "BUILD_PATH_LIB")
+    assert stands_down(assets.PATCH) == "patch assets stands down: gradio.route_utils.BUILD_PATH_LIB is missing"
+    assert not hasattr(route_utils, "BUILD_PATH_LIB")

@@ -22,17 +22,30 @@ PAYLOAD = {"event": {"action": "update", "scope": "repo.content"}, "repo": {"typ
 
 
 class Reads(refresh.RefreshingStore[int]):
-    """A source that counts its reads; each read waits on `gate` so a burst arrives while one runs."""
+    """A source that counts the refreshes asked of it and its reads; each read waits on `gate` so a burst
+    arrives while one runs. The route asks for a refresh before it answers, so once a call is answered,
+    `requested` says whether it asked: no waiting to see that nothing happened."""
 
     source_name = "dataset"
 
     def __init__(self):
         super().__init__(periodic=False, read_timeout=20)
         self.gate = threading.Event()
+        self.requested = 0
         self.reads = 0
         self.running = 0
         self.most = 0
         self._swap(0)
+
+    def request_refresh(self) -> bool:
+        self.requested += 1
+        return super().request_refresh()
+
+    def idle(self) -> bool:
+        """Every refresh asked for has been read, and the refresh thread waits with none queued (it sets
+        no next attempt when nothing is pending and the source is not periodic)."""
+        status = self.source_status()
+        return not self.refresh_pending() and not status.refreshing and status.next_attempt_at is None
 
     def read(self) -> int:
         self.reads += 1
@@ -79,15 +92,14 @@ def test_the_right_secret_starts_a_refresh(source):
 )
 def test_a_missing_or_wrong_secret_is_refused_and_reads_nothing(source, headers, status):
     assert post(client_for(source), headers=headers, json=PAYLOAD).status_code == status
-    time.sleep(0.1)
-    assert source.reads == 0
+    assert source.requested == 0 and source.reads == 0
 
 
 @pytest.mark.parametrize("secret", ["", None])
 def test_without_webhook_secret_the_route_is_off(source, monkeypatch, secret):
     monkeypatch.delenv("WEBHOOK_SECRET", raising=False)
     assert post(client_for(source, secret=secret), json=PAYLOAD).status_code == 404
-    assert source.reads == 0
+    assert source.requested == 0 and source.reads == 0
 
 
 def test_a_flood_of_calls_runs_one_refresh_at_a_time_with_one_more_queued(source):
@@ -98,9 +110,8 @@ def test_a_flood_of_calls_runs_one_refresh_at_a_time_with_one_more_queued(source
         statuses = list(pool.map(lambda _: post(client, json=PAYLOAD).status_code, range(200)))
     assert statuses == [202] * 200
     source.gate.set()
-    assert wait_for(lambda: source.reads == 2 and not source.source_status().refreshing)
-    time.sleep(0.3)
-    assert source.reads == 2 and source.most == 1 and source.current() == 2
+    assert wait_for(lambda: source.reads == 2 and source.idle())
+    assert source.requested == 201 and source.reads == 2 and source.most == 1 and source.current() == 2
 
 
 @pytest.mark.parametrize(
@@ -118,8 +129,7 @@ def test_a_bad_body_is_refused_with_a_log_line_and_the_data_stays(source, caplog
     )
     assert answer.status_code == status
     assert any(logged in r.getMessage() for r in caplog.records)
-    time.sleep(0.1)
-    assert source.reads == 0 and source.current() == 0
+    assert source.requested == 0 and source.reads == 0 and source.current() == 0
 
 
 @pytest.mark.parametrize(
@@ -138,8 +148,7 @@ def test_json_the_webhook_cannot_use_is_a_400(source, caplog, body, logged):
     answer = post(client_for(source), headers={webhook.HEADER: SECRET}, content=body)
     assert answer.status_code == 400 and answer.json()["error"].startswith("the body is")
     assert [r.getMessage() for r in caplog.records if logged in r.getMessage()]
-    time.sleep(0.1)
-    assert source.reads == 0
+    assert source.requested == 0 and source.reads == 0
 
 
 def test_payload_values_are_logged_escaped_on_one_line(source, caplog):
@@ -202,7 +211,7 @@ def test_a_huge_body_sent_in_chunks_without_a_length_is_cut_off(source):
             yield b"x" * 4096
 
     answer = post(client_for(source), content=chunks())
-    assert answer.status_code == 413 and source.reads == 0
+    assert answer.status_code == 413 and source.requested == 0 and source.reads == 0
 
 
 def test_offline_the_webhook_says_refreshes_are_off(source, monkeypatch):

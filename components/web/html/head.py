@@ -1,0 +1,69 @@
+"""The page's head scripts, as Gradio sends them inside every page's config."""
+
+from __future__ import annotations
+
+
+def minified_head(text: str) -> str:
+    """The head's scripts without indentation or blank lines (its lines kept, so no statement runs into the
+    next): Gradio sends the head inside every page's config."""
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+# A link that opens a model (`?model=...`) on a phone: the columns stack, and the model's answer sits below
+# the filters and the table, about two screens down. Once the answer shows, the page scrolls to it when the
+# panel sits below the table (beside it, on a wide screen, it is in sight), unless the person scrolled already.
+# The table above may still grow as its rows render, so the panel is kept in place for a moment after (unless
+# someone else scrolled it). The back link scrolls in place: the page's <base> would resolve "#results" to
+# another address.
+OPEN_MODEL = """<script>
+(() => {
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest(".back-to-table a");
+    const table = document.getElementById("results");
+    if (!link || !table) return;
+    event.preventDefault();
+    table.scrollIntoView({ block: "start" });
+  });
+  if (!new URLSearchParams(location.search).get("model")) return;
+  let moved = false, shown = false, placedAt = null;
+  const stop = () => { moved = true; };
+  ["wheel", "touchmove", "keydown", "mousedown"].forEach((e) => addEventListener(e, stop, { once: true, passive: true }));
+  const place = () => {
+    if (placedAt !== null && Math.abs(window.scrollY - placedAt) > 2) moved = true;
+    const panel = document.getElementById("details");
+    if (moved || !panel) return;
+    if (Math.abs(panel.getBoundingClientRect().top) > 8) panel.scrollIntoView({ block: "start" });
+    placedAt = window.scrollY;
+  };
+  const show = () => {
+    if (shown || !document.querySelector("#details-summary .details-head")) return;
+    shown = true;
+    observer.disconnect();
+    const panel = document.getElementById("details"), table = document.getElementById("results");
+    const stacked = panel && table && panel.getBoundingClientRect().top >= table.getBoundingClientRect().bottom - 1;
+    if (moved || window.scrollY > 0 || !stacked) return;
+    place();
+    [150, 400, 900].forEach((ms) => setTimeout(place, ms));
+  };
+  const observer = new MutationObserver(show);
+  observer.observe(document.documentElement, { childList: true, subtree: true });
+  show();
+})();
+</script>"""
+
+# The run.py viewer scrolls, but its scroller takes no focus: a keyboard could not scroll it. Gradio
+# renders the viewer on demand, so each one is given a tab stop (and a name) as it appears.
+HEAD = (
+    """<script>
+(() => {
+  const reachable = () => document.querySelectorAll("#run-py .cm-scroller:not([data-reachable])").forEach((el) => {
+    el.dataset.reachable = "";
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    el.setAttribute("aria-label", "run.py");
+  });
+  new MutationObserver(reachable).observe(document.documentElement, { childList: true, subtree: true });
+})();
+</script>"""
+    + OPEN_MODEL
+)

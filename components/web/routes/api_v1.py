@@ -1,0 +1,281 @@
+"""The plain HTTP API: `GET /api/v1/NAME?ARG=…` answers what the named endpoint NAME answers, through the
+same `Api` method, for curl, CI jobs and browser tools on other origins.
+
+Each route's parameters are its `Api` method's arguments, read from the signature (an argument the method
+gains is a parameter at once), under the HTTP names in `RENAMED`; an argument without a default is
+required. Every answer carries an ETag (a hash of the body sent, so it changes exactly when the answer
+does: a refresh, a new record), `Cache-Control: public, max-age=60` and `Access-Control-Allow-Origin: *`;
+`If-None-Match` with that ETag is answered 304 without a body. A name the route does not take, a name
+given twice, a missing required one or a query string that is not UTF-8 is a 400 that names it (a typo
+must never fall back to the default answer); a stack not in the data is a 404 naming the known stacks.
+Refused requests are not logged: the caller reads why in the answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+import gradio as gr
+from gradio.utils import get_function_description
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from components.domain.stacks import UnknownStack
+from components.queries import views
+from components.sources.moment import Sources
+from components.web.routes.endpoints import Api
+
+PREFIX = "/api/v1"
+OPENAPI_PATH = f"{PREFIX}/openapi.json"
+CACHE_CONTROL = "public, max-age=60"  # the data changes a few times a day; a CI job polls
+MAX_QUERY = 8192  # bytes of query string: a Hub id is at most 96 characters, yet a dataset row may hold a 5 KB one
+MAX_BODY = 256 * 1024  # a config.json is a few KB (the app's body limit, limits.py, is larger)
+JSON_TYPE = "application/json"
+# The Api argument names that read badly in a URL, and the names the routes take instead.
+RENAMED = {"query": "q", "model_id": "model"}
+# Arguments with a fixed set of values: anything else is a 400, not the named endpoint's fallback to the default.
+CHOICES = {"view": views.VIEWS}
+# Arguments of a fixed form (compared lowercased, as the endpoint does): anything else is a 400, not "all tasks".
+FORMS = {"task": (views.TASK_NAME, "a Hub task is lowercase words joined by '-', such as text-generation")}
+CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
+PREFLIGHT_MAX_AGE = "86400"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One route: the `Api` method `name`, read with GET; `body`: the argument a POST body fills instead
+    (the text of a file such as a config.json), the other arguments still coming from the query string."""
+
+    name: str
+    body: str | None = None
+
+    @property
+    def path(self) -> str:
+        return f"{PREFIX}/{self.name}"
+
+    @property
+    def method(self) -> str:
+        return "POST" if self.body else "GET"
+
+
+# The route table: one line per named endpoint (`Endpoint("check_config", body="config_json")` once
+# `Api.check_config` exists). Parameters come from each method's signature.
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint("stacks"),
+    Endpoint("search"),
+    Endpoint("lookup"),
+    Endpoint("compare"),
+    Endpoint("failures"),
+    Endpoint("architectures"),
+)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A query parameter of a route: its HTTP `name`, the `Api` `argument` it fills, and what the
+    method's docstring says of it."""
+
+    name: str
+    argument: str
+    required: bool
+    default: str | None
+    description: str
+    choices: tuple[str, ...] = ()
+
+
+def parameters(method: Callable[..., Any], endpoint: Endpoint) -> list[Parameter]:
+    """The query parameters of `endpoint`'s route, in the order of `method`'s arguments."""
+    _, described, _ = get_function_description(method)
+    found = []
+    for argument, p in inspect.signature(method).parameters.items():
+        if argument == "self" or argument == endpoint.body:
+            continue
+        required = p.default is inspect.Parameter.empty
+        found.append(
+            Parameter(
+                RENAMED.get(argument, argument), argument, required, None if required else p.default,
+                described.get(argument, ""), tuple(CHOICES.get(argument, ())),
+            )
+        )  # fmt: skip
+    return found
+
+
+class Refused(Exception):
+    """A request the route does not answer: `status` and the message the caller reads."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"error": message}, status_code=status, headers={**CORS, "Cache-Control": "no-store", **(headers or {})}
+    )
+
+
+def named(text: str) -> str:
+    """A name or value from the request, as an error message quotes it (cut short, control characters escaped)."""
+    return repr(text[:80]) + ("…" if len(text) > 80 else "")
+
+
+def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> dict[str, str]:
+    """The method's keyword arguments from a raw query string; raises Refused for anything else."""
+    if len(raw) > MAX_QUERY:
+        raise Refused(414, f"query string over {MAX_QUERY} bytes")
+    try:
+        pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        raise Refused(400, "the query string is not UTF-8 (a %-escape decodes to bytes that are not)") from None
+    by_name = {p.name: p for p in params}
+    takes = ", ".join(by_name) or "no parameters"
+    given: dict[str, str] = {}
+    for name, value in pairs:
+        if name not in by_name:
+            raise Refused(400, f"unknown parameter {named(name)}; {endpoint.path} takes {takes}")
+        if name in given:
+            raise Refused(400, f"parameter {named(name)} given more than once; give it once")
+        given[name] = value
+    for p in params:
+        value = given.get(p.name)
+        if p.required and not (value or "").strip():
+            why = "missing" if value is None else "empty"
+            raise Refused(400, f"{why} parameter {p.name!r}" + (f": {p.description}" if p.description else ""))
+        if p.choices and value is not None and value.strip().lower() not in p.choices:
+            raise Refused(400, f"parameter {p.name!r} is {named(value)}; use one of {', '.join(p.choices)}")
+        form, hint = FORMS.get(p.argument, (None, ""))
+        if form and value and value.strip() and not form.match(value.strip().lower()):
+            raise Refused(400, f"parameter {p.name!r} is {named(value)}; {hint}")
+    return {by_name[name].argument: value for name, value in given.items()}
+
+
+def body_json(answer: Any) -> bytes:
+    """The answer as JSON bytes, as Starlette's JSONResponse writes it."""
+    return json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+def etag(body: bytes) -> str:
+    """A strong ETag of the body: equal bodies, equal tags. 128 bits of SHA-256, which OpenSSL hashes with the
+    CPU's SHA instructions: faster than BLAKE2b on a large answer (benchmarks/api_v1.py times both)."""
+    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def not_modified(request: Request, tag: str) -> bool:
+    """Whether the request's If-None-Match names `tag` (or `*`), compared weakly as RFC 9110 says."""
+    asked = request.headers.get("if-none-match")
+    if not asked:
+        return False
+    tags = {t.strip().removeprefix("W/") for t in asked.split(",")}
+    return "*" in tags or tag in tags
+
+
+def cached(request: Request, answer: Any, cache_control: str = CACHE_CONTROL) -> Response:
+    """200 with the answer, or 304 without a body when the caller already holds it."""
+    body = body_json(answer)
+    tag = etag(body)
+    headers = {**CORS, "ETag": tag, "Cache-Control": cache_control}
+    if not_modified(request, tag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=JSON_TYPE, headers=headers)
+
+
+def preflight(methods: str) -> Response:
+    """The answer to a browser's CORS preflight: any origin, these methods, the headers a reader sends."""
+    return Response(
+        status_code=204,
+        headers={
+            **CORS,
+            "Access-Control-Allow-Methods": methods,
+            "Access-Control-Allow-Headers": "Content-Type, If-None-Match",
+            "Access-Control-Max-Age": PREFLIGHT_MAX_AGE,
+            "Allow": methods,
+        },
+    )
+
+
+class HttpApi:
+    """The routes of `ENDPOINTS` over an `Api`."""
+
+    def __init__(self, api: Api, endpoints: Sequence[Endpoint] = ENDPOINTS):
+        self.api = api
+        self.endpoints = tuple(endpoints)
+
+    def method(self, endpoint: Endpoint) -> Callable[..., Any]:
+        return getattr(self.api, endpoint.name)
+
+    def route(self, endpoint: Endpoint) -> Route:
+        method = self.method(endpoint)
+        params = parameters(method, endpoint)
+        methods = ("GET", "HEAD", "OPTIONS") if endpoint.method == "GET" else ("POST", "OPTIONS")
+        allowed = ", ".join(methods)
+
+        async def answer(request: Request) -> Response:
+            if request.method == "OPTIONS":
+                return preflight(allowed)
+            if request.method not in methods:
+                return error(405, f"{endpoint.path} answers {endpoint.method}", {"Allow": allowed})
+            try:
+                kwargs = arguments(request.scope.get("query_string", b""), endpoint, params)
+                if endpoint.body:
+                    kwargs[endpoint.body] = await read_text(request)
+                result = await run_in_threadpool(method, **kwargs)
+            except Refused as refused:
+                return error(refused.status, str(refused))
+            except gr.Error as refused:  # the endpoint's own clear errors
+                # endpoints.py raises its gr.Error inside `except UnknownStack`: that stays its __context__
+                unknown_stack = isinstance(refused.__context__, UnknownStack)
+                return error(404 if unknown_stack else 400, str(refused.message))
+            if endpoint.body:  # an answer to a posted file: nothing to cache
+                return cached(request, result, "no-store")
+            return cached(request, result)
+
+        return Route(endpoint.path, answer, methods=["GET", "HEAD", "POST", "OPTIONS"])
+
+    def routes(self) -> list[Route]:
+        from components.web.routes import openapi  # here, not at the top: it reads this module's table
+
+        document: dict[str, Any] = {}
+
+        async def openapi_json(request: Request) -> Response:
+            if request.method == "OPTIONS":
+                return preflight("GET, HEAD, OPTIONS")
+            if not document:  # built on the first request: start-up does not wait for it
+                document.update(await run_in_threadpool(openapi.document, self))
+            return cached(request, document)
+
+        async def unknown(request: Request) -> Response:
+            names = ", ".join(e.path for e in self.endpoints)
+            return error(404, f"no such route {named(request.url.path)}; the routes are {names} and {OPENAPI_PATH}")
+
+        return [
+            Route(OPENAPI_PATH, openapi_json, methods=["GET", "HEAD", "OPTIONS"]),
+            *(self.route(e) for e in self.endpoints),
+            Route(PREFIX + "/{rest:path}", unknown, methods=["GET", "HEAD", "POST", "OPTIONS"]),
+        ]
+
+
+async def read_text(request: Request) -> str:
+    """A POST body as text: at most MAX_BODY bytes of UTF-8."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused(413, f"body over {MAX_BODY // 1024} KB")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(400, "the body is not UTF-8 text") from None
+
+
+def routes(sources: Sources, endpoints: Sequence[Endpoint] = ENDPOINTS) -> list[Route]:
+    """`GET /api/v1/NAME` for every endpoint of `endpoints`, `/api/v1/openapi.json`, and a JSON 404 for any
+    other address under /api/v1."""
+    return HttpApi(Api(sources), endpoints).routes()

@@ -1,0 +1,147 @@
+"""`GET /api/v1/openapi.json`: the OpenAPI 3.1 document of the plain HTTP API, made from what the routes run.
+
+The answer schemas come from the `Api` methods' return annotations (the TypedDicts of
+`queries/answers.py`, the same source Gradio's API page and the MCP schema read), through pydantic;
+the parameters from the route table (`api_v1.parameters`), their descriptions from the methods'
+docstrings. Pydantic refuses `typing.TypedDict` before Python 3.12, so each answer type is first copied
+as a `typing_extensions.TypedDict` with the same name, docstring, fields and required keys.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any, Union
+
+import typing_extensions
+from gradio.utils import get_function_description
+from pydantic import TypeAdapter
+
+from components.queries import answers
+from components.web.routes import api_v1
+
+REF = "#/components/schemas/{model}"
+VERSION = "1"
+TITLE = "torch-neuronx model support"
+ERROR = {
+    "type": "object",
+    "properties": {"error": {"type": "string", "description": "What was wrong, in words."}},
+    "required": ["error"],
+}
+HEADERS = {
+    "ETag": {"description": "Changes exactly when the answer does.", "schema": {"type": "string"}},
+    "Cache-Control": {"description": "public, max-age=60", "schema": {"type": "string"}},
+    "Access-Control-Allow-Origin": {"description": "*", "schema": {"type": "string"}},
+}
+
+
+def portable(shape: Any, copies: dict[type, Any] | None = None) -> Any:
+    """`shape` with every `typing.TypedDict` in it copied as a `typing_extensions.TypedDict` (one copy per type)."""
+    copies = {} if copies is None else copies
+    if typing_extensions.is_typeddict(shape):
+        if shape not in copies:
+            required = shape.__required_keys__
+            fields = {
+                name: (typing_extensions.Required if name in required else typing_extensions.NotRequired)[
+                    portable(hint, copies)
+                ]
+                for name, hint in typing.get_type_hints(shape).items()
+            }
+            copy = typing_extensions.TypedDict(shape.__name__, fields)  # type: ignore[operator]
+            copy.__doc__, copy.__module__ = shape.__doc__, shape.__module__
+            copies[shape] = copy
+        return copies[shape]
+    origin, args = typing.get_origin(shape), typing.get_args(shape)
+    if origin in (Union, types.UnionType):
+        return Union[tuple(portable(a, copies) for a in args)]  # noqa: UP007 - built from a tuple
+    if origin in (list, tuple, dict) and args:
+        return origin[tuple(portable(a, copies) for a in args)]
+    return shape
+
+
+def field_descriptions(name: str) -> dict[str, str]:
+    """One line per field of the answer type `name`, from `answers.describe(shape)` ({field: line}) when the
+    answer types carry descriptions; until they do, fields are described by their type alone."""
+    describe = getattr(answers, "describe", None)
+    shape = getattr(answers, name, None)
+    if describe is None or shape is None:
+        return {}
+    return dict(describe(shape))
+
+
+def schemas(returns: dict[str, Any]) -> tuple[dict[str, dict], dict[str, dict]]:
+    """({endpoint: its answer's schema}, {type name: schema}) for the return types `returns`, refs shared."""
+    copies: dict[type, Any] = {}
+    inputs = [(name, "serialization", TypeAdapter(portable(shape, copies))) for name, shape in returns.items()]
+    by_key, definitions = TypeAdapter.json_schemas(inputs, ref_template=REF)
+    components = dict(definitions.get("$defs", {}))
+    for name, schema in components.items():
+        for field, line in field_descriptions(name).items():
+            if field in schema.get("properties", {}):
+                schema["properties"][field]["description"] = line
+    return {name: by_key[(name, mode)] for name, mode, _ in inputs}, components
+
+
+def parameter(p: api_v1.Parameter) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    if p.default is not None:
+        schema["default"] = p.default
+    if p.choices:
+        schema["enum"] = list(p.choices)
+    return {"name": p.name, "in": "query", "required": p.required, "description": p.description, "schema": schema}
+
+
+def operation(http: api_v1.HttpApi, endpoint: api_v1.Endpoint, answer: dict) -> dict[str, Any]:
+    method = http.method(endpoint)
+    summary, described, returns = get_function_description(method)
+    errors = {
+        "400": "A parameter the route does not take, given twice, missing or not UTF-8; an argument the endpoint refuses.",
+        "404": "A stack that is not in the data; the error names the known stacks.",
+        "414": f"A query string over {api_v1.MAX_QUERY} bytes.",
+    }
+    responses: dict[str, Any] = {
+        "200": {
+            "description": " ".join(returns) or summary,
+            "headers": HEADERS,
+            "content": {api_v1.JSON_TYPE: {"schema": answer}},
+        },
+        **{code: {"description": text, "content": {api_v1.JSON_TYPE: {"schema": {"$ref": REF.format(model="Error")}}}}
+           for code, text in errors.items()},
+    }  # fmt: skip
+    found: dict[str, Any] = {
+        "operationId": endpoint.name,
+        "summary": summary,
+        "description": f"Answers what the named endpoint /{endpoint.name} answers.",
+        "parameters": [parameter(p) for p in api_v1.parameters(method, endpoint)],
+        "responses": responses,
+    }
+    if endpoint.body:
+        found["requestBody"] = {
+            "required": True,
+            "description": described.get(endpoint.body, ""),
+            "content": {"text/plain": {"schema": {"type": "string"}}, api_v1.JSON_TYPE: {"schema": {}}},
+        }
+    else:
+        responses["304"] = {"description": "Not modified: the If-None-Match ETag is the answer's.", "headers": HEADERS}
+    return found
+
+
+def document(http: api_v1.HttpApi) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of `http`'s routes."""
+    returns = {e.name: typing.get_type_hints(http.method(e))["return"] for e in http.endpoints}
+    answer_schemas, components = schemas(returns)
+    components["Error"] = ERROR
+    paths = {
+        e.path: {e.method.lower(): operation(http, e, answer_schemas[e.name])} for e in http.endpoints
+    }  # fmt: skip
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": TITLE,
+            "version": VERSION,
+            "description": "Does this Hub model run unmodified on AWS Trainium? Every route answers what the "
+            "app's named endpoint of the same name answers, with an ETag, and any origin may read it.",
+        },
+        "paths": paths,
+        "components": {"schemas": components},
+    }

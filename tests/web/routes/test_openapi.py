@@ -1,0 +1,123 @@
+"""`/api/v1/openapi.json`: a valid OpenAPI 3.1 document whose schemas every answer of every endpoint meets."""
+
+from __future__ import annotations
+
+import typing
+
+import jsonschema
+import pytest
+import typing_extensions
+from openapi_spec_validator import validate
+
+from components.queries import answers
+from components.web.routes import api_v1, openapi
+from components.web.routes.endpoints import Api
+from tests.helpers import ROOT, served
+from tests.queries.test_answers import answers_of
+
+
+@pytest.fixture(scope="module")
+def sample_api():
+    """The named endpoints on the bundled sample, rankings and model records."""
+    from components.sources.moment import Sources
+    from components.sources.rankings_store import resolve_rankings
+    from components.sources.records_store import resolve_records
+    from components.sources.store import DatasetStore
+
+    rankings = resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json"))
+    records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
+    sources = Sources(DatasetStore(str(ROOT / "data" / "sample")), rankings, records)
+    sources.start()
+    yield Api(sources)
+    sources.stop()
+
+
+@pytest.fixture(scope="module")
+def document():
+    return openapi.document(api_v1.HttpApi(Api(served(None))))
+
+
+def answer_validator(document, name: str) -> jsonschema.Draft202012Validator:
+    """A validator of `name`'s 200 answer, its refs resolved in the document."""
+    path = f"{api_v1.PREFIX}/{name}"
+    schema = document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    return jsonschema.Draft202012Validator({**schema, "components": document["components"]})
+
+
+def test_the_document_is_valid_openapi_3_1(document):
+    validate(document)
+    assert document["openapi"] == "3.1.0"
+    assert set(document["paths"]) == {e.path for e in api_v1.ENDPOINTS}
+
+
+def test_every_answer_of_every_endpoint_meets_its_schema(document, sample_api):
+    checked: typing.Counter[str] = typing.Counter()
+    validators = {e.name: answer_validator(document, e.name) for e in api_v1.ENDPOINTS}
+    problems = []
+    for name, kwargs, answer, _ in answers_of(sample_api):
+        checked[name] += 1
+        problems += [f"/{name}({kwargs}): {e.message[:200]}" for e in list(validators[name].iter_errors(answer))[:2]]
+    assert not problems, "\n".join(problems[:20])
+    assert set(checked) == {e.name for e in api_v1.ENDPOINTS}
+
+
+def test_the_schemas_hold_the_answer_types_and_can_tell_a_wrong_answer(document):
+    schemas = document["components"]["schemas"]
+    shapes = {name for name in answers.__all__ if typing_extensions.is_typeddict(getattr(answers, name))}
+    assert shapes - {"Suggestion", "RankFields", "ModelOnStack"} <= set(schemas)  # those three are bases only
+    assert schemas["HistoryEntry"]["required"] == list(answers.HistoryEntry.__annotations__)
+    assert "required" not in schemas["LookupAnswer"]  # every key depends on the case
+    assert schemas["LookupAnswer"]["description"].startswith("Everything about one model on one stack")
+    lookup = answer_validator(document, "lookup")
+    assert lookup.is_valid({"model_id": "a/b", "result": "not tested"})
+    assert not lookup.is_valid({"model_id": "a/b", "tp": "two"})
+    assert not answer_validator(document, "stacks").is_valid([{"neuronx_cc": "2.28"}])
+
+
+def test_the_parameters_come_from_the_route_table_with_the_docstrings_words(document):
+    search = document["paths"]["/api/v1/search"]["get"]
+    assert [p["name"] for p in search["parameters"]] == ["q", "view", "task", "neuronx_cc", "library_version"]
+    view = search["parameters"][1]
+    assert view["schema"] == {"type": "string", "default": "selected", "enum": ["selected", "trending", "downloads"]}
+    assert all(p["description"] and p["in"] == "query" for p in search["parameters"])
+    model = document["paths"]["/api/v1/lookup"]["get"]["parameters"][0]
+    assert model["name"] == "model" and model["required"] is True and "Hub id" in model["description"]
+    assert search["summary"].startswith("Find models") and "304" in search["responses"]
+    assert search["responses"]["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+
+
+def test_field_descriptions_from_the_answer_types_reach_the_schemas(monkeypatch):
+    def describe(shape):
+        return {"model_id": "the Hub id"} if shape is answers.ArchitectureModel else {}
+
+    monkeypatch.setattr(answers, "describe", describe, raising=False)
+    schemas = openapi.document(api_v1.HttpApi(Api(served(None))))["components"]["schemas"]
+    assert schemas["ArchitectureModel"]["properties"]["model_id"]["description"] == "the Hub id"
+    assert "description" not in schemas["RowAnswer"]["properties"]["model_id"]
+
+
+def test_a_body_endpoint_is_a_post_with_a_request_body():
+    class WithConfig(Api):
+        def check_config(self, config_json: str, neuronx_cc: str = "") -> dict[str, str]:
+            """Read a config.json.
+
+            Args:
+                config_json: the text of a config.json.
+                neuronx_cc: compiler version.
+            """
+            return {}
+
+    endpoints = (*api_v1.ENDPOINTS, api_v1.Endpoint("check_config", body="config_json"))
+    document = openapi.document(api_v1.HttpApi(WithConfig(served(None)), endpoints))
+    validate(document)
+    post = document["paths"]["/api/v1/check_config"]["post"]
+    assert post["requestBody"]["description"] == "the text of a config.json."
+    assert [p["name"] for p in post["parameters"]] == ["neuronx_cc"] and "304" not in post["responses"]
+
+
+def test_the_copies_keep_names_and_required_keys():
+    copy = openapi.portable(list[answers.FailuresAnswer])
+    item = typing.get_args(copy)[0]
+    assert item.__name__ == "FailuresAnswer" and item.__required_keys__ == answers.FailuresAnswer.__required_keys__
+    assert openapi.portable(answers.StackRefAnswer) is not answers.StackRefAnswer
+    assert openapi.portable(str | None) == (str | None)
