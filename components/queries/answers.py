@@ -196,8 +196,8 @@ class HistoryEntry(TypedDict):
     exclusion: Exclusion
     tested_at: Annotated[str | None, "when it was run, ISO 8601"]
     kind: Kind
-    last_pass: Annotated[bool, "the newest stack where it passed"]
-    first_fail_after_pass: Annotated[bool, "the first stack where it failed after its last pass"]
+    last_pass: Annotated[bool, "true on the newest stack where it passed"]
+    first_fail_after_pass: Annotated[bool, "true on the first stack where it failed after that pass"]
 
 
 class ArchitectureModel(TypedDict):
