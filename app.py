@@ -30,7 +30,7 @@ from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
 from components.web.pages import failures as failures_tab
 from components.web.pages.models import ModelsTab
-from components.web.routes import api_v1, be_found, downloads, limits, webhook
+from components.web.routes import api_v1, be_found, downloads, limits, refusals, streams, webhook
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
@@ -146,6 +146,8 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     # (/export/..., /webhooks/dataset) would answer the page or 405, and its stylesheet loses to Gradio's reset.
     launch = {"ssr_mode": False, **launch}
     launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # bounded bodies, one-line errors
+    launch["app_kwargs"] = refusals.app_kwargs(launch["app_kwargs"])  # no uploads; MCP bodies that are MCP
+    launch["app_kwargs"] = streams.app_kwargs(launch["app_kwargs"])  # event streams capped and ended
     launch = patches.apply(launch)  # every change to Gradio's own behaviour, each standing down where it no longer fits
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)

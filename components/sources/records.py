@@ -37,6 +37,9 @@ HUB_EXPAND = [
     "pipeline_tag", "config", "cardData", "safetensors", "downloads", "likes", "trendingScore", "gated", "private",
 ]  # fmt: skip
 MAX_ID = 96  # the Hub's own limit on a repo name
+# Why the Hub gave no record is kept for this many ids, the most recent: each distinct unknown id was kept
+# for ever (10,240 asked, 10,240 kept); one dropped is only asked again when wanted.
+MAX_UNKNOWN = 4096
 MAX_BASE_MODELS = 8  # a merge may name many parents; the evidence needs only the first few
 _TASK = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _ARCHITECTURE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,80}$")
@@ -198,14 +201,21 @@ class Records:
         """The known tasks of `model_ids`."""
         return {t for t in (self.task_of(m) for m in model_ids) if t}
 
-    def added(self, records: Iterable[ModelRecord], unknown: Mapping[str, str] | None = None) -> Records:
-        """A new Records with `records` added (replacing same ids) and `unknown` reasons merged."""
+    def added(
+        self, records: Iterable[ModelRecord], unknown: Mapping[str, str] | None = None, max_unknown: int = MAX_UNKNOWN
+    ) -> Records:
+        """A new Records with `records` added (replacing same ids) and `unknown` reasons merged; of the
+        reasons, the `max_unknown` most recent are kept."""
         models = dict(self.models)
         reasons = dict(self.unknown)
         for record in records:
             models[record.model_id] = record
             reasons.pop(record.model_id.casefold(), None)
-        reasons.update({k.casefold(): v for k, v in (unknown or {}).items()})
+        for key, reason in (unknown or {}).items():
+            reasons.pop(key.casefold(), None)  # re-inserted as the newest
+            reasons[key.casefold()] = reason
+        for key in list(reasons)[: max(len(reasons) - max_unknown, 0)]:
+            del reasons[key]
         return Records(models, self.source, self.fetched_at, self.note, reasons)
 
     def __len__(self) -> int:

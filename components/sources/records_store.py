@@ -27,6 +27,7 @@ from components.sources import records as record_files
 from components.sources.errors import SourceError
 from components.sources.records import (
     HUB_EXPAND,
+    MAX_UNKNOWN,
     ModelRecord,
     Records,
     empty_records,
@@ -45,6 +46,10 @@ NOT_LIVE = "no record in {source} (live Hub look-ups are off with --models FILE)
 PENDING = "being looked up on the Hub"
 NOT_ON_HUB = "the Hub has no public model with this id (it may be private or misspelt)"
 BUSY = "not looked up yet: too many Hub look-ups are waiting"
+# Ids not yet known queued for a Hub look-up in one minute: one full queue. Anyone can name new ids, each
+# a Hub call; past this they wait (asked again the next time they are wanted).
+LOOKUPS_A_MINUTE = 256
+LOOKUP_WINDOW = 60.0
 
 
 def fetch_record(model_id: str, api: Any = None, timeout: float = 8.0) -> ModelRecord | None:
@@ -90,6 +95,9 @@ class RecordsStore(RefreshingStore[Records]):
         max_pending: int = 256,
         max_live: int = 4096,
         backoff: Backoff = Backoff(),
+        max_unknown: int = MAX_UNKNOWN,
+        lookups_a_minute: int = LOOKUPS_A_MINUTE,
+        clock: Callable[[], float] = time.monotonic,
     ):
         # a batch takes at most ceil(batch / workers) look-ups in a row, each within `timeout`
         rounds = -(-batch // max(workers, 1))
@@ -105,7 +113,12 @@ class RecordsStore(RefreshingStore[Records]):
         self._fetch = fetch or (lambda model_id: fetch_record(model_id, timeout=timeout))
         self._queued: dict[str, str] = {}  # casefolded id → id, oldest first
         self._in_flight: dict[str, str] = {}
-        self._retry_at: dict[str, float] = {}  # casefolded id → when a failed look-up may be repeated
+        self.max_unknown = max_unknown
+        self.lookups_a_minute = lookups_a_minute
+        self._clock = clock
+        # casefolded id → when a failed look-up may be repeated; oldest first, at most `max_unknown`
+        self._retry_at: dict[str, float] = {}
+        self._window = (-float("inf"), 0)  # (when this minute of look-ups began, how many were queued in it)
         self._live_ids: list[str] = []  # ids added by look-ups, oldest first: the ones dropped when full
         self._lock = threading.Lock()  # guards the queue; readers of current() never take it
         self._covered: object = None
@@ -150,7 +163,7 @@ class RecordsStore(RefreshingStore[Records]):
                 reason, ttl = _why_failed(outcome)
                 unknown[model_id] = reason
                 with self._lock:
-                    self._retry_at[model_id.casefold()] = time.monotonic() + ttl
+                    self._retry_later(model_id.casefold(), ttl)
                 if not isinstance(outcome, RepositoryNotFoundError):
                     failures.append(outcome)
         if batch and len(failures) == len(batch):
@@ -164,8 +177,8 @@ class RecordsStore(RefreshingStore[Records]):
         reason, ttl = _why_failed(exc)
         with self._lock:
             for key in failed:
-                self._retry_at[key] = time.monotonic() + ttl
-        self._swap(self.current().added((), {model_id: reason for model_id in failed.values()}))
+                self._retry_later(key, ttl)
+        self._swap(self.current().added((), {model_id: reason for model_id in failed.values()}, self.max_unknown))
 
     def on_success(self, records: Records) -> None:
         with self._lock:
@@ -206,9 +219,12 @@ class RecordsStore(RefreshingStore[Records]):
         if not self.asks_hub:
             return
         records = self.current()
-        now = time.monotonic()
+        now = self._clock()
         added = False
         with self._lock:
+            started, count = self._window
+            if now - started >= LOOKUP_WINDOW:
+                started, count = now, 0
             for model_id in model_ids:
                 model_id = hub_id(model_id)
                 if model_id is None or records.get(model_id) is not None:
@@ -216,10 +232,12 @@ class RecordsStore(RefreshingStore[Records]):
                 key = model_id.casefold()
                 if key in self._queued or key in self._in_flight or self._retry_at.get(key, 0.0) > now:
                     continue
-                if len(self._queued) >= self.max_pending:
+                if len(self._queued) >= self.max_pending or count >= self.lookups_a_minute:
                     break
                 self._queued[key] = model_id
+                count += 1
                 added = True
+            self._window = (started, count)
         if added and not self._failures:  # after a failure, the queued ids wait for the back-off
             self.request_refresh()
 
@@ -244,6 +262,14 @@ class RecordsStore(RefreshingStore[Records]):
             time.sleep(0.05)
         return self.current().get(model_id)
 
+    def _retry_later(self, key: str, ttl: float) -> None:
+        """Note when `key` may be looked up again (with the lock held): the newest `max_unknown` are kept,
+        and the oldest dropped first (a dropped id is asked again when wanted: one Hub call)."""
+        self._retry_at.pop(key, None)
+        self._retry_at[key] = self._clock() + ttl
+        for old in list(self._retry_at)[: max(len(self._retry_at) - self.max_unknown, 0)]:
+            del self._retry_at[old]
+
     def _look_up(self, model_id: str) -> ModelRecord | BaseException:
         try:
             record = self._fetch(model_id)
@@ -265,7 +291,7 @@ class RecordsStore(RefreshingStore[Records]):
                 {k: v for k, v in current.models.items() if k.casefold() not in dropped},
                 current.source, current.fetched_at, current.note, current.unknown,
             )  # fmt: skip
-        return current.added(found, unknown)
+        return current.added(found, unknown, self.max_unknown)
 
 
 def resolve_records(source: str | None = None) -> RecordsStore:

@@ -25,9 +25,27 @@ MB = 1024 * 1024
 
 
 class App:
-    def __init__(self, server: Server, log: Path, temp: Path):
-        self.server, self.log, self.temp = server, log, temp
+    def __init__(self, server: Server, log: Path, temp: Path, secret: str = SECRET):
+        self.server, self.log, self.temp, self.secret = server, log, temp, secret
         self.http = httpx.Client(base_url=server.url, timeout=60)
+        self.markers = 0
+
+    def logged_through(self) -> list[str]:
+        """The log's lines once all that was logged before this call is in it: the positive sign is a
+        webhook call naming a fresh marker, which logs one INFO line after whatever came before (asked
+        again while a refresh is already queued, which logs nothing). Marker lines are left out."""
+        self.markers += 1
+        marker = f"log-marker-{self.markers}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            payload = {"event": {"scope": marker, "action": "update"}}
+            assert self.http.post(webhook.PATH, json=payload, headers={webhook.HEADER: self.secret}).status_code == 202
+            for _ in range(20):
+                lines = self.log_lines()
+                if any(marker in line for line in lines):
+                    return [line for line in lines if "log-marker-" not in line]
+                time.sleep(0.1)
+        raise AssertionError(f"the marker {marker!r} never reached the log")
 
     def rss_mb(self) -> float:
         status = Path(f"/proc/{self.server.proc.pid}/status").read_text()
@@ -62,12 +80,15 @@ def running(tmp_path_factory):
     server.stop()
 
 
-def send_unread(url: str, path: str, length: int) -> bytes:
-    """Declare a `length`-byte body, send it while the server does not answer, and return the answer."""
+def send_unread(url: str, path: str, length: int, head: str | None = None, body: bytes | None = None) -> bytes:
+    """Declare a `length`-byte body (or send the header lines `head`), send it (`body`, or `[`s) while the
+    server does not answer, and return the answer."""
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as sock:
-        head = f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
-        sock.sendall(head.encode())
+        head = head or f"Content-Length: {length}"
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n{head}\r\n\r\n".encode()
+        )
         sock.setblocking(False)
         chunk, sent = b"[" * 65536, 0
         deadline = time.monotonic() + 60
@@ -77,7 +98,7 @@ def send_unread(url: str, path: str, length: int) -> bytes:
                 break
             if writable:
                 try:
-                    sent += sock.send(chunk[: length - sent])
+                    sent += sock.send(body[sent : sent + 65536] if body is not None else chunk[: length - sent])
                 except BlockingIOError:
                     continue
                 except OSError:
@@ -162,8 +183,7 @@ def test_a_wrong_argument_type_is_an_error_naming_the_argument(running, name, da
 
 def test_wrong_argument_types_leave_no_traceback_in_the_log(running):
     assert running.call("compare", [1, 2, 3, 4])[0] == "error"
-    time.sleep(0.5)
-    text = running.log.read_text(encoding="utf-8", errors="replace")
+    text = "\n".join(running.logged_through())
     assert "Traceback" not in text and "AttributeError" not in text
 
 
@@ -171,19 +191,17 @@ def test_too_few_values_is_an_error_naming_the_missing_arguments_without_a_trace
     kind, error = running.call("search", ["qwen\nWARNING forged.logger: FORGED BY COUNT", "selected"])
     assert kind == "error"
     assert error["error"] == "search: 5 arguments wanted, 2 given; missing: task, neuronx_cc, library_version"
-    time.sleep(0.5)
-    text = running.log.read_text(encoding="utf-8", errors="replace")
+    text = "\n".join(running.logged_through())
     assert "Traceback" not in text and "FORGED BY COUNT" not in text
 
 
 def test_a_route_that_raises_logs_one_line(running):
-    before = len(running.log_lines())
+    before = len(running.logged_through())
     assert running.http.post("/gradio_api/call/no-such-endpoint", json={"data": []}).status_code == 500
     join = {"data": [], "fn_index": 9999, "session_hash": "abc"}
     answer = running.http.post("/gradio_api/queue/join", json=join)
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
-    time.sleep(0.5)
-    added = running.log_lines()[before:]
+    added = running.logged_through()[before:]
     assert len(added) == 2 and all(line.startswith("ERROR components.web.routes.limits: POST ") for line in added), (
         added
     )
@@ -194,8 +212,7 @@ def test_reads_of_unknown_results_are_answered_without_a_traceback(running):
         answer = running.http.get(f"/gradio_api/call/search/no-such-event-{i}")
         assert answer.status_code == 200 and answer.text.startswith("event: error\n")
         assert running.http.get("/gradio_api/queue/data", params={"session_hash": f"none-{i}"}).status_code == 200
-    time.sleep(0.5)
-    assert "Traceback" not in running.log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in "\n".join(running.logged_through())
 
 
 def test_a_webhook_body_30000_levels_deep_is_a_400(running):
@@ -211,8 +228,7 @@ def test_a_forged_newline_in_a_payload_stays_inside_one_log_line(running):
     payload = {"event": {"scope": forged, "action": "update\nINFO forged.logger: THIRD"}}
     answer = running.http.post(webhook.PATH, json=payload, headers={webhook.HEADER: SECRET})
     assert answer.status_code == 202  # a local dataset: the refresh is requested, and logged
-    time.sleep(0.5)
-    lines = running.log_lines()
+    lines = running.logged_through()
     assert not [
         line for line in lines if "forged.logger" in line and not line.startswith("INFO components.web.routes.webhook")
     ]
@@ -221,12 +237,11 @@ def test_a_forged_newline_in_a_payload_stays_inside_one_log_line(running):
 
 
 def test_200_wrong_secrets_add_at_most_10_log_lines(running):
-    before = len(running.log_lines())
+    before = len(running.logged_through())
     for i in range(200):
         headers = {webhook.HEADER: f"guess-{i}"} if i % 5 else {}
         assert running.http.post(webhook.PATH, json=PAYLOAD, headers=headers).status_code in (401, 403)
-    time.sleep(0.5)
-    added = running.log_lines()[before:]
+    added = running.logged_through()[before:]
     assert len(added) <= 10, added
 
 

@@ -49,6 +49,16 @@ def guarded(page: Page, hostile_app):
         dialog.dismiss()
 
     page.on("dialog", on_dialog)
+    # the page never uploads and is never refused by the app's bounds (uploads 403, streams 429, cap 503)
+    refused: list[str] = []
+    page.on(
+        "response",
+        lambda r: (
+            refused.append(f"{r.status} {r.url}")
+            if r.status in (400, 403, 429, 503) or "/gradio_api/upload" in r.url
+            else None
+        ),
+    )
     page.set_default_timeout(TIMEOUT)
 
     def open_(query: str = "") -> Page:
@@ -60,6 +70,7 @@ def guarded(page: Page, hostile_app):
     page.wait_for_timeout(300)  # let late handlers (onerror of a failed image) fire
     assert page.evaluate("() => window.__pwned") is None
     assert dialogs == []
+    assert refused == []
 
 
 def no_injected_elements(page: Page, scope: str) -> None:

@@ -1,8 +1,9 @@
 """Be found where people look: `GET /badge` (a shields.io endpoint badge for model cards), `GET /feed.atom`
 (an Atom feed of result changes), and what the model panel offers to copy from them.
 
-Both routes answer from the current snapshot only; absolute links are made from the address the
-request came to (a Space's proxy names it in X-Forwarded-Proto and X-Forwarded-Host).
+Both routes answer from the current snapshot only; the feed's absolute links are made from env
+`SPACE_HOST` on a Space, and elsewhere from the address the request came to (X-Forwarded-Proto and
+X-Forwarded-Host win over Host), with `Vary` on those headers so no shared cache mixes callers' feeds.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ BADGE_PATH, FEED_PATH = "/badge", "/feed.atom"
 FEED_TYPE = "application/atom+xml; charset=utf-8"
 # shields.io asks again after this long; feed readers poll: the data changes a few times a day
 CACHE_CONTROL = f"public, max-age={badge.CACHE_SECONDS}"
+# Off a Space the feed's links come from these headers: a shared cache must not give one caller's to another.
+FEED_VARY = "Host, X-Forwarded-Host, X-Forwarded-Proto"
 MAX_QUERY = 2048  # a badge or feed link is a few hundred characters
 SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
 
@@ -60,8 +63,13 @@ class BeFound:
         model = hub_id(asked) if asked else None
         if asked and model is None:
             return _error("model must be a Hub model id such as Qwen/Qwen3-0.6B", 400)
-        document = feed.feed(self.snapshot(), links.public_url(request), model)
-        return Response(document, media_type=FEED_TYPE, headers={"Cache-Control": CACHE_CONTROL})
+        base = links.space_url()
+        headers = {"Cache-Control": CACHE_CONTROL}
+        if base is None:  # off a Space: links from the request's own address, which a cache must key on
+            base = links.public_url(request)
+            headers["Vary"] = FEED_VARY
+        document = feed.feed(self.snapshot(), base, model)
+        return Response(document, media_type=FEED_TYPE, headers=headers)
 
 
 def routes(sources: Sources) -> list[Route]:

@@ -4,7 +4,9 @@ Gradio's `max_file_size` covers only its upload route: without this, one 200 MB 
 `/gradio_api/call/search` was read, parsed and answered (RSS 339 → 947 MB). `BodyLimit` is a plain
 ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a body whose
 `Content-Length` is over the limit is refused at once, unread; a body sent without a length (chunked)
-is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it.
+is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it; a
+request with both headers is refused (400), since the server reads the chunks, not the length; and the
+bytes that arrive are counted whatever the headers say.
 `OneLineErrors` turns an exception that escapes a route into one log line: Gradio's routes raise on
 input they do not expect (`POST /gradio_api/call/NAME` with an unknown NAME, `/gradio_api/queue/join`
 with an unknown `fn_index`), and each such call printed a 40-to-70-line traceback.
@@ -69,11 +71,17 @@ class BodyLimit:
         limit = self.limit_for(scope)
         headers = {k.lower(): v for k, v in scope.get("headers", ())}
         declared = headers.get(b"content-length")
+        if declared is not None and b"transfer-encoding" in headers:
+            # The server reads the chunked body and ignores the length (RFC 9112 §6.3): the length this
+            # check would trust is not what arrives, so the request is refused, as §6.3 allows.
+            await answer(send, 400, "Content-Length and Transfer-Encoding together")
+            return
         if declared is not None:
             if not declared.strip().isdigit() or int(declared) > limit:
                 await refuse(send, limit)
                 return
-            await self.app(scope, receive, send)  # the server delivers no more than the declared length
+            # the server delivers no more than the declared length; counted all the same
+            await self.app(scope, counted(receive, limit), send)
             return
         if b"transfer-encoding" not in headers:
             await self.app(scope, receive, send)  # no body (a GET, a HEAD)
@@ -100,6 +108,23 @@ async def read_at_most(receive: Receive, limit: int) -> bytes | None:
             return bytes(body)
 
 
+def counted(receive: Receive, limit: int) -> Receive:
+    """A `receive` that counts the body bytes that actually arrive and, past `limit`, tells the app the client
+    went away (whatever the headers claimed)."""
+    received = 0
+
+    async def wrapped() -> Message:
+        nonlocal received
+        message = await receive()
+        received += len(message.get("body", b""))
+        if received > limit:
+            log.warning("refused a body longer than its Content-Length (%d bytes arrived)", received)
+            return {"type": "http.disconnect"}
+        return message
+
+    return wrapped
+
+
 def replay(body: bytes, receive: Receive) -> Receive:
     """A `receive` that hands the buffered body on in one message, then waits as the server's would."""
     sent = False
@@ -116,11 +141,16 @@ def replay(body: bytes, receive: Receive) -> Receive:
 
 async def refuse(send: Send, limit: int) -> None:
     """413 with a short JSON error; the connection is closed, so the rest of the body is never read."""
-    content = json.dumps({"error": f"request body over {describe(limit)}"}).encode()
+    await answer(send, 413, f"request body over {describe(limit)}")
+
+
+async def answer(send: Send, status: int, error: str) -> None:
+    """`status` with `{"error": error}`, closing the connection (the body, if any, is left unread)."""
+    content = json.dumps({"error": error}).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(content)).encode()),
@@ -133,11 +163,13 @@ async def refuse(send: Send, limit: int) -> None:
 
 class OneLineErrors:
     """ASGI middleware: an exception escaping the app is answered 500 `{"error": "internal error"}` (when no
-    answer has started) and logged as one line naming the request and the exception; the traceback goes
-    to the DEBUG level."""
+    answer has started) and logged as one line naming the request and the exception (a few a minute, then
+    a count); the traceback goes to the DEBUG level."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
+        # a flood of failing calls (an unknown endpoint, asked 1,000 times) is a few lines a minute, then a count
+        self.refusals = webhook.RefusalLog(what="routes", logger=log, level=logging.ERROR, line="%s%s")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -153,7 +185,8 @@ class OneLineErrors:
         try:
             await self.app(scope, receive, watched)
         except Exception as exc:  # noqa: BLE001 - any exception: one line, not a traceback
-            log.error("%s %r failed: %r", scope.get("method"), scope.get("path"), exc)
+            method, path = scope.get("method"), scope.get("path")
+            self.refusals.refused(f"{method} {path!r} failed: {exc!r}", f"{method} failing with {type(exc).__name__}")
             log.debug("the traceback", exc_info=True)
             if not started:
                 content = json.dumps({"error": "internal error"}).encode()

@@ -37,6 +37,8 @@ MAX_BODY = 64 * 1024
 # Refused calls (missing or wrong secret): this many log lines a minute, then one line that counts the rest.
 REFUSALS_SHOWN = 3
 REFUSALS_WINDOW = 60.0
+# The count line names this many reasons, the commonest.
+SHOWN_REASONS = 5
 # A payload value is logged as the repr of at most this many characters.
 LOGGED_CHARS = 100
 NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
@@ -106,11 +108,21 @@ def logged(value: str) -> str:
 
 class RefusalLog:
     """Warnings for refused calls: the first `shown` of each `window` seconds are logged one by one; the
-    rest are counted and logged as one line when the window closes."""
+    rest are counted and logged as one line when the window closes. `what` names the refuser in each line;
+    `line` (with `%s` for why and `%s` for the "counted" note) and `level` change the one-by-one line."""
 
     def __init__(
-        self, shown: int = REFUSALS_SHOWN, window: float = REFUSALS_WINDOW, clock: Callable[[], float] = time.monotonic
+        self,
+        shown: int = REFUSALS_SHOWN,
+        window: float = REFUSALS_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+        what: str = "webhook",
+        logger: logging.Logger = log,
+        level: int = logging.WARNING,
+        line: str | None = None,
     ):
+        self.what, self.log, self.level = what, logger, level
+        self.line = line or f"{what}: refused a call %s%s"
         self.shown = shown
         self.window = window
         self.clock = clock
@@ -120,8 +132,9 @@ class RefusalLog:
         self._counted: Counter[str] = Counter()
         self._timer: threading.Timer | None = None
 
-    def refused(self, why: str) -> None:
-        """Note a refused call (`why`: "with a wrong X-Webhook-Secret")."""
+    def refused(self, why: str, counted_as: str | None = None) -> None:
+        """Note a refused call (`why`: "with a wrong X-Webhook-Secret"); past the first few it is counted
+        under `counted_as` (default: `why`)."""
         with self._lock:
             now = self.clock()
             if now - self._started >= self.window:
@@ -130,9 +143,9 @@ class RefusalLog:
             if self._logged < self.shown:
                 self._logged += 1
                 more = "; more this minute are counted, not logged" if self._logged == self.shown else ""
-                log.warning("webhook: refused a call %s%s", why, more)
+                self.log.log(self.level, self.line, why, more)
                 return
-            self._counted[why] += 1
+            self._counted[counted_as or why] += 1
             if self._timer is None:
                 self._timer = threading.Timer(max(0.0, self._started + self.window - now), self.flush)
                 self._timer.daemon = True
@@ -149,8 +162,10 @@ class RefusalLog:
             self._timer = None
         if self._counted:
             total = sum(self._counted.values())
-            detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common())
-            log.warning("webhook: %d more refused calls in the last minute (%s)", total, detail)
+            detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common(SHOWN_REASONS))
+            if len(self._counted) > SHOWN_REASONS:
+                detail += ", …"
+            self.log.warning("%s: %d more refused calls in the last minute (%s)", self.what, total, detail)
             self._counted.clear()
 
 

@@ -183,3 +183,20 @@ def test_an_untested_models_panel_offers_to_ask_for_a_test(tab):
     text = html_text.unescape(details.split('id="request-test-text">')[1].split("</pre>")[0])
     assert query["description"] == [text] and "someone/new-model-7B" in text and "Parameters:" in text
     assert 'data-copy="request-test-text"' in details
+
+
+def test_off_a_space_feed_links_come_from_the_host_and_the_answer_varies_on_it(http, monkeypatch):
+    monkeypatch.delenv("SPACE_HOST", raising=False)
+    answer = http.get("/feed.atom", headers={"Host": "evil.example"})
+    assert all(e.link.startswith("http://evil.example/?") for e in feedparser.parse(answer.content).entries)
+    vary = {v.strip().lower() for v in answer.headers["vary"].split(",")}
+    assert {"host", "x-forwarded-host"} <= vary
+
+
+def test_on_a_space_feed_links_come_from_space_host_whatever_the_headers_say(http, monkeypatch):
+    monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
+    headers = {"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
+    answer = http.get("/feed.atom", headers=headers)
+    entries = feedparser.parse(answer.content).entries
+    assert entries and all(e.link.startswith("https://owner-space.hf.space/?") for e in entries)
+    assert "vary" not in answer.headers and answer.headers["cache-control"].startswith("public")

@@ -1,0 +1,163 @@
+"""Requests refused at the door: uploads (the app takes no files) and MCP messages that are not MCP.
+
+`NoUploads` answers Gradio's upload route 403: every Gradio app has it, and it kept up to 1,000 files a
+request for ever (40 requests left 34,000 files, 275 MB); nothing on this app's pages uploads.
+`McpGate` reads an MCP POST body (already bounded by `limits.BodyLimit`) and answers a JSON-RPC error
+itself when the body is not UTF-8 JSON-RPC naming a method MCP knows: the MCP library logged ~95 lines
+of validation errors for one unknown method and an 11-line traceback for a non-UTF-8 body.
+Each refusal is logged through a `RefusalLog` (a few lines a minute, then a count). `quiet_loggers()`
+keeps a normal MCP tool call out of the log (its INFO lines: the session, the request type, the
+app's own HTTP call) and cuts what the MCP library still logs for a message it cannot validate to
+one throttled line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable
+from typing import Any, get_args
+
+from starlette.middleware import Middleware
+
+from components.web.routes.limits import ASGIApp, Message, Receive, Scope, Send, answer, replay
+from components.web.routes.webhook import RefusalLog
+
+log = logging.getLogger(__name__)
+
+UPLOAD_PATHS = ("/gradio_api/upload", "/upload")
+MCP_PREFIX = "/gradio_api/mcp"
+# The MCP library's INFO loggers (one line per session, per request, per tool call's HTTP call to the app).
+QUIET = ("mcp.server.streamable_http", "mcp.server.streamable_http_manager", "mcp.server.lowlevel.server", "httpx")
+NOT_VALID = "Failed to validate"  # how the MCP library starts its many-line validation warnings
+
+
+def relative_path(scope: Scope) -> str:
+    path, root = scope.get("path", ""), scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(root) else path
+
+
+class NoUploads:
+    """ASGI middleware: Gradio's upload route answers 403 `{"error": ...}`, unread; one throttled log line."""
+
+    def __init__(self, app: ASGIApp, refusals: RefusalLog | None = None):
+        self.app = app
+        self.refusals = refusals or RefusalLog(what="upload", logger=log)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and relative_path(scope).rstrip("/") in UPLOAD_PATHS:
+            self.refusals.refused("to upload (this app takes no files)")
+            await answer(send, 403, "this app takes no uploads")
+            return
+        await self.app(scope, receive, send)
+
+
+def mcp_methods() -> frozenset[str]:
+    """The JSON-RPC methods an MCP client may send, read from the MCP library's own message types."""
+    from mcp import types
+
+    methods = set()
+    for union in (types.ClientRequest, types.ClientNotification):
+        for model in get_args(union.model_fields["root"].annotation):
+            methods.update(get_args(model.model_fields["method"].annotation))
+    return frozenset(methods)
+
+
+def why_not_mcp(body: bytes, methods: Iterable[str]) -> str | None:
+    """None when `body` is a JSON-RPC message (or batch) an MCP server can take; else what is wrong with it."""
+    try:
+        message: Any = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "not UTF-8"
+    except (json.JSONDecodeError, RecursionError):
+        return "not JSON"
+    for one in message if isinstance(message, list) and message else [message]:
+        if not isinstance(one, dict) or one.get("jsonrpc") != "2.0":
+            return "not a JSON-RPC 2.0 message"
+        if "method" not in one:
+            if "id" in one and ("result" in one or "error" in one):
+                continue  # a client's answer to a server's request
+            return "a JSON-RPC message with no method"
+        if one["method"] not in methods:
+            return f"an unknown method {str(one['method'])[:40]!r}"
+        if "params" in one and not isinstance(one["params"], dict):
+            return "params that are not an object"
+    return None
+
+
+class McpGate:
+    """ASGI middleware: an MCP POST whose body is not MCP gets a JSON-RPC error (400) and one throttled log
+    line, and never reaches the MCP library."""
+
+    def __init__(self, app: ASGIApp, refusals: RefusalLog | None = None):
+        self.app = app
+        self.refusals = refusals or RefusalLog(what="mcp", logger=log)
+        try:
+            self.methods: frozenset[str] | None = mcp_methods()
+        except ImportError:  # no MCP library: Gradio serves no MCP route, and there is nothing to guard
+            self.methods = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            self.methods is None
+            or scope["type"] != "http"
+            or scope["method"] != "POST"
+            or not relative_path(scope).startswith(MCP_PREFIX)
+        ):
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:  # BodyLimit, in front, has bounded it
+            message: Message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        why = why_not_mcp(bytes(body), self.methods)
+        if why is None:
+            await self.app(scope, replay(bytes(body), receive), send)
+            return
+        self.refusals.refused(f"with a body that is {why}")
+        await answer(send, 400, f"not an MCP message: the body is {why}")
+
+
+class Throttled(logging.Filter):
+    """On a logger: each record whose message starts with one of `reasons`' prefixes becomes a refusal of
+    `refusals` (a few lines a minute, then a count) named by that prefix's reason."""
+
+    def __init__(self, reasons: dict[str, str], refusals: RefusalLog):
+        super().__init__()
+        self.reasons = reasons
+        self.refusals = refusals
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        for prefix, why in self.reasons.items():
+            if message.startswith(prefix):
+                self.refusals.refused(why)
+                return False
+        return True
+
+
+def quiet_loggers() -> None:
+    """Keep a normal MCP call out of the log; each message MCP cannot validate (logged on the root logger,
+    one line per field of every message type it tried), each request that is not HTTP and each one past
+    the connection cap (uvicorn, one line each) become throttled refusals."""
+    for name in QUIET:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    throttled = (
+        ("", {NOT_VALID: "that the MCP library could not validate"}, "mcp"),
+        ("uvicorn.error", {"Invalid HTTP request": "that is not valid HTTP", "Exceeded concurrency": "past the connection cap"}, "http"),
+    )  # fmt: skip
+    for name, reasons, what in throttled:
+        logger = logging.getLogger(name or None)
+        if not any(isinstance(f, Throttled) for f in logger.filters):
+            logger.addFilter(Throttled(reasons, RefusalLog(what=what, logger=log)))
+
+
+def app_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`launch(app_kwargs=...)` with `NoUploads` and `McpGate` added (inside `limits.py`'s, so MCP bodies
+    arrive bounded), and the MCP library's loggers quieted."""
+    quiet_loggers()
+    return {**kwargs, "middleware": [*kwargs.get("middleware", ()), Middleware(NoUploads), Middleware(McpGate)]}

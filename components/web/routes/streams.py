@@ -1,0 +1,149 @@
+"""Event streams that end, and a cap on how many one client holds open.
+
+Gradio answers a few routes with a `text/event-stream` that lasts as long as the client keeps it: the
+page's heartbeat (`/gradio_api/heartbeat/...`, one per open tab, for ever), the queue's results
+(`/gradio_api/queue/data`, `/gradio_api/call/NAME/ID`, which send heartbeats while they wait) and MCP's
+SSE transport. Nothing capped them: one client could hold thousands open. `EventStreams` counts the open
+streams of each client and answers 429 past `PER_CLIENT`, and ends a result or MCP stream after
+`LIFETIME` seconds (a result takes seconds, not minutes). The page's own heartbeat is counted but never
+ended: when it ends Gradio takes the tab as closed (it runs the unload events, closes the session's
+pending events and drops its state an hour later), and the page does not reopen it.
+
+The client is the connection's address; on a Space (env `SYSTEM=spaces`) every connection comes from
+Hugging Face's proxy, so there the first address of `X-Forwarded-For` (which that proxy sets) is
+used. Off a Space that header is anyone's to write, so it is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections import Counter
+from typing import Any
+
+from starlette.middleware import Middleware
+
+from components.web.routes.limits import ASGIApp, Message, Receive, Scope, Send, answer
+from components.web.routes.refusals import relative_path
+from components.web.routes.webhook import RefusalLog
+
+log = logging.getLogger(__name__)
+
+# A browser tab holds one heartbeat and one result stream at a time, an API client one result stream per
+# call in flight. Off a Space every caller behind one proxy or NAT shares an address (benchmarks/load.py
+# runs 50 clients from one): 64 leaves room for them and keeps one address to an eighth of the
+# connection cap (`patches/connections.py`), where nothing stopped one client holding thousands.
+PER_CLIENT = 64
+# A result arrives in seconds; minutes of heartbeats mean a result that will not come.
+LIFETIME = 300.0
+HEARTBEAT = "/gradio_api/heartbeat/"  # the page's liveness: counted, not ended
+# After the stream is told its client left, this long for it to stop before it is cancelled.
+GRACE = 5.0
+STREAM_PREFIXES = ("/gradio_api/heartbeat/", "/gradio_api/queue/data", "/gradio_api/call/", "/gradio_api/mcp/sse")
+
+
+def streams(scope: Scope) -> bool:
+    """Whether this request is answered with an event stream (a GET to one of Gradio's streaming routes)."""
+    if scope["type"] != "http" or scope["method"] != "GET":
+        return False
+    path = relative_path(scope)
+    if path.startswith("/gradio_api/call/"):
+        return path.count("/") >= 4  # /gradio_api/call/NAME/EVENT_ID
+    return path.startswith(STREAM_PREFIXES)
+
+
+def client_of(scope: Scope, on_space: bool | None = None) -> str:
+    """The client's address: the connection's, or on a Space the first hop of `X-Forwarded-For`."""
+    on_space = os.environ.get("SYSTEM") == "spaces" if on_space is None else on_space
+    if on_space:
+        for key, value in scope.get("headers", ()):
+            if key.lower() == b"x-forwarded-for":
+                first = value.decode("latin-1").split(",")[0].strip()
+                if first:
+                    return first
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+class EventStreams:
+    """ASGI middleware: at most `per_client` open event streams per client (429 past it), each ended after
+    `lifetime` seconds."""
+
+    def __init__(self, app: ASGIApp, per_client: int = PER_CLIENT, lifetime: float = LIFETIME):
+        self.app = app
+        self.per_client = per_client
+        self.lifetime = lifetime
+        self.open: Counter[str] = Counter()
+        self.refusals = RefusalLog(what="event streams", logger=log)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not streams(scope):
+            await self.app(scope, receive, send)
+            return
+        client = client_of(scope)
+        if self.open[client] >= self.per_client:
+            self.refusals.refused(f"over {self.per_client} open streams from one client")
+            await answer(send, 429, f"too many open event streams (at most {self.per_client} per client)")
+            return
+        self.open[client] += 1
+        try:
+            await self.bounded(scope, receive, send)
+        finally:
+            self.open[client] -= 1
+            if not self.open[client]:
+                del self.open[client]
+
+    async def bounded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app; past `lifetime` (a result or MCP stream), tell it the client left, end the response
+        and stop it."""
+        if relative_path(scope).startswith(HEARTBEAT):
+            await self.app(scope, receive, send)
+            return
+        ended = asyncio.Event()
+        started = finished = False
+
+        async def guarded_receive() -> Message:
+            if ended.is_set():
+                return {"type": "http.disconnect"}
+            waiting = asyncio.ensure_future(receive())
+            ending = asyncio.ensure_future(ended.wait())
+            try:
+                await asyncio.wait({waiting, ending}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                ending.cancel()
+                if not waiting.done():
+                    waiting.cancel()
+            return waiting.result() if waiting.done() and not waiting.cancelled() else {"type": "http.disconnect"}
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started, finished
+            if ended.is_set():
+                return  # the response was ended here
+            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                finished = True
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, guarded_receive, guarded_send))
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.lifetime)
+        except asyncio.CancelledError:
+            task.cancel()  # this request itself was cancelled
+            raise
+        if done:
+            task.result()
+            return
+        ended.set()
+        with contextlib.suppress(Exception):  # the stream's own end, however it comes, is not an error
+            await asyncio.wait_for(task, GRACE)  # cancels it if it has not stopped by then
+        if not started:
+            await answer(send, 504, f"no answer within {self.lifetime:g} s")
+        elif not finished:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def app_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`launch(app_kwargs=...)` with `EventStreams` added."""
+    return {**kwargs, "middleware": [*kwargs.get("middleware", ()), Middleware(EventStreams)]}

@@ -1,0 +1,169 @@
+"""Round two of what one caller can make the running app hold (issue 35), tried on `python app.py` over
+raw sockets: a body slipped past the limit, uploads, MCP log floods, connections and streams that never end.
+
+One app serves every test here, its log in a file and its temporary files in a folder of their own.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from components.web.patches import connections
+from components.web.routes import streams
+from tests.e2e.test_mcp import call_tools
+from tests.hardening.test_bounds import App, send_unread
+from tests.helpers import SAMPLE_ARGS, Server
+
+SECRET = "round-two-secret"
+MB = 1024 * 1024
+MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory):
+    base = tmp_path_factory.mktemp("round-two")
+    temp = base / "tmp"
+    temp.mkdir()
+    log = base / "app.log"
+    env = {"WEBHOOK_SECRET": SECRET, "TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(temp / "gradio")}
+    server = Server(*SAMPLE_ARGS, env=env, log=log).wait()
+    running = App(server, log, temp, SECRET)
+    yield running
+    running.http.close()
+    server.stop()
+
+
+def connect(app: App) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", app.server.port), timeout=70)
+
+
+def test_a_20_mb_body_with_both_length_and_chunks_is_refused_and_rss_stays_flat(running):
+    before = running.rss_mb()
+    body = b'{"data": ["' + b"a" * (20 * MB) + b'", "", "", "", ""]}'
+    chunked = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+    head = "Content-Length: 5\r\nTransfer-Encoding: chunked"
+    answer = send_unread(running.server.url, "/gradio_api/call/search", len(chunked), head=head, body=chunked)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert b"Content-Length and Transfer-Encoding" in answer
+    assert running.rss_mb() - before < 40
+
+
+def test_uploads_are_refused_and_leave_no_file(running):
+    files = [("files", (f"f{i}.txt", b"x" * 1000, "text/plain")) for i in range(800)]
+    for _ in range(10):
+        answer = running.http.post("/gradio_api/upload", files=files)
+        assert answer.status_code == 403 and answer.json() == {"error": "this app takes no uploads"}
+    assert len(running.files()) <= 20
+
+
+def test_40_malformed_mcp_requests_add_at_most_12_log_lines(running):
+    before = len(running.logged_through())
+    bodies = [b'{"jsonrpc":"2.0","id":1,"method":"x"}', b"\xff\xfe\xfd", b"[]", b'{"jsonrpc":"2.0","id":1}']
+    for i in range(40):
+        answer = running.http.post("/gradio_api/mcp/", content=bodies[i % 4], headers=MCP_HEADERS)
+        assert answer.status_code == 400 and answer.json()["error"].startswith("not an MCP message: the body is ")
+    added = running.logged_through()[before:]
+    assert any("counted, not logged" in line for line in added), added
+    assert len(added) <= 12, added
+    assert not [line for line in added if "Traceback" in line or "validation error" in line]
+
+
+def test_a_normal_tool_call_logs_at_most_one_line(running):
+    before = len(running.logged_through())
+    (lookup,) = call_tools(running.server.url, [("lookup", {"model_id": "Qwen/Qwen3-0.6B"})])
+    assert '"model_id": "Qwen/Qwen3-0.6B"' in lookup.content[0].text
+    added = running.logged_through()[before:]
+    assert len(added) <= 1, added
+
+
+def closed_after(sock: socket.socket, drip: bool) -> float:
+    """Seconds until the app closes `sock` (sending a header line every 5 s when `drip`)."""
+    began = time.monotonic()
+    if drip:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        sock.settimeout(5)
+    while time.monotonic() - began < 65:
+        try:
+            if sock.recv(4096) == b"":
+                return time.monotonic() - began
+        except TimeoutError:
+            pass
+        except OSError:
+            return time.monotonic() - began
+        if drip:
+            try:
+                sock.sendall(b"X-Drip: 1\r\n")
+            except OSError:
+                return time.monotonic() - began
+    return float("inf")
+
+
+def test_idle_and_dripping_connections_are_closed_within_60_s(running):
+    times: dict[str, float] = {}
+    socks = {"idle": connect(running), "dripping": connect(running)}
+    threads = [
+        threading.Thread(target=lambda k=k: times.__setitem__(k, closed_after(socks[k], k == "dripping")))
+        for k in socks
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(80)
+    for sock in socks.values():
+        sock.close()
+    assert times["idle"] <= 60 and times["dripping"] <= 60, times
+    assert connections.REQUEST_DEADLINE <= 60
+    assert running.http.get("/feed.atom").status_code == 200  # other clients served throughout
+
+
+def open_stream(app: App, session: str) -> tuple[socket.socket, bytes]:
+    sock = connect(app)
+    sock.sendall(f"GET /gradio_api/heartbeat/{session} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    sock.settimeout(30)
+    answer = b""
+    while b"\r\n\r\n" not in answer or (b" 429 " in answer.split(b"\r\n")[0] and not answer.endswith(b"}")):
+        part = sock.recv(4096)
+        if not part:
+            break
+        answer += part
+    return sock, answer
+
+
+def test_one_client_holds_at_most_64_event_streams(running):
+    # the app's own MCP client (tool calls above) may hold one heartbeat stream from the same loopback address
+    opened, refused = [], b""
+    try:
+        for i in range(streams.PER_CLIENT + 1):
+            sock, first = open_stream(running, f"s{i}")
+            if not first.startswith(b"HTTP/1.1 200"):
+                sock.close()
+                refused = first
+                break
+            assert b"text/event-stream" in first, first[:200]
+            opened.append(sock)
+        assert refused.startswith(b"HTTP/1.1 429") and b"too many open event streams" in refused, refused[:200]
+        assert streams.PER_CLIENT - 1 <= len(opened) <= streams.PER_CLIENT
+    finally:
+        for sock in opened:
+            sock.close()
+    deadline = time.monotonic() + 30
+    while True:  # the closed streams are counted out as the app notices each close
+        sock, first = open_stream(running, "after")
+        sock.close()
+        if first.startswith(b"HTTP/1.1 200") or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert first.startswith(b"HTTP/1.1 200"), first[:200]
+
+
+def test_the_app_still_serves_after_all_of_it(running):
+    kind, answer = running.call("lookup", ["Qwen/Qwen3-0.6B", "", ""])
+    assert kind == "complete" and answer[0]["model_id"] == "Qwen/Qwen3-0.6B"
+    assert re.search(r"Traceback", running.log.read_text(encoding="utf-8", errors="replace")) is None
+    assert not Path(running.temp / "gradio").exists() or len(running.files()) <= 20
