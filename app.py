@@ -17,9 +17,10 @@ import gradio as gr
 from huggingface_hub import constants as hf_constants
 
 from components.sources import heap, hub_log
-from components.sources.dataset import DatasetError, check_local_source
+from components.sources.dataset import check_local_source
+from components.sources.errors import SourceError
 from components.sources.moment import Sources
-from components.sources.rankings import resolve_rankings
+from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
 from components.web import patches, theme
@@ -118,17 +119,17 @@ def main(argv: list[str] | None = None) -> None:
     hub_log.quiet()
     args = parse_args(argv)
     # At the command line the person gave the paths: errors name them whole (the page and API scrub them).
+    rankings = resolve_rankings(args.rankings)
     try:
-        rankings = resolve_rankings(args.rankings)
-    except ValueError as exc:
+        rankings.begin()
+    except SourceError as exc:
         sys.exit(f"error: --rankings '{args.rankings}': {exc}")
     try:
-        records = resolve_records(args.models)
         if args.dataset and not args.dataset.startswith("hf://"):
             check_local_source(args.dataset)
-        sources = Sources(DatasetStore(args.dataset), rankings, records)
+        sources = Sources(DatasetStore(args.dataset), rankings, resolve_records(args.models))
         sources.begin()  # the Hub is read while the page is built
-    except (DatasetError, ValueError) as exc:
+    except SourceError as exc:
         sys.exit(f"error: {exc}")
     demo = build(sources)
     sources.start()

@@ -27,7 +27,9 @@ from huggingface_hub import HfApi  # noqa: E402
 from huggingface_hub.errors import RepositoryNotFoundError  # noqa: E402
 
 from components.sources.dataset import SAMPLE_DIR, load  # noqa: E402
-from components.sources.rankings import BUNDLED_SNAPSHOT, HUB_ERRORS, TASKS, load_snapshot  # noqa: E402
+from components.sources.errors import SourceError  # noqa: E402
+from components.sources.rankings import BUNDLED_SNAPSHOT, TASKS, load_snapshot  # noqa: E402
+from components.sources.rankings_store import HUB_ERRORS  # noqa: E402
 from components.sources.records import BUNDLED_RECORDS, HUB_EXPAND, hub_id, hub_json  # noqa: E402
 from data.refresh_rankings import write_snapshot  # noqa: E402
 
@@ -102,7 +104,7 @@ def main(argv: Sequence[str] | None = None, api: Any = None) -> int:
     args = parser.parse_args(argv)
     try:
         ids = wanted_ids(args.dataset, args.rankings)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, SourceError) as exc:
         log.error("could not read the models to cover: %s", exc)
         return 1
     records, unknown, failed = fetch_records(api or HfApi(), ids, workers=args.workers)

@@ -20,7 +20,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # run as a plain script from any directory
     sys.path.insert(0, str(REPO_ROOT))
 
-from components.sources.rankings import BUNDLED_SNAPSHOT, HUB_ERRORS, fetch_live, snapshot_json  # noqa: E402
+from components.sources.rankings import BUNDLED_SNAPSHOT, snapshot_json  # noqa: E402
+from components.sources.rankings_store import HUB_ERRORS, fetch_live  # noqa: E402
 
 log = logging.getLogger("refresh_rankings")
 

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import islice
 from pathlib import Path
 
@@ -14,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from huggingface_hub.hf_api import ModelInfo
 
-from components.sources.rankings import HUB_SORT
+from components.sources.rankings_store import HUB_SORT
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -147,6 +152,46 @@ class FakeApi:
         ranking = {v: k for k, v in HUB_SORT.items()}[kwargs["sort"]]
         items = recorded(kwargs["pipeline_tag"], ranking)
         return (ModelInfo(**{**item, "siblings": None}) for item in islice(items, kwargs.get("limit")))
+
+
+class FakeHub(BaseHTTPRequestHandler):
+    """A broken Hub: every request is answered the way `mode` says: "500" (an Internal Error), "slow"
+    (no answer for 40 s, past every timeout) or "garbage" (200 with a body that is not JSON and carries
+    markup). Serve it with `fake_hub(mode)`."""
+
+    mode = "500"
+    GARBAGE = b"{not json, <script>garbage</script>"
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.mode == "slow":
+            time.sleep(40)
+            return
+        status, body = (500, b'{"error": "Internal Error"}') if self.mode == "500" else (200, self.GARBAGE)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_HEAD = do_GET
+
+
+@contextmanager
+def fake_hub(mode: str) -> Iterator[str]:
+    """A `FakeHub` in `mode` on 127.0.0.1 for the block; yields its address (for HF_ENDPOINT)."""
+    if mode not in ("500", "slow", "garbage"):
+        raise ValueError(f"unknown fake Hub mode {mode!r}")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("Hub", (FakeHub,), {"mode": mode}))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 # ---- stores that serve a fixed value, for handlers tested without a refresh ------------------------

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import TypedDict
 from urllib.parse import parse_qsl, urlencode
 
 from components.domain.versions import short_version
@@ -23,16 +22,6 @@ from components.domain.versions import short_version
 FIRST_LIBRARY = "transformers"
 ASKED_MAX = 80
 MAX_PARAM = 200  # a link's value is cut to this before it is read: no real version is near it
-
-
-class StackAnswer(TypedDict):
-    """A stack as the endpoints answer it (`Stack.as_dict`)."""
-
-    neuronx_cc: str
-    library: str
-    library_version: str
-    models: int
-    passed: int
 
 
 @dataclass(frozen=True)
@@ -142,7 +131,9 @@ class Stack(StackRef):
         """The reference alone, made once: snapshots look their rows up by it."""
         return StackRef(self.neuronx_cc, self.library, self.library_version)
 
-    def as_dict(self) -> StackAnswer:  # type: ignore[override]
+    def as_dict(self) -> dict[str, str | int]:  # type: ignore[override]
+        """The stack and its counts as plain JSON values; the endpoints declare the shape
+        (`queries.answers.StackAnswer`)."""
         return {
             "neuronx_cc": self.neuronx_cc,
             "library": self.library,

@@ -1,19 +1,23 @@
-"""The shapes of the endpoints' answers, declared once, beside the code that builds them.
+"""The shapes of the endpoints' answers, declared once, each field with its one-line description.
 
-The builders (`views`, `details`, `evidence`, `compare`, `architectures`) return these types, the field
-lists of the views and exports are read from them, and the endpoints (`web/api.py`) name them as their
-return annotations: Gradio reads those to describe each answer's fields on the API page
-(`/gradio_api/info`) and to MCP clients. `tests/e2e/test_answers.py` holds every endpoint's answers to
-their declared type, key for key, so the published schema cannot drift from what is sent.
+The builders (`views`, `details`, `evidence`, `compare`, `architectures`, `failures`) return these types,
+the field lists of the views and exports are read from them, and the endpoints (`web/routes/endpoints.py`)
+name them as their return annotations: Gradio reads those to publish each answer's field types on the
+API page (`/gradio_api/info`) and to MCP clients. Each field is `Annotated[type, "description"]`; Gradio
+and `typing.get_type_hints` see the plain type, `describe()` the description, and `returns()` turns a
+type into the "Returns:" lines of an endpoint's documentation, so no field is described twice.
+`tests/queries/test_answers.py` holds every endpoint's answers to their declared type, key for key.
 
 `total=False` marks answers whose keys depend on the case (a model with or without a row, a ranked
-view); every value is plain JSON (`None` is null), counts are integers. Annotations are evaluated (no
-`from __future__ import annotations`): Gradio reads them as types, not strings.
+view); every value is plain JSON (`None` is null), counts are integers. The TypedDicts are
+`typing_extensions`' (pydantic's `TypeAdapter` reads only those on Python 3.11). Annotations are
+evaluated (no `from __future__ import annotations`): Gradio reads them as types, not strings.
 """
 
-from typing import TypedDict
+import typing
+from typing import Annotated
 
-from components.domain.stacks import StackAnswer
+from typing_extensions import TypedDict, is_typeddict
 
 __all__ = [
     "ArchitectureAnswer",
@@ -39,7 +43,10 @@ __all__ = [
     "StackRefAnswer",
     "Suggestion",
     "ThresholdsAnswer",
+    "describe",
     "keys",
+    "returns",
+    "shapes",
 ]
 
 
@@ -48,31 +55,127 @@ def keys(shape: type) -> tuple[str, ...]:
     return tuple(shape.__annotations__)
 
 
+def describe(shape: type) -> dict[str, str]:
+    """Each key of the TypedDict `shape` (its bases' first) and its one-line description."""
+    hints = typing.get_type_hints(shape, include_extras=True)
+    return {key: _description(hints[key], f"{shape.__name__}.{key}") for key in keys(shape)}
+
+
+def _description(hint: object, where: str) -> str:
+    texts = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, str)]
+    if not texts:
+        raise TypeError(f"{where} has no description: declare it Annotated[type, 'what it is']")
+    return texts[0]
+
+
+def shapes() -> dict[str, type]:
+    """Every answer type this module declares, by name."""
+    return {name: value for name in __all__ if is_typeddict(value := globals()[name])}
+
+
+def returns(shape: object) -> list[str]:
+    """The "Returns:" lines of an endpoint answering `shape` (a TypedDict or a list of one): one line per
+    top-level key, `key: description`, a nested answer's keys in braces on the same line (the first time;
+    later, "as in" the key that described them). Gradio reads each line of Returns as its own item, so
+    no line is ever wrapped."""
+    return [f"{key}: {text}" for key, text in _fields(_inner(shape), {})]
+
+
+def _inner(hint: object) -> type:
+    """The TypedDict inside `hint` (X, list[X], X | None); raises TypeError when there is none."""
+    if is_typeddict(hint):
+        return hint  # type: ignore[return-value]
+    for arg in typing.get_args(hint):
+        if arg is not type(None):
+            try:
+                return _inner(arg)
+            except TypeError:
+                continue
+    raise TypeError(f"{hint} holds no answer type")
+
+
+def _fields(shape: type, seen: dict[type, str]) -> list[tuple[str, str]]:
+    """(key, description) of `shape`, nested answers spelt out once; `seen`: nested type → the key that did."""
+    hints = typing.get_type_hints(shape, include_extras=True)
+    found = []
+    for key, text in describe(shape).items():
+        try:
+            nested = _inner(typing.get_args(hints[key])[0])
+        except TypeError:
+            found.append((key, text))
+            continue
+        if nested in seen:
+            found.append((key, f"{text} {{as in {seen[nested]}}}"))
+            continue
+        seen[nested] = key
+        found.append((key, f"{text} {{{'; '.join(f'{k}: {t}' for k, t in _fields(nested, seen))}}}"))
+    return found
+
+
+# ---- fields several answers share: described once ----------------------------------------------
+
+ModelId = Annotated[str, "the Hub id, e.g. Qwen/Qwen3-0.6B"]
+Result = Annotated[str, 'PASS, FAIL, EXCLUDED (see exclusion) or "not tested"']
+Kind = Annotated[
+    str, 'what the result means: "pass", "fail", "excluded", "not tested" or "other" (a result the app does not know)'
+]
+Cores = Annotated[int | None, "the number of Trainium cores the model was sharded over"]
+WallTime = Annotated[int | None, "wall time of the run in seconds, compilation included"]
+PeakMemory = Annotated[float | None, "peak device memory (HBM) in GB"]
+Capacity = Annotated[float | None, "the device memory (HBM) of the cores used, in GB"]
+Exclusion = Annotated[str | None, "why the model was deliberately not tested, or null"]
+NeuronxCc = Annotated[str, "the neuronx-cc compiler version, e.g. 2.28.7631.0+82129205"]
+Library = Annotated[str, "the modeling library, e.g. transformers or diffusers"]
+LibraryVersion = Annotated[str, "the library's version, e.g. 4.57.1"]
+Parameters = Annotated[int | None, "the parameter count from the Hub record (safetensors.total), null when unknown"]
+ModelIds = Annotated[list[str], "model ids"]
+
+
+class StackAnswer(TypedDict):
+    """A stack as the endpoints answer it (`Stack.as_dict`)."""
+
+    neuronx_cc: NeuronxCc
+    library: Library
+    library_version: LibraryVersion
+    models: Annotated[int, "how many models were run on the stack"]
+    passed: Annotated[int, "how many of them passed"]
+
+
+class StackRefAnswer(TypedDict):
+    """A stack named in an answer (`stacks.StackRef.as_dict`)."""
+
+    neuronx_cc: NeuronxCc
+    library: Library
+    library_version: LibraryVersion
+
+
 class ModelOnStack(TypedDict, total=False):
     """What /search and /lookup both say of one model on one stack."""
 
-    model_id: str
-    result: str
-    kind: str
-    tp: int | None
-    wall_s: int | None
-    hbm_peak_gb: float | None
-    hbm_capacity_gb: float | None
-    exclusion: str | None
-    neuronx_cc: str | None
-    library: str | None
-    library_version: str | None
-    task: str | None
-    architecture: str | None
+    model_id: ModelId
+    result: Result
+    kind: Kind
+    tp: Cores
+    wall_s: WallTime
+    hbm_peak_gb: PeakMemory
+    hbm_capacity_gb: Capacity
+    exclusion: Exclusion
+    neuronx_cc: Annotated[str | None, "the neuronx-cc version of the stack answered for"]
+    library: Annotated[str | None, "the library of the stack answered for"]
+    library_version: Annotated[str | None, "the library version of the stack answered for"]
+    task: Annotated[str | None, "the Hub task (pipeline tag) from the model's Hub record, null when unknown"]
+    architecture: Annotated[
+        str | None, "the model class its Hub record names (e.g. LlamaForCausalLM), null when unknown"
+    ]
 
 
 class RankFields(TypedDict, total=False):
     """What a ranking says of a model: its rank in the view, and the Hub's counts."""
 
-    rank: int | None
-    downloads: int | None
-    likes: int | None
-    trending_score: float | None
+    rank: Annotated[int | None, "its place in the Hub's ranking of the view (unique within an answer)"]
+    downloads: Annotated[int | None, "the Hub's download count"]
+    likes: Annotated[int | None, "the Hub's like count"]
+    trending_score: Annotated[float | None, 'the Hub\'s trending score (what "trending" ranks by)']
 
 
 class RowAnswer(ModelOnStack, RankFields, total=False):
@@ -82,127 +185,133 @@ class RowAnswer(ModelOnStack, RankFields, total=False):
 class HistoryEntry(TypedDict):
     """The model on one stack, in /lookup's history."""
 
-    neuronx_cc: str
-    library: str
-    library_version: str
-    result: str
-    tp: int | None
-    wall_s: int | None
-    hbm_peak_gb: float | None
-    hbm_capacity_gb: float | None
-    exclusion: str | None
-    tested_at: str | None
-    kind: str
-    last_pass: bool
-    first_fail_after_pass: bool
+    neuronx_cc: NeuronxCc
+    library: Library
+    library_version: LibraryVersion
+    result: Result
+    tp: Cores
+    wall_s: WallTime
+    hbm_peak_gb: PeakMemory
+    hbm_capacity_gb: Capacity
+    exclusion: Exclusion
+    tested_at: Annotated[str | None, "when it was run, ISO 8601"]
+    kind: Kind
+    last_pass: Annotated[bool, "true on the newest stack where it passed"]
+    first_fail_after_pass: Annotated[bool, "true on the first stack where it failed after that pass"]
 
 
 class ArchitectureModel(TypedDict):
-    model_id: str
-    result: str
-    tp: int | None
-    num_parameters: int | None
+    """A tested model of an architecture."""
+
+    model_id: ModelId
+    result: Result
+    tp: Cores
+    num_parameters: Parameters
 
 
 class ArchitectureAnswer(TypedDict):
-    architecture: str
-    tested: int
-    passed: int
-    models: list[ArchitectureModel]
+    """One architecture on one stack."""
+
+    architecture: Annotated[str, "the model class the Hub records name, e.g. LlamaForCausalLM"]
+    tested: Annotated[int, "how many models of it were run on the stack (excluded ones are not)"]
+    passed: Annotated[int, "how many of them passed"]
+    models: Annotated[list[ArchitectureModel], "its models on the stack, smallest first"]
 
 
 class BaseModelEvidence(TypedDict):
     """The nearest base model with a row on the stack, `hops` steps up the base_model chain."""
 
-    model_id: str
-    result: str
-    tp: int | None
-    hops: int
+    model_id: Annotated[str, "the base model's Hub id"]
+    result: Result
+    tp: Cores
+    hops: Annotated[int, "how many steps up the base_model chain of Hub records it is"]
 
 
 class ArchitectureEvidence(TypedDict):
-    """The model's architecture on the stack, and up to three tested models of it closest in size."""
+    """The model's architecture on the stack, and the tested models of it closest in size."""
 
-    name: str
-    tested: int
-    passed: int
-    closest: list[ArchitectureModel]
+    name: Annotated[str, "the architecture, e.g. LlamaForCausalLM"]
+    tested: Annotated[int, "how many models of it were run on the stack (0 when none)"]
+    passed: Annotated[int, "how many of them passed"]
+    closest: Annotated[list[ArchitectureModel], "the tested models of it closest in size"]
 
 
 class Evidence(TypedDict):
-    base_model: BaseModelEvidence | None
-    architecture: ArchitectureEvidence | None
+    """What the stack says about an untested model."""
+
+    base_model: Annotated[BaseModelEvidence | None, "its nearest base model with a run on the stack, or null"]
+    architecture: Annotated[ArchitectureEvidence | None, "its architecture's record on the stack, or null"]
 
 
 class Suggestion(TypedDict, total=False):
     """A run.py adapted from a tested script (UNTESTED), or a note saying why there is none."""
 
-    suggested_run_py: str
-    suggested_from: str
-    suggested_tp: int
-    suggested_note: str
+    suggested_run_py: Annotated[str, "a passing script of the same architecture adapted to this model (UNTESTED)"]
+    suggested_from: Annotated[str, "the tested model whose script was adapted"]
+    suggested_tp: Annotated[int, "the cores the suggested script shards over"]
+    suggested_note: Annotated[str, "why no script is suggested"]
 
 
 class CauseAnswer(TypedDict):
     """What a FAIL's error reduces to (see /failures)."""
 
-    signature: str
-    code: str | None
-    summary: str
-    docs: str | None
+    signature: Annotated[
+        str, "a stable, versioned id of the reduction: the same failure on another stack has the same one"
+    ]
+    code: Annotated[
+        str | None,
+        "the error's NCC_ compiler code or NRT_ runtime status, else its exception type; null when it names none",
+    ]
+    summary: Annotated[
+        str,
+        'its primary error line with numbers, sizes, core ids, addresses and paths masked ("no error text" when there is none)',
+    ]
+    docs: Annotated[str | None, "the Neuron documentation page of the code, or null"]
 
 
 class ModelCause(CauseAnswer):
     """A failed model's cause on its stack, with the other models it blocks there."""
 
-    shared_with: list[str]
-
-
-class StackRefAnswer(TypedDict):
-    """A stack named in an answer (`stacks.StackRef.as_dict`)."""
-
-    neuronx_cc: str
-    library: str
-    library_version: str
+    shared_with: Annotated[list[str], "the other models on the stack that fail the same way"]
 
 
 class FixedIn(StackRefAnswer):
-    """A newer stack of the same library where some of a cause's models pass: those models."""
+    """A newer stack where some models of a cause pass."""
 
-    models: list[str]
+    models: Annotated[list[str], "the cause's models that pass there"]
 
 
 class FailureCause(CauseAnswer):
-    """A cause on the stack: the models it blocks, the oldest stack where it blocked one, where it is fixed."""
+    """One cause of failure on a stack and the models it blocks."""
 
-    count: int
-    models: list[str]
-    first_seen: StackRefAnswer
-    fixed_in: list[FixedIn]
+    count: Annotated[int, "how many models it blocks on the stack"]
+    models: Annotated[list[str], "the model ids it blocks"]
+    first_seen: Annotated[StackRefAnswer, "the oldest stack of the same library where it blocked a model"]
+    fixed_in: Annotated[list[FixedIn], "the newer stacks of that library where some of its models pass"]
 
 
 class FailuresAnswer(TypedDict):
-    """A stack's FAILs grouped by cause, the cause blocking the most models first (see /failures)."""
+    """Every FAIL on one stack, grouped by cause."""
 
-    stack: StackAnswer | None
-    failed: int
-    causes: list[FailureCause]
+    stack: Annotated[StackAnswer | None, "the stack answered for"]
+    failed: Annotated[int, "how many models FAIL on it"]
+    causes: Annotated[list[FailureCause], "the causes, most models blocked first; every FAIL is in exactly one"]
 
 
 class RequestTest(TypedDict):
     """Where to ask for a run of an untested model (a new discussion on the dataset), and the text to ask with."""
 
-    url: str
-    title: str
-    text: str
+    url: Annotated[str, "a new discussion on the dataset's Hub page"]
+    title: Annotated[str, "its title"]
+    text: Annotated[str, "its text, filled in with the model and the evidence"]
 
 
 class Expectation(TypedDict):
     """What to expect from a model with no row on the stack: never a result (that stays "not tested")."""
 
-    verdict: str
-    basis: str
-    reason: str
+    verdict: Annotated[str, '"likely runs", "likely fails" or "unknown"']
+    basis: Annotated[str, 'the rule that decided: "size", "base model", "architecture" or "none"']
+    reason: Annotated[str, "the evidence named"]
 
 
 class LookupAnswer(ModelOnStack, Suggestion, total=False):
@@ -211,75 +320,90 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
     A tested row carries every dataset column (`columns.COLUMNS`); a column a newer dataset adds and
     the app does not know yet is passed through as it is."""
 
-    runner: str | None
-    notes: str | None
-    error: str | None
-    cpu_match: str | None
-    english: str | None
-    transformers: str | None
-    diffusers: str | None
-    sentence_transformers: str | None
-    accelerate: str | None
-    torch_neuronx: str | None
-    torch: str | None
-    nki: str | None
-    python: str | None
-    neuron_driver: str | None
-    tested_at: str | None
-    run_py: str | None
-    gated: str
-    instance: str | None
-    install_command: str
-    cache_sync_command: str
-    history: list[HistoryEntry]
-    evidence: Evidence
-    record_unknown: str
-    unknown_stack: str
-    cause: ModelCause
-    report_url: str
-    request_test: RequestTest
-    expectation: Expectation
+    runner: Annotated[str | None, "how it was run: single-core, tensor-parallel or expert-parallel"]
+    notes: Annotated[str | None, "the harness's notes on the run"]
+    error: Annotated[str | None, "the error of a failed run, often a traceback"]
+    cpu_match: Annotated[str | None, "how the output compared with a CPU run of the same checkpoint (one core)"]
+    english: Annotated[str | None, "the judge model's verdict on the generated text (sharded runs)"]
+    transformers: Annotated[str | None, "the stack's transformers version"]
+    diffusers: Annotated[str | None, "the stack's diffusers version"]
+    sentence_transformers: Annotated[str | None, "the stack's sentence-transformers version"]
+    accelerate: Annotated[str | None, "the stack's accelerate version"]
+    torch_neuronx: Annotated[str | None, "the stack's torch-neuronx version"]
+    torch: Annotated[str | None, "the stack's torch version"]
+    nki: Annotated[str | None, "the stack's nki version"]
+    python: Annotated[str | None, "the stack's Python version"]
+    neuron_driver: Annotated[str | None, "the stack's Neuron driver version"]
+    tested_at: Annotated[str | None, "when it was run, ISO 8601"]
+    run_py: Annotated[str | None, "the exact script that was run"]
+    gated: Annotated[str, '"auto" or "manual" when the Hub gates the model\'s files']
+    instance: Annotated[str | None, "the smallest trn2 instance for its cores"]
+    install_command: Annotated[str, "pip install of the stack's packages, pinned"]
+    cache_sync_command: Annotated[str, "fetches the graphs the run compiled (not for an untested model)"]
+    history: Annotated[list[HistoryEntry], "the model on every stack, newest first"]
+    evidence: Annotated[Evidence, "a model with no row on the stack: what the stack says about it"]
+    record_unknown: Annotated[str, "why the model's Hub record is unknown, when it is"]
+    unknown_stack: Annotated[
+        str, 'a stack not in the data: the stack asked for and the known ones (result "not tested")'
+    ]
+    cause: Annotated[ModelCause, "a FAIL: its failure, reduced as /failures does"]
+    report_url: Annotated[
+        str,
+        "a FAIL: a new issue on github.com/aws-neuron/aws-neuron-sdk pre-filled with the model, the pinned stack, the instance, the cause, the error's last lines and, for a regression, the stack it last passed on",
+    ]
+    request_test: Annotated[RequestTest, "a model with no row on the stack: how to ask for a run of it"]
+    expectation: Annotated[
+        Expectation, "a model with no row on the stack: what to expect from the evidence (an expectation, not a result)"
+    ]
 
 
 class ComparedModel(TypedDict, total=False):
     """One model on both stacks: each side's fields with the suffix _a or _b."""
 
-    model_id: str
-    result_a: str
-    kind_a: str
-    tp_a: int | None
-    wall_s_a: int | None
-    hbm_peak_gb_a: float | None
-    hbm_capacity_gb_a: float | None
-    exclusion_a: str | None
-    result_b: str
-    kind_b: str
-    tp_b: int | None
-    wall_s_b: int | None
-    hbm_peak_gb_b: float | None
-    hbm_capacity_gb_b: float | None
-    exclusion_b: str | None
-    reasons: list[str]
-    cause: CauseAnswer
+    model_id: ModelId
+    result_a: Annotated[str, 'its result on stack A ("not tested" without a run)']
+    kind_a: Annotated[str, "the kind of its result on stack A"]
+    tp_a: Annotated[int | None, "its cores on stack A"]
+    wall_s_a: Annotated[int | None, "its wall time on stack A, in seconds"]
+    hbm_peak_gb_a: Annotated[float | None, "its peak device memory on stack A, in GB"]
+    hbm_capacity_gb_a: Annotated[float | None, "the device memory of its cores on stack A, in GB"]
+    exclusion_a: Annotated[str | None, "why it was excluded on stack A"]
+    result_b: Annotated[str, 'its result on stack B ("not tested" without a run)']
+    kind_b: Annotated[str, "the kind of its result on stack B"]
+    tp_b: Annotated[int | None, "its cores on stack B"]
+    wall_s_b: Annotated[int | None, "its wall time on stack B, in seconds"]
+    hbm_peak_gb_b: Annotated[float | None, "its peak device memory on stack B, in GB"]
+    hbm_capacity_gb_b: Annotated[float | None, "the device memory of its cores on stack B, in GB"]
+    exclusion_b: Annotated[str | None, "why it was excluded on stack B"]
+    reasons: Annotated[list[str], "changed: what moved past the thresholds"]
+    cause: Annotated[CauseAnswer, "a regression: its failure on B, reduced as /failures does"]
 
 
 class ThresholdsAnswer(TypedDict):
     """What counts as a notable change between two passing runs (`compare.Thresholds`)."""
 
-    wall_change: float
-    wall_min_s: int
-    memory_change: float
-    memory_min_gb: float
-    description: str
+    wall_change: Annotated[float, "the least wall-time change that counts, as a fraction"]
+    wall_min_s: Annotated[int, "and the least in seconds"]
+    memory_change: Annotated[float, "the least peak-memory change that counts, as a fraction"]
+    memory_min_gb: Annotated[float, "and the least in GB"]
+    description: Annotated[str, "the thresholds in words"]
 
 
 class CompareAnswer(TypedDict):
-    stack_a: StackAnswer | None
-    stack_b: StackAnswer | None
-    thresholds: ThresholdsAnswer
-    regressions: list[ComparedModel]
-    fixes: list[ComparedModel]
-    added: list[ComparedModel]
-    removed: list[ComparedModel]
-    changed: list[ComparedModel]
-    other_changes: list[ComparedModel]
+    """Two stacks compared, model by model (from A to B)."""
+
+    stack_a: Annotated[StackAnswer | None, "stack A, the older one as a rule"]
+    stack_b: Annotated[StackAnswer | None, "stack B"]
+    thresholds: Annotated[ThresholdsAnswer, "what counts as a notable change between two passing runs"]
+    regressions: Annotated[list[ComparedModel], "PASS on A, FAIL on B"]
+    fixes: Annotated[list[ComparedModel], "FAIL on A, PASS on B"]
+    added: Annotated[list[ComparedModel], "run on B only"]
+    removed: Annotated[list[ComparedModel], "run on A only"]
+    changed: Annotated[
+        list[ComparedModel],
+        "PASS on both, with wall time or peak memory moved past the thresholds or a different number of cores",
+    ]
+    other_changes: Annotated[
+        list[ComparedModel],
+        "any other change of result, such as PASS to EXCLUDED (an exclusion is a decision, not a regression)",
+    ]

@@ -25,10 +25,9 @@ from huggingface_hub import HfApi, HfFileSystem
 
 from components.domain.columns import ALIASES, BY_NAME, COLUMNS, HEAVY
 from components.sources import parts
-from components.sources.errors import describe_error
+from components.sources.errors import SourceError, describe_error
 from components.sources.file_cache import FileCache, FileTable
 from components.sources.parts import SHARED
-from components.sources.refresh import SourceError
 from components.sources.snapshot import Provenance, Skipped, Snapshot
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,10 @@
-"""The one error scrubber: what an exception may say on the page, in the API and in the logs.
+"""The sources' one error family, and the one error scrubber: what an exception may say on the page,
+in the API and in the logs.
 
-Errors from the Hub and from local files can carry a token (`hf_…`, `Bearer …`), the home folder
-or an absolute local path. `describe_error` keeps what says what went wrong (the exception type,
-the first line of its message, URLs) and hides the rest.
+Every error a source raises on purpose is a `SourceError` (a missing file, a bad snapshot, a Hub answer
+worth nothing); its message is written to be shown. Errors from the Hub and from local files can carry a
+token (`hf_…`, `Bearer …`), the home folder or an absolute local path. `describe_error` keeps what says
+what went wrong (the exception type, the first line of its message, URLs) and hides the rest.
 """
 
 from __future__ import annotations
@@ -11,6 +13,12 @@ import os
 import re
 
 MAX_LENGTH = 200
+
+
+class SourceError(Exception):
+    """A source cannot be read, or gave nothing worth serving; the message is display-safe (no token,
+    no absolute local path) and is shown as it is, on the page, in the API and in the log."""
+
 
 _SECRET = re.compile(r"hf_[A-Za-z0-9]{6,}|(?<=Bearer )\S+", re.IGNORECASE)
 # An absolute path outside a URL (no word character, ':', '/', '.' or '~' right before it), e.g. a

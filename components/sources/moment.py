@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.sources.rankings import Rankings, RankingsStore
+from components.sources.rankings import Rankings
+from components.sources.rankings_store import RankingsStore
 from components.sources.records import Records, empty_records
 from components.sources.records_store import RecordsStore
 from components.sources.refresh import RefreshingStore, SourceStatus
@@ -28,12 +29,16 @@ class Moment:
 
 class Sources:
     """The dataset, the rankings and the model records the app serves. Without `records`, no model
-    records and no Hub look-ups (each model's task and architecture are unknown)."""
+    records and no Hub look-ups (each model's task and architecture are unknown): an empty set, served
+    at once, as it reads nothing."""
 
     def __init__(self, datasets: DatasetStore, rankings: RankingsStore, records: RecordsStore | None = None):
         self.datasets = datasets
         self.rankings = rankings
-        self.records = records if records is not None else RecordsStore(empty_records(), live=False)
+        if records is None:
+            records = RecordsStore(empty_records(), live=False)
+            records.begin()
+        self.records = records
 
     @property
     def stores(self) -> tuple[RefreshingStore, ...]:

@@ -1,43 +1,32 @@
-"""The Hub's own rankings (trending, downloads), one task at a time.
+"""The Hub's own rankings (trending, downloads), one task at a time: the value and its parsers.
 
-`Rankings` is one immutable set of ranked lists; `RankingsStore` serves the bundled snapshot at
-once and swaps live Hub rankings in from a background thread when (and if) the Hub answers.
-A Hub fault never reaches a request: the last good rankings stay in place (see `refresh.RefreshingStore`).
+`Rankings` is one immutable set of ranked lists; `load_snapshot` reads one from a snapshot file and
+`ranked_model_from_info` reads one entry of a Hub answer. Where rankings are fetched and served is
+`rankings_store.py`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import httpx2
-from huggingface_hub import HfApi
-from huggingface_hub import constants as hf_constants
-
+from components.sources.errors import SourceError
 from components.sources.hub_values import count, parameter_count, parse_time, score
-from components.sources.refresh import Backoff, RefreshingStore
+from components.sources.json_file import read_json
 
 log = logging.getLogger(__name__)
 
 TASKS = ("text-generation", "image-text-to-text")
 RANKINGS = ("trending", "downloads")
-# The `sort` value huggingface_hub's `list_models` takes for each ranking.
-HUB_SORT = {"trending": "trending_score", "downloads": "downloads"}
-# Only what a row needs; `safetensors` carries the parameter count.
-HUB_EXPAND = ["downloads", "likes", "trendingScore", "safetensors"]
 
 BUNDLED_SNAPSHOT = Path(__file__).resolve().parents[2] / "data" / "rankings_snapshot.json"
-
-# Errors a Hub call can raise for an unreachable Hub or a malformed answer.
-HUB_ERRORS = (httpx2.HTTPError, OSError, ValueError, KeyError, TypeError, AttributeError)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -165,7 +154,7 @@ def _ranked_model_from_entry(entry: Any, position: int, task: str) -> RankedMode
     )
 
 
-def _dedupe(models: Iterable[RankedModel]) -> tuple[RankedModel, ...]:
+def dedupe(models: Iterable[RankedModel]) -> tuple[RankedModel, ...]:
     """Models in rank order, each model once (its best rank)."""
     seen: set[str] = set()
     kept = []
@@ -180,23 +169,15 @@ def load_snapshot(path: str | os.PathLike[str]) -> Rankings:
     """Read a rankings snapshot file (see `snapshot_json` for the format).
 
     Malformed entries and unknown tasks or rankings are skipped; lists come back in rank order.
-    Raises ValueError, naming the file, when it cannot be read, is not a snapshot, or ranks nothing.
+    Raises SourceError, naming the file, when it cannot be read, is not a snapshot, or ranks nothing.
     """
-    path = Path(path)
-    name = path.name
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValueError(f"rankings snapshot {name}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"rankings snapshot {name}: cannot be read ({type(exc).__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"rankings snapshot {name}: invalid JSON (line {exc.lineno}, column {exc.colno})") from None
+    name = Path(path).name
+    data = read_json(path, "rankings snapshot")
     if not isinstance(data, dict) or not isinstance(data.get("tasks"), dict):
-        raise ValueError(f"rankings snapshot {name}: expected an object with a 'tasks' object")
+        raise SourceError(f"rankings snapshot {name}: expected an object with a 'tasks' object")
     fetched_at = parse_time(data.get("fetched_at"))
     if fetched_at is None:
-        raise ValueError(f"rankings snapshot {name}: 'fetched_at' must be an ISO 8601 time")
+        raise SourceError(f"rankings snapshot {name}: 'fetched_at' must be an ISO 8601 time")
     lists: dict[tuple[str, str], tuple[RankedModel, ...]] = {}
     skipped = 0
     for task, by_ranking in data["tasks"].items():
@@ -209,7 +190,7 @@ def load_snapshot(path: str | os.PathLike[str]) -> Rankings:
                 continue
             parsed = [_ranked_model_from_entry(entry, i, task) for i, entry in enumerate(entries, start=1)]
             skipped += sum(model is None for model in parsed)
-            lists[(task, ranking)] = _dedupe(model for model in parsed if model is not None)
+            lists[(task, ranking)] = dedupe(model for model in parsed if model is not None)
     if skipped:
         log.warning("rankings snapshot %s: skipped %d malformed entries", name, skipped)
     note = data.get("note")
@@ -221,7 +202,7 @@ def load_snapshot(path: str | os.PathLike[str]) -> Rankings:
         note=note if isinstance(note, str) else "",
     )
     if rankings.is_empty():
-        raise ValueError(f"rankings snapshot {name}: no ranked models")
+        raise SourceError(f"rankings snapshot {name}: no ranked models")
     return rankings
 
 
@@ -238,154 +219,10 @@ def snapshot_json(rankings: Rankings) -> dict[str, Any]:
 
 
 def check_complete(rankings: Any) -> Rankings:
-    """Return `rankings` if it is a Rankings with a model in every task × ranking; else ValueError."""
+    """Return `rankings` if it is a Rankings with a model in every task × ranking; else SourceError."""
     if not isinstance(rankings, Rankings):
-        raise ValueError(f"expected Rankings, got {type(rankings).__name__}")
+        raise SourceError(f"expected Rankings, got {type(rankings).__name__}")
     missing = [f"{task}/{ranking}" for task in TASKS for ranking in RANKINGS if not rankings.ranked(task, ranking)]
     if missing:
-        raise ValueError(f"no ranked models for {', '.join(missing)}")
+        raise SourceError(f"no ranked models for {', '.join(missing)}")
     return rankings
-
-
-def fetch_live(api: HfApi | None = None, limit: int = 100) -> Rankings:
-    """Fetch the Hub's top `limit` models per task in each ranking.
-
-    Raises whatever the Hub call raises (e.g. httpx2.ConnectError, OfflineModeIsEnabled), and
-    ValueError when an answer ranks no usable model.
-    """
-    api = api or HfApi()
-    lists: dict[tuple[str, str], tuple[RankedModel, ...]] = {}
-    for task in TASKS:
-        for ranking in RANKINGS:
-            infos = api.list_models(pipeline_tag=task, sort=HUB_SORT[ranking], limit=limit, expand=HUB_EXPAND)
-            # Rank is the Hub's position, so a skipped malformed entry leaves a gap, not a shift.
-            parsed = (ranked_model_from_info(info, rank, task) for rank, info in enumerate(infos, start=1))
-            lists[(task, ranking)] = _dedupe(model for model in parsed if model is not None)
-    rankings = Rankings(
-        lists=lists,
-        fetched_at=datetime.now(UTC),
-        origin="live",
-        source="Hub",
-        note="Live rankings from the Hugging Face Hub.",
-    )
-    return check_complete(rankings)
-
-
-def _caveat_for(exc: BaseException) -> str:
-    if isinstance(exc, (httpx2.TransportError, OSError)):  # includes timeouts and offline mode
-        return "Hub unreachable"
-    return "live rankings unavailable"
-
-
-OFFLINE_STATUS = "HF_HUB_OFFLINE is set, so live rankings are not fetched"
-
-
-class RankingsStore(RefreshingStore[Rankings]):
-    """Holds the current Rankings on the refresh engine (`refresh.RefreshingStore`).
-
-    `begin()` serves the snapshot file and, when live, fetches from the Hub on a daemon thread every
-    `refresh_seconds`. A fetch that raises, answers garbage or takes longer than `read_timeout` leaves
-    the last good rankings in place and is reported by `status()` and `source_status()`.
-    """
-
-    source_name = "rankings"
-
-    def __init__(
-        self,
-        snapshot_path: str | os.PathLike[str],
-        *,
-        live: bool,
-        fetch: Callable[[], Rankings] | None = None,
-        refresh_seconds: float = 3600.0,
-        read_timeout: float = 20.0,
-        backoff: Backoff = Backoff(),
-    ):
-        super().__init__(refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff)
-        self.snapshot_path = Path(snapshot_path)
-        self.live = live
-        self._fetch = fetch or fetch_live
-        self._swap(empty_rankings("Rankings have not been loaded yet."))
-        self._loaded = False
-        self._status = ""
-
-    def status(self) -> str:
-        """Why live rankings are not shown, or "" when nothing went wrong."""
-        return self._status
-
-    def serve_first(self) -> None:
-        """Serve the snapshot file (once). Raises ValueError naming a missing or bad file."""
-        if not self._loaded:
-            self._use_snapshot(load_snapshot(self.snapshot_path))
-
-    def reads_at_start(self) -> bool:
-        return self.live and not hf_constants.is_offline_mode()
-
-    def _use_snapshot(self, rankings: Rankings) -> None:
-        if self.live and hf_constants.is_offline_mode():
-            rankings = dataclasses.replace(rankings, caveat="offline mode")
-            self._status = OFFLINE_STATUS
-        self._swap(rankings)
-        self._loaded = True
-
-    # ---- RefreshingStore ---------------------------------------------------------------------------
-
-    def read(self) -> Rankings:
-        return self._fetch()
-
-    def accept(self, value: Any) -> Rankings:
-        return check_complete(value)
-
-    def kind_of(self, rankings: Rankings) -> str:
-        return rankings.origin
-
-    def loaded_at_of(self, rankings: Rankings) -> datetime:
-        return rankings.fetched_at
-
-    def can_refresh(self) -> bool:
-        if not self.live:
-            return False
-        if hf_constants.is_offline_mode():
-            self._status = OFFLINE_STATUS
-            return False
-        return True
-
-    def reader_label(self) -> str:
-        return "the Hub"
-
-    def on_success(self, rankings: Rankings) -> None:
-        self._status = ""
-        log.info("live rankings swapped in (%s)", rankings.label())
-
-    def on_failure(self, error: str, exc: BaseException) -> None:
-        current = self.current()
-        if current.origin == "live":
-            self._status = (
-                f"Live refresh failed ({error}); keeping rankings fetched {current.fetched_at:%Y-%m-%d %H:%M} UTC"
-            )
-        else:
-            self._status = f"Live rankings unavailable ({error})"
-            self._swap(dataclasses.replace(current, caveat=_caveat_for(exc)))
-
-
-def resolve_rankings(source: str | None = None) -> RankingsStore:
-    """The store for `--rankings` (or env SUPPORT_RANKINGS when `source` is None), serving its snapshot
-    file (`serve_first`), not begun.
-
-    "", "hub" → live rankings with the bundled snapshot as fallback (an empty Rankings if that
-    file is missing or bad); a file path → that snapshot only. Raises ValueError naming a
-    missing or invalid snapshot file.
-    """
-    if source is None:
-        source = os.environ.get("SUPPORT_RANKINGS", "")
-    source = source.strip()
-    if source.lower() in ("", "hub"):
-        store = RankingsStore(BUNDLED_SNAPSHOT, live=True)
-        try:
-            store.serve_first()
-        except ValueError as exc:
-            log.error("bundled rankings snapshot unusable: %s", exc)
-            store._use_snapshot(empty_rankings(f"The bundled rankings snapshot is unusable ({exc})."))
-        return store
-    store = RankingsStore(Path(source).expanduser(), live=False)
-    store.serve_first()
-    return store

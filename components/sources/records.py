@@ -12,7 +12,6 @@ look-ups for the ids a set lacks.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -26,7 +25,9 @@ from typing import Any
 from huggingface_hub.errors import HFValidationError
 from huggingface_hub.utils import validate_repo_id
 
+from components.sources.errors import SourceError
 from components.sources.hub_values import count, parameter_count, parse_time, score
+from components.sources.json_file import read_json
 
 log = logging.getLogger(__name__)
 
@@ -227,11 +228,11 @@ def empty_records(source: str = "none", note: str = "") -> Records:
 
 def parse_records(data: Any, source: str) -> Records:
     """Records from a decoded record file: a list of Hub records or `{"models": [...], ...}`.
-    Malformed entries are skipped (and logged); raises ValueError when `data` holds no list."""
+    Malformed entries are skipped (and logged); raises SourceError when `data` holds no list."""
     meta: Mapping = data if isinstance(data, Mapping) else {}
     entries = data.get("models") if isinstance(data, Mapping) else data
     if not isinstance(entries, list):
-        raise ValueError(f"model records {source}: expected a list of Hub model records or an object with 'models'")
+        raise SourceError(f"model records {source}: expected a list of Hub model records or an object with 'models'")
     models: dict[str, ModelRecord] = {}
     skipped = 0
     for entry in entries:
@@ -247,18 +248,8 @@ def parse_records(data: Any, source: str) -> Records:
 
 
 def load_records(path: str | os.PathLike[str]) -> Records:
-    """Read a record file. Raises ValueError naming the file when it is missing, not JSON or holds no list."""
-    path = Path(path)
-    name = path.name
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValueError(f"model records {name}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"model records {name}: cannot be read ({type(exc).__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"model records {name}: invalid JSON (line {exc.lineno}, column {exc.colno})") from None
-    return parse_records(data, name)
+    """Read a record file. Raises SourceError naming the file when it is missing, not JSON or holds no list."""
+    return parse_records(read_json(path, "model records"), Path(path).name)
 
 
 def base_chain(records: Records, model_id: str, hops: int = 3) -> list[tuple[str, int]]:

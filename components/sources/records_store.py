@@ -23,8 +23,9 @@ from typing import Any
 from huggingface_hub import HfApi
 from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
 
+from components.sources import records as record_files
+from components.sources.errors import SourceError
 from components.sources.records import (
-    BUNDLED_RECORDS,
     HUB_EXPAND,
     MAX_UNKNOWN,
     ModelRecord,
@@ -69,7 +70,9 @@ def _why_failed(exc: BaseException) -> tuple[str, float]:
 
 class RecordsStore(RefreshingStore[Records]):
     """Holds the current Records on the refresh engine (`refresh.RefreshingStore`); `current()` is one
-    attribute read. The records it is given are served from construction; nothing is read at start.
+    attribute read. `source` is a record file, read at `begin()` (a SourceError naming a missing or bad
+    file, unless it is only the fallback, `required=False`: then empty records say why), or Records
+    already in memory, served from `begin()`.
 
     `live`: whether ids without a record are asked for on the Hub. `want()` queues ids and requests a
     refresh; each refresh (`read()`) looks up one batch of queued ids, `workers` at a time, and swaps
@@ -81,9 +84,10 @@ class RecordsStore(RefreshingStore[Records]):
 
     def __init__(
         self,
-        records: Records,
+        source: Records | str | os.PathLike[str],
         *,
         live: bool,
+        required: bool = True,
         fetch: Callable[[str], ModelRecord | None] | None = None,
         timeout: float = 8.0,
         workers: int = 4,
@@ -98,7 +102,9 @@ class RecordsStore(RefreshingStore[Records]):
         # a batch takes at most ceil(batch / workers) look-ups in a row, each within `timeout`
         rounds = -(-batch // max(workers, 1))
         super().__init__(read_timeout=timeout * rounds + 1.0, backoff=backoff, periodic=False)
+        self.source = source
         self.live = live
+        self.required = required
         self.timeout = timeout
         self.workers = max(workers, 1)
         self.batch = max(batch, 1)
@@ -116,9 +122,19 @@ class RecordsStore(RefreshingStore[Records]):
         self._live_ids: list[str] = []  # ids added by look-ups, oldest first: the ones dropped when full
         self._lock = threading.Lock()  # guards the queue; readers of current() never take it
         self._covered: object = None
-        self._swap(records)
 
     # ---- RefreshingStore -------------------------------------------------------------------------
+
+    def first_value(self) -> Records:
+        if isinstance(self.source, Records):
+            return self.source
+        try:
+            return load_records(self.source)
+        except SourceError as exc:
+            if self.required:
+                raise
+            log.error("model records unusable: %s", exc)
+            return empty_records("none", f"The bundled model records are unusable ({exc}).")
 
     def can_refresh(self) -> bool:
         return self.live and super().can_refresh()
@@ -279,10 +295,11 @@ class RecordsStore(RefreshingStore[Records]):
 
 
 def resolve_records(source: str | None = None) -> RecordsStore:
-    """The store for `--models` (or env SUPPORT_MODELS when `source` is None).
+    """The store for `--models` (or env SUPPORT_MODELS when `source` is None); nothing is read until its
+    `begin()`.
 
     "" → the bundled snapshot plus live look-ups for ids it lacks; "hub" → live look-ups only;
-    a file path → that file only. Raises ValueError naming a missing or invalid file.
+    a file path → that file only (its `begin()` raises SourceError naming a missing or invalid file).
     """
     if source is None:
         source = os.environ.get("SUPPORT_MODELS", "")
@@ -290,10 +307,5 @@ def resolve_records(source: str | None = None) -> RecordsStore:
     if source.lower() == "hub":
         return RecordsStore(empty_records("Hub", "Live Hub records."), live=True)
     if source == "":
-        try:
-            records = load_records(BUNDLED_RECORDS)
-        except ValueError as exc:
-            log.error("bundled model records unusable: %s", exc)
-            records = empty_records("none", f"The bundled model records are unusable ({exc}).")
-        return RecordsStore(records, live=True)
-    return RecordsStore(load_records(Path(source).expanduser()), live=False)
+        return RecordsStore(record_files.BUNDLED_RECORDS, live=True, required=False)
+    return RecordsStore(Path(source).expanduser(), live=False)

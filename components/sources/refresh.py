@@ -3,10 +3,11 @@
 `RefreshingStore` is the one base for every source the app reads (the dataset, the rankings, the
 model records). It gives each the same behaviour and the same lifecycle:
 
-- `begin()` serves what is at hand (a local file, a bundled snapshot) and starts the first network
-  read in the background; `start()` then serves a first value, waiting at most what the source
-  allows (the dataset: one second from `begin()`), and returns it. Both are idempotent; `stop()` ends
-  the background refresh.
+- A store's constructor only records its configuration: nothing is read before `begin()`.
+- `begin()` serves what is at hand (`first_value()`: a local file, a bundled snapshot, records given
+  in memory) and starts the first network read in the background; `start()` then serves a first
+  value, waiting at most what the source allows (the dataset: one second from `begin()`), and returns
+  it. Both are idempotent; `stop()` ends the background refresh.
 - `current()` is one attribute read; a refresh builds a new value and swaps it in whole.
 - A background thread rereads every `refresh_seconds` (or only when asked, for sources that do not
   change on their own), and `request_refresh()` asks for a reread now: a burst of requests runs
@@ -17,13 +18,13 @@ model records). It gives each the same behaviour and the same lifecycle:
 - The last good value stays served, and `source_status()` says what is served, from when, and why
   the latest attempt failed, in one shape (`SourceStatus`) for the page header and the API.
 
-A source's own errors extend `SourceError`, whose message is display-safe: it is shown as it is;
-any other exception is shown through `errors.describe_error`, which scrubs it.
+A source's own errors extend `errors.SourceError`, whose message is display-safe: it is shown as it
+is; any other exception is shown through `errors.describe_error`, which scrubs it.
 
 A new source subclasses `RefreshingStore`, names itself (`source_name`), and overrides `read()`
-(the network read), and where needed `serve_first()` and `reads_at_start()` (the lifecycle),
+(the network read), and where needed `first_value()` and `reads_at_start()` (the lifecycle),
 `accept()` (reject an answer: raise `Rejected`), `kind_of()` and `loaded_at_of()` (what the status
-reports), `on_failure()` and `on_success()`. `RankingsStore` (rankings.py) is a small example.
+reports), `on_failure()` and `on_success()`. `RankingsStore` (rankings_store.py) is a small example.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -39,7 +41,7 @@ from typing import Any, Generic, TypeVar
 from huggingface_hub import constants as hf_constants
 
 from components.sources import hub_log
-from components.sources.errors import describe_error
+from components.sources.errors import SourceError, describe_error
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +50,6 @@ log = logging.getLogger(__name__)
 MAX_ABANDONED_READS = 3
 
 T = TypeVar("T")
-
-
-class SourceError(Exception):
-    """A source cannot be read, or gave nothing worth serving; the message is display-safe (no token,
-    no absolute local path) and is shown as it is, on the page, in the API and in the log."""
 
 
 class Rejected(SourceError):
@@ -133,20 +130,25 @@ class RefreshingStore(Generic[T]):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._begun = False
+        self._begun_at = 0.0  # time.monotonic() at `begin()`: what `settle()` bounds its wait from
         self._begin_lock = threading.Lock()
 
     # ---- the lifecycle ---------------------------------------------------------------------------
 
-    def begin(self) -> None:
-        """Serve what is at hand (`serve_first`) and, for a source read over the network, start the first
-        read in the background; never waits on the network. Idempotent; raises the source's error when
-        what is at hand cannot be read (a missing local folder, a broken snapshot file)."""
+    def begin(self, *, refresh: bool = True) -> None:
+        """Serve what is at hand (`first_value()`) and, for a source read over the network, start the first
+        read in the background (not with `refresh=False`: the caller then calls `refresh()` itself, as
+        tests and scripts do); never waits on the network. Idempotent; raises the source's SourceError
+        when what is at hand cannot be read (a missing local folder, a broken snapshot file)."""
         with self._begin_lock:
             if self._begun:
                 return
-            self.serve_first()
+            self._begun_at = time.monotonic()
+            value = self.first_value()
+            if value is not None:
+                self._swap(value)
             self._begun = True
-        if self.reads_at_start():
+        if refresh and self.reads_at_start():
             self.start_refreshing(now=True)
 
     def start(self) -> T:
@@ -157,8 +159,10 @@ class RefreshingStore(Generic[T]):
 
     # ---- what a subclass provides ----------------------------------------------------------------
 
-    def serve_first(self) -> None:
-        """Serve what needs no network (a local source, a bundled snapshot), once; `begin()` calls it."""
+    def first_value(self) -> T | None:
+        """What needs no network (a local source, a bundled snapshot), or None when there is nothing to
+        serve before a read; `begin()` calls it once and serves its value."""
+        return None
 
     def reads_at_start(self) -> bool:
         """Whether `begin()` starts a background read at once."""

@@ -61,7 +61,6 @@ class DatasetStore(RefreshingStore[Snapshot]):
         # the default loader keeps each file's table between refreshes: a refresh reads what changed
         self._loader = loader or functools.partial(load, cache=FileCache())
         self._first_attempt = threading.Event()
-        self._began = 0.0
 
     @property
     def live(self) -> bool:
@@ -69,14 +68,14 @@ class DatasetStore(RefreshingStore[Snapshot]):
 
     # ---- the lifecycle (`refresh.RefreshingStore.begin` and `start`) ---------------------------------
 
-    def serve_first(self) -> None:
+    def first_value(self) -> Snapshot | None:
         """A local source is read now (DatasetError when it does not exist); with the Hub switched off the
         sample is served; the Hub itself is read on the refresh thread (`reads_at_start`)."""
-        self._began = time.monotonic()
         if not self.live:
-            self._swap(self.read())
-        elif hf_constants.is_offline_mode():
-            self._swap(load_sample("HF_HUB_OFFLINE is set, so the Hub dataset was not read"))
+            return self.read()
+        if hf_constants.is_offline_mode():
+            return load_sample("HF_HUB_OFFLINE is set, so the Hub dataset was not read")
+        return None
 
     def reads_at_start(self) -> bool:
         return self.live and not hf_constants.is_offline_mode()
@@ -85,7 +84,7 @@ class DatasetStore(RefreshingStore[Snapshot]):
         """The Hub gets `startup_wait` seconds from `begin()` before the sample is served in its place;
         the Hub data is swapped in when it arrives."""
         if self._value is None:
-            left = max(self.startup_wait - (time.monotonic() - self._began), 0.0)
+            left = max(self.startup_wait - (time.monotonic() - self._begun_at), 0.0)
             if not self._first_attempt.wait(left) or self._value is None:
                 reason = self.last_error or f"the Hub dataset did not answer within {self.startup_wait:g} s"
                 self._swap_if_empty(lambda: load_sample(reason))

@@ -12,7 +12,6 @@ import json
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import httpx2
@@ -23,9 +22,10 @@ from playwright.sync_api import Page, expect
 from components.sources import store
 from components.sources.dataset import DatasetError, load, read_files
 from components.sources.moment import Sources
-from components.sources.rankings import RankingsStore, fetch_live
+from components.sources.rankings import empty_rankings
+from components.sources.rankings_store import RankingsStore, fetch_live
 from components.web.pages.models import ModelsTab
-from tests.helpers import SAMPLE_ARGS, FakeApi, Server, call, free_port, row, write
+from tests.helpers import SAMPLE_ARGS, FakeApi, Served, Server, call, fake_hub, free_port, row, write
 
 FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"
 HUB_LABEL = "aws-neuron/torch-neuronx-model-support"
@@ -63,7 +63,7 @@ FAULTS = {
 def header(datasets, rankings=None) -> str:
     """The page header as the page load renders it."""
     if rankings is None:
-        rankings = RankingsStore(store.SAMPLE_DIR / "no-rankings.json", live=False)  # never loaded: empty
+        rankings = Served(empty_rankings("none"), "rankings")
     return ModelsTab(Sources(datasets, rankings)).on_load(None)["header"]
 
 
@@ -187,7 +187,7 @@ def test_live_rankings_outlive_a_failing_hub_and_the_header_says_when_they_were_
         return result
 
     rankings = RankingsStore(snapshot_file, live=True, fetch=fetch, read_timeout=2)
-    rankings.serve_first()
+    rankings.begin(refresh=False)
     assert rankings.refresh() is True
     live = rankings.current()
     datasets = store.DatasetStore(str(store.SAMPLE_DIR))
@@ -197,35 +197,10 @@ def test_live_rankings_outlive_a_failing_hub_and_the_header_says_when_they_were_
         assert f"Rankings: Live Hub rankings, fetched {live.fetched_at:%Y-%m-%d %H:%M} UTC" in header(
             datasets, rankings
         )
-        assert "keeping rankings fetched" in rankings.status()
+        assert rankings.source_status().last_error and rankings.source_status().kind == "live"
 
 
 # ---- the launched app against a fake Hub -------------------------------------------------------------
-
-
-class FakeHub(BaseHTTPRequestHandler):
-    """Answers every request the way `mode` says."""
-
-    mode = "500"
-
-    def log_message(self, *args) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        if self.mode == "slow":
-            time.sleep(40)
-            return
-        if self.mode == "500":
-            status, body = 500, json.dumps({"error": "Internal Error"}).encode()
-        else:
-            status, body = 200, b"{not json, <script>alert(1)</script>"
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_HEAD = do_GET
 
 
 def hanging_hub():
@@ -251,7 +226,7 @@ def hanging_hub():
 
 
 @pytest.fixture
-def fake_hub(request):
+def hub_endpoint(request):
     """The HF_ENDPOINT of a fake Hub in `request.param` mode ("refused" is a port nobody listens on,
     "hang" accepts connections and never answers)."""
     mode = request.param
@@ -263,13 +238,8 @@ def fake_hub(request):
         yield endpoint
         close()
         return
-    handler = type("Hub", (FakeHub,), {"mode": mode})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with fake_hub(mode) as endpoint:
+        yield endpoint
 
 
 REASONS = {
@@ -277,18 +247,18 @@ REASONS = {
     "500": "500",
     "slow": f"did not answer within {store.STARTUP_WAIT:g} s",
     "hang": f"did not answer within {store.STARTUP_WAIT:g} s",
-    "malformed": "could not be read",
+    "garbage": "could not be read",
 }
 
 
-@pytest.mark.parametrize("fake_hub", list(REASONS), indirect=True)
+@pytest.mark.parametrize("hub_endpoint", list(REASONS), indirect=True)
 def test_the_app_with_no_flags_and_a_broken_hub_serves_the_sample_within_seconds(
-    fake_hub, request, page: Page, tmp_path
+    hub_endpoint, request, page: Page, tmp_path
 ):
-    mode = request.node.callspec.params["fake_hub"]
+    mode = request.node.callspec.params["hub_endpoint"]
     # HF_HOME: huggingface_hub caches some answers on disk (a day's agent registry), and a fake Hub's
     # garbage must not end up in the real cache
-    env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": fake_hub, "HF_TOKEN": FAKE_TOKEN, "HF_HOME": str(tmp_path / "hf"),
+    env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": hub_endpoint, "HF_TOKEN": FAKE_TOKEN, "HF_HOME": str(tmp_path / "hf"),
            "SUPPORT_DATASET": "", "SUPPORT_RANKINGS": ""}  # fmt: skip
     started = time.monotonic()
     server = Server(env=env)

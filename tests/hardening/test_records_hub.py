@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote
 
 import pytest
@@ -14,42 +12,18 @@ from gradio_client import Client
 from playwright.sync_api import Page, expect
 
 from components.web.routes.endpoints import LOOKUP_WAIT
-from tests.helpers import SAMPLE_ARGS, Server
+from tests.helpers import SAMPLE_ARGS, Server, fake_hub
 
 UNKNOWN = "someone/Llama-Fine-Tune-Nobody-Has"
 
 
-class BrokenHub(BaseHTTPRequestHandler):
-    mode = "slow"
-
-    def log_message(self, *args) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        if self.mode == "slow":
-            time.sleep(30)
-            return
-        status, body = (500, b'{"error": "Internal Error"}') if self.mode == "500" else (200, b"{<script>garbage")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture(params=["slow", "500", "garbage"])
 def broken_app(request, tmp_path):
-    handler = type("Hub", (BrokenHub,), {"mode": request.param})
-    hub = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    hub.daemon_threads = True
-    threading.Thread(target=hub.serve_forever, daemon=True).start()
-    env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": f"http://127.0.0.1:{hub.server_address[1]}",
-           "HF_HOME": str(tmp_path / "hf"), "SUPPORT_MODELS": ""}  # fmt: skip
-    server = Server(*SAMPLE_ARGS, env=env).wait()
-    yield request.param, server
-    server.stop()
-    hub.shutdown()
-    hub.server_close()
+    with fake_hub(request.param) as endpoint:
+        env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": endpoint, "HF_HOME": str(tmp_path / "hf"), "SUPPORT_MODELS": ""}
+        server = Server(*SAMPLE_ARGS, env=env).wait()
+        yield request.param, server
+        server.stop()
 
 
 def test_lookup_and_the_page_never_wait_on_a_broken_hub(broken_app, page: Page):
@@ -68,4 +42,4 @@ def test_lookup_and_the_page_never_wait_on_a_broken_hub(broken_app, page: Page):
     page.goto(f"{server.url}/?model={quote(UNKNOWN, safe='')}")
     expect(page.locator("#evidence")).to_contain_text("Not tested.", timeout=15_000)
     expect(page.locator("#evidence")).to_contain_text("Hub record is unknown")
-    assert "<script>garbage" not in json.dumps(answer)
+    assert "<script>garbage" not in json.dumps(answer)  # FakeHub.GARBAGE's markup

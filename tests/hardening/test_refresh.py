@@ -21,7 +21,8 @@ import app
 from components.sources import store
 from components.sources.dataset import load
 from components.sources.moment import Sources
-from components.sources.rankings import RankedModel, Rankings, RankingsStore
+from components.sources.rankings import RankedModel, Rankings
+from components.sources.rankings_store import RankingsStore
 from components.web.pages.models import ModelsTab
 from tests.helpers import ROOT, Served, call, free_port, row, write
 
@@ -83,7 +84,7 @@ def swapping_app(tmp_path, monkeypatch):
     datasets = store.DatasetStore(str(folders[0]), loader=loader, refresh_seconds=3600)
     datasets.start()
     rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=True, fetch=fetch, read_timeout=5)
-    rankings.serve_first()
+    rankings.begin(refresh=False)
     rankings.refresh()
     port = free_port()
     demo = app.serve(app.build(Sources(datasets, rankings)), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,

@@ -11,7 +11,7 @@ import pytest
 
 import app
 from components.sources.moment import Sources
-from components.sources.rankings import RankingsStore
+from components.sources.rankings_store import RankingsStore
 from components.sources.store import DatasetStore
 from components.web.patches import unread
 from tests.helpers import ROOT, call, free_port

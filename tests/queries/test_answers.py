@@ -17,12 +17,16 @@ from typing import Any, Union
 
 import gradio as gr
 import pytest
+from gradio.utils import get_function_description
+from pydantic import TypeAdapter
+from typing_extensions import TypedDict, is_typeddict
 
 from components.domain.columns import NAMES
-from components.queries import answers
+from components.queries import answers, expectation, report
+from components.queries.compare import DEFAULT_THRESHOLDS
 from components.queries.views import VIEWS
 from components.sources.moment import Sources
-from components.sources.rankings import resolve_rankings
+from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
 from components.web.routes.endpoints import Api
@@ -36,7 +40,7 @@ def violations(value: Any, hint: Any, path: str = "answer") -> list[str]:
     if hint is Any:
         return []
     origin = typing.get_origin(hint)
-    if typing.is_typeddict(hint):
+    if is_typeddict(hint):
         if not isinstance(value, dict):
             return [f"{path}: {type(value).__name__}, not an object"]
         declared = typing.get_type_hints(hint)
@@ -173,3 +177,70 @@ def test_the_check_itself_finds_an_undeclared_key_a_missing_key_and_a_wrong_type
     assert violations({**good, "models": True}, answers.StackAnswer)
     assert violations({"model_id": "a", "tp": "2"}, answers.RowAnswer)
     assert violations({"model_id": "a", "tp": None, "hbm_peak_gb": 3}, answers.RowAnswer) == []
+
+
+# ---- the documentation generated from the types ----------------------------------------------------
+
+
+def test_every_answer_type_is_listed_and_every_field_has_a_one_line_description():
+    declared = {
+        name for name, value in vars(answers).items() if is_typeddict(value) and value.__module__ == answers.__name__
+    }
+    assert declared == set(answers.shapes()) and declared <= set(answers.__all__)
+    for name, shape in answers.shapes().items():
+        described = answers.describe(shape)
+        assert list(described) == list(answers.keys(shape)), name
+        for key, text in described.items():
+            assert text.strip() and "\n" not in text, f"{name}.{key}: {text!r}"
+
+
+def test_a_field_without_a_description_is_named():
+    class Bare(TypedDict):
+        model_id: str
+
+    with pytest.raises(TypeError, match="Bare.model_id has no description"):
+        answers.describe(Bare)
+
+
+def reachable(shape: Any) -> set[tuple[str, str]]:
+    """(type name, key) of every field of `shape` and of the answers nested in it."""
+    found: set[tuple[str, str]] = set()
+    todo = [shape]
+    while todo:
+        hint = todo.pop()
+        if is_typeddict(hint):
+            if any(name == hint.__name__ for name, _ in found):
+                continue
+            hints = typing.get_type_hints(hint)
+            found |= {(hint.__name__, key) for key in hints}
+            todo += list(hints.values())
+        else:
+            todo += list(typing.get_args(hint))
+    return found
+
+
+def test_each_endpoints_documentation_names_every_field_of_its_answer_on_lines_of_its_own():
+    for name in endpoints():
+        fn = getattr(Api, name)
+        _, _, returns = get_function_description(fn)  # what Gradio sends to MCP clients, item by item
+        text = "\n".join(returns)
+        assert returns and all(line.strip() for line in returns), name
+        for shape, key in reachable(typing.get_type_hints(fn)["return"]):
+            assert f"{key}: " in text, f"/{name}: {shape}.{key} is not documented"
+        top = answers.keys(answers._inner(typing.get_type_hints(fn)["return"]))
+        assert [line.split(":")[0] for line in returns[-len(top) :]] == list(top), name
+
+
+def test_threshold_values_in_the_documentation_come_from_the_code_that_owns_them():
+    assert DEFAULT_THRESHOLDS.describe() in inspect.getdoc(Api.compare)
+    lookup = inspect.getdoc(Api.lookup)
+    assert f"within {expectation.SIZE_RATIO:g}x" in lookup and f"at least {expectation.MIN_TESTED} of" in lookup
+    assert f"at most {report.MAX_URL // 1024} KB" in lookup
+
+
+@pytest.mark.parametrize("name", sorted(answers.shapes()))
+def test_pydantic_reads_every_answer_type_with_the_same_fields(name):
+    shape = answers.shapes()[name]
+    schema = TypeAdapter(shape).json_schema()
+    assert list(schema["properties"]) == list(answers.keys(shape))
+    assert set(schema.get("required", ())) == set(shape.__required_keys__)

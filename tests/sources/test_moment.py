@@ -4,10 +4,11 @@ at one moment."""
 import pytest
 
 from components.sources.dataset import DatasetError
+from components.sources.errors import SourceError
 from components.sources.moment import Moment, Sources
-from components.sources.rankings import RankingsStore, resolve_rankings
+from components.sources.rankings_store import RankingsStore, resolve_rankings
 from components.sources.records_store import resolve_records
-from components.sources.refresh import ReadTimeout, RefreshingStore, Rejected, SourceError
+from components.sources.refresh import ReadTimeout, RefreshingStore, Rejected
 from components.sources.store import DatasetStore
 from tests.helpers import ROOT, Served, row, write
 
@@ -44,15 +45,24 @@ def test_now_reads_each_store_once(world):
     assert moment.snapshot is snapshot and moment.rankings is rankings and len(moment.records) == 0
 
 
-def test_a_missing_local_source_fails_at_begin_with_its_own_error(tmp_path):
-    store = DatasetStore(str(tmp_path / "nowhere"))
+def test_a_store_reads_nothing_before_begin_and_a_missing_file_fails_there_with_a_source_error(tmp_path):
+    missing = tmp_path / "nowhere"
+    stores = [
+        DatasetStore(str(missing)),
+        RankingsStore(missing / "rankings.json", live=False),
+        resolve_records(str(missing / "models.json")),
+    ]
+    for store in stores:
+        with pytest.raises(RuntimeError, match="start"):
+            store.current()  # constructed: nothing read, nothing served
+        with pytest.raises(SourceError, match="nowhere|rankings.json|models.json"):
+            store.begin()
     with pytest.raises(DatasetError):
-        store.begin()
-    with pytest.raises(ValueError):
-        RankingsStore(tmp_path / "missing.json", live=False).begin()
+        stores[0].begin()
     records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
+    records.begin()
     before = records.current()
-    assert records.start() is before
+    assert len(before) and records.start() is before
 
 
 class Failing(RefreshingStore[int]):

@@ -1,4 +1,5 @@
-"""Tests for components/rankings.py and data/refresh_rankings.py. No test touches the network."""
+"""Tests for components/sources/rankings.py (the value and its parsers), rankings_store.py (the Hub fetch and
+the store) and data/refresh_rankings.py. No test touches the network."""
 
 from __future__ import annotations
 
@@ -14,18 +15,16 @@ import pytest
 from huggingface_hub import constants as hf_constants
 
 from components.sources import rankings as rk
-from components.sources.errors import describe_error
+from components.sources.errors import SourceError, describe_error
 from components.sources.rankings import (
     RANKINGS,
     TASKS,
     RankedModel,
     Rankings,
-    RankingsStore,
-    fetch_live,
     load_snapshot,
     ranked_model_from_info,
-    resolve_rankings,
 )
+from components.sources.rankings_store import RankingsStore, fetch_live, resolve_rankings
 from tests.helpers import FakeApi, recorded
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -131,14 +130,14 @@ def test_load_snapshot_skips_malformed_entries(tmp_path):
 def test_load_snapshot_invalid_file_names_it(tmp_path, content, reason):
     path = tmp_path / "broken_snapshot.json"
     path.write_text(content)
-    with pytest.raises(ValueError, match="broken_snapshot.json") as info:
+    with pytest.raises(SourceError, match="broken_snapshot.json") as info:
         load_snapshot(path)
     assert reason in str(info.value)
     assert str(tmp_path) not in str(info.value)
 
 
 def test_load_snapshot_missing_file(tmp_path):
-    with pytest.raises(ValueError, match="nowhere.json.*not found"):
+    with pytest.raises(SourceError, match="nowhere.json.*not found"):
         load_snapshot(tmp_path / "nowhere.json")
 
 
@@ -213,7 +212,7 @@ def test_fetch_live_empty_answer_raises():
         def list_models(self, **kwargs):
             return iter(())
 
-    with pytest.raises(ValueError, match="no ranked models"):
+    with pytest.raises(SourceError, match="no ranked models"):
         fetch_live(Api())
 
 
@@ -270,39 +269,40 @@ def test_store_falls_back_then_swaps_live_without_restart(snapshot_file, release
 
     behaviours = [raise_connect_error, hang, lambda: [1, 2, 3], lambda: Rankings({}, rk._EPOCH, "live", "Hub")]
     store = RankingsStore(snapshot_file, live=True, fetch=lambda: behaviours[0](), read_timeout=0.5)
-    store.serve_first()
-    assert store.current().origin == "snapshot" and store.status() == ""
+    store.begin(refresh=False)
+    assert store.current().origin == "snapshot" and store.source_status().last_error is None
 
     assert store.refresh() is False
     assert store.current().origin == "snapshot"
-    assert store.status().startswith("Live rankings unavailable (ConnectError: ")
+    assert store.source_status().last_error.startswith("ConnectError: ")
     assert store.current().label() == "Snapshot rankings_test.json as of 2026-11-30 (Hub unreachable)"
 
     behaviours.pop(0)
     assert store.refresh() is False  # the fetch hangs: the refresh gives up at its read timeout
     assert store.current().origin == "snapshot"
-    assert "did not answer within 0.5 s" in store.status()
+    assert "did not answer within 0.5 s" in store.source_status().last_error
 
     behaviours.pop(0)
     assert store.refresh() is False
-    assert "got list" in store.status() and store.current().origin == "snapshot"
+    assert "got list" in store.source_status().last_error and store.current().origin == "snapshot"
 
     behaviours.pop(0)
     assert store.refresh() is False
-    assert "no ranked models" in store.status() and store.current().origin == "snapshot"
+    assert "no ranked models" in store.source_status().last_error and store.current().origin == "snapshot"
     assert store.current().label().endswith("(live rankings unavailable)")
 
     behaviours[0] = live_rankings
     assert store.refresh() is True
     current = store.current()
-    assert current.origin == "live" and store.status() == ""
+    assert current.origin == "live" and store.source_status().last_error is None
     assert current.ranked("text-generation", "trending")[0].model_id == "Qwen/Qwen3-0.6B"
 
-    # A later failure keeps the live rankings and says so.
+    # A later failure keeps the live rankings (and their label) and says why in the status.
     behaviours[0] = raise_connect_error
     assert store.refresh() is False
-    assert store.current() is current
-    assert "keeping rankings fetched" in store.status()
+    assert store.current() is current and current.label().startswith("Live Hub rankings, fetched")
+    status = store.source_status()
+    assert status.last_error.startswith("ConnectError: ") and status.kind == "live" and status.failures == 1
 
 
 def test_hung_fetch_does_not_overwrite_a_later_result(snapshot_file, release):
@@ -316,7 +316,7 @@ def test_hung_fetch_does_not_overwrite_a_later_result(snapshot_file, release):
         return live_rankings()
 
     store = RankingsStore(snapshot_file, live=True, fetch=fetch, read_timeout=0.5)
-    store.serve_first()
+    store.begin(refresh=False)
     assert store.refresh() is False
     assert store.refresh() is True
     fresh = store.current()
@@ -337,7 +337,7 @@ def test_start_returns_at_once_and_background_refresh_swaps(snapshot_file, relea
     store = RankingsStore(snapshot_file, live=True, fetch=slow_fetch, refresh_seconds=0.05, read_timeout=30)
     first = store.start()
     # the live fetch can only answer after `release`: start() waited neither for it nor for a read timeout
-    assert answered == [] and store.status() == ""
+    assert answered == [] and store.source_status().last_error is None
     assert first.origin == "snapshot" and store.current() is first
     assert store.current().ranked("text-generation", "trending")
 
@@ -358,8 +358,7 @@ def test_offline_mode_fetches_nothing(snapshot_file, monkeypatch):
     assert store.refresh() is False
     assert calls == []
     assert store._thread is None
-    assert current.origin == "snapshot"
-    assert "HF_HUB_OFFLINE" in store.status()
+    assert current.origin == "snapshot" and store.source_status().next_attempt_at is None
     assert current.label().endswith("(offline mode)")
 
 
@@ -375,9 +374,9 @@ def test_status_hides_tokens_and_local_paths(snapshot_file):
         raise OSError(f"cannot open {snapshot_file.parent}/secret/token.txt with hf_abcdefghijklmnopqrstuvwxyz")
 
     store = RankingsStore(snapshot_file, live=True, fetch=fetch)
-    store.serve_first()
+    store.begin(refresh=False)
     store.refresh()
-    status = store.status()
+    status = store.source_status().last_error
     assert "token.txt" in status
     assert str(snapshot_file.parent) not in status and "hf_abcdefghij" not in status
     url_error = httpx2.ConnectError("cannot reach https://huggingface.co/api/models?limit=100")
@@ -396,6 +395,7 @@ def test_resolve_hub_uses_bundled_snapshot(snapshot_file, monkeypatch, source):
     monkeypatch.setattr(rk, "BUNDLED_SNAPSHOT", bundled)
     store = resolve_rankings(source)
     assert store.live is True
+    store.begin()
     assert store.current().origin == "snapshot"
     assert store.current().label() == "Bundled snapshot as of 2026-11-30 (offline mode)"
     store.start()
@@ -405,7 +405,7 @@ def test_resolve_hub_uses_bundled_snapshot(snapshot_file, monkeypatch, source):
 def test_resolve_reads_env(snapshot_file, monkeypatch):
     monkeypatch.setenv("SUPPORT_RANKINGS", str(snapshot_file))
     store = resolve_rankings(None)
-    assert store.live is False and store.current().source == "rankings_test.json"
+    assert store.live is False and store.start().source == "rankings_test.json"
 
 
 def test_resolve_file_is_snapshot_only(snapshot_file):
@@ -415,13 +415,16 @@ def test_resolve_file_is_snapshot_only(snapshot_file):
     assert store.current().label() == "Snapshot rankings_test.json as of 2026-11-30"
 
 
-def test_resolve_bad_path_raises(tmp_path):
-    with pytest.raises(ValueError, match="missing.json"):
-        resolve_rankings(str(tmp_path / "missing.json"))
+def test_resolve_reads_nothing_and_a_bad_path_raises_at_begin(tmp_path):
+    missing = resolve_rankings(str(tmp_path / "missing.json"))
+    with pytest.raises(RuntimeError, match="start"):
+        missing.current()  # nothing served before begin()
+    with pytest.raises(SourceError, match="missing.json"):
+        missing.begin()
     bad = tmp_path / "bad.json"
     bad.write_text("{")
-    with pytest.raises(ValueError, match="bad.json"):
-        resolve_rankings(str(bad))
+    with pytest.raises(SourceError, match="bad.json"):
+        resolve_rankings(str(bad)).begin()
 
 
 def test_resolve_hub_without_bundled_snapshot_is_empty_not_a_crash(tmp_path, monkeypatch):

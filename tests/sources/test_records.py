@@ -17,6 +17,7 @@ from huggingface_hub.errors import RepositoryNotFoundError
 from huggingface_hub.hf_api import ModelInfo
 
 from components.sources import records_store
+from components.sources.errors import SourceError
 from components.sources.records import (
     BUNDLED_RECORDS,
     Records,
@@ -172,7 +173,7 @@ def test_a_bad_records_file_is_a_clear_error(tmp_path, content, message):
     path = tmp_path / "models.json"
     if content is not None:
         path.write_text(content)
-    with pytest.raises(ValueError, match=message) as info:
+    with pytest.raises(SourceError, match=message) as info:
         load_records(path)
     assert "models.json" in str(info.value) and str(tmp_path) not in str(info.value)
 
@@ -208,16 +209,17 @@ def test_the_bundled_snapshot_covers_the_sample_and_the_rankings_and_says_it_is_
 def test_resolve_records_sources(tmp_path, monkeypatch):
     monkeypatch.delenv("SUPPORT_MODELS", raising=False)
     default = resolve_records("")
-    assert default.live and default.current().get("Qwen/Qwen3-0.6B") is not None
-    assert resolve_records("hub").live and len(resolve_records("hub").current()) == 0
+    assert default.live and default.start().get("Qwen/Qwen3-0.6B") is not None
+    assert resolve_records("hub").live and len(resolve_records("hub").start()) == 0
     path = tmp_path / "m.json"
     path.write_text(json.dumps([FULL]))
     store = resolve_records(str(path))
-    assert not store.live and len(store.current()) == 1
+    assert not store.live and len(store.start()) == 1
     monkeypatch.setenv("SUPPORT_MODELS", str(path))
-    assert len(resolve_records().current()) == 1
-    with pytest.raises(ValueError, match="file not found"):
-        resolve_records(str(tmp_path / "missing.json"))
+    assert len(resolve_records().start()) == 1
+    missing = resolve_records(str(tmp_path / "missing.json"))  # nothing read yet
+    with pytest.raises(SourceError, match="file not found"):
+        missing.begin()
 
 
 @pytest.fixture
@@ -228,6 +230,12 @@ def online(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(store.hf_constants, "is_offline_mode", lambda: False)
+
+
+def begun(store: RecordsStore) -> RecordsStore:
+    """`store` after its `begin()`: a store serves nothing before it."""
+    store.begin()
+    return store
 
 
 @pytest.fixture
@@ -257,10 +265,10 @@ def test_offline_or_from_a_file_the_answer_says_what_is_unknown(tmp_path, monkey
     from components.sources import store
 
     monkeypatch.setattr(store.hf_constants, "is_offline_mode", lambda: True)
-    from_file = RecordsStore(parse_records([FULL], "m.json"), live=False)
+    from_file = begun(RecordsStore(parse_records([FULL], "m.json"), live=False))
     assert "no record in m.json" in from_file.why_unknown("new/model")
     assert from_file.why_unknown("not an id!") == NOT_AN_ID
-    offline = RecordsStore(parse_records([FULL], "bundled"), live=True)
+    offline = begun(RecordsStore(parse_records([FULL], "bundled"), live=True))
     assert "HF_HUB_OFFLINE" in offline.why_unknown("new/model")
     assert offline.lookup("new/model", wait=1) is None
     assert polls == []  # offline, nothing to wait for
@@ -275,7 +283,7 @@ def test_live_lookups_run_in_the_background_and_are_cached(online, polls):
         release.wait(5)
         return parse_record({**FULL, "id": model_id})
 
-    store = RecordsStore(parse_records([FULL], "bundled"), live=True, fetch=fetch)
+    store = begun(RecordsStore(parse_records([FULL], "bundled"), live=True, fetch=fetch))
     before = store.current()
     assert store.lookup("new/model") is None  # never waits by default
     assert polls == []
@@ -290,7 +298,7 @@ def test_live_lookups_run_in_the_background_and_are_cached(online, polls):
 
 def test_lookup_waits_at_most_its_wait(online, polls):
     release = threading.Event()
-    store = RecordsStore(Records({}, "x"), live=True, fetch=lambda m: release.wait(10), timeout=20)
+    store = begun(RecordsStore(Records({}, "x"), live=True, fetch=lambda m: release.wait(10), timeout=20))
     assert store.lookup("slow/model", wait=0.3) is None
     assert 1 <= len(polls) <= 0.3 / 0.05 + 1 and set(polls) == {0.05}  # it waited, and no longer than 0.3 s
     assert store.why_unknown("slow/model") == records_store.PENDING  # the look-up goes on without the caller
@@ -299,7 +307,7 @@ def test_lookup_waits_at_most_its_wait(online, polls):
 
 def test_the_queue_is_bounded(online):
     release = threading.Event()
-    store = RecordsStore(Records({}, "x"), live=True, fetch=lambda m: release.wait(5), workers=1, max_pending=3)
+    store = begun(RecordsStore(Records({}, "x"), live=True, fetch=lambda m: release.wait(5), workers=1, max_pending=3))
     store.want([f"many/m{i}" for i in range(50)])
     assert len(store._queued) + len(store._in_flight) <= 3
     assert store.why_unknown("many/m0") == records_store.PENDING
@@ -308,7 +316,7 @@ def test_the_queue_is_bounded(online):
 
 
 def test_live_records_beyond_the_limit_drop_the_oldest(online):
-    store = RecordsStore(Records({}, "x"), live=True, fetch=lambda m: parse_record({"id": m}), max_live=2)
+    store = begun(RecordsStore(Records({}, "x"), live=True, fetch=lambda m: parse_record({"id": m}), max_live=2))
     for name in ("a/one", "a/two", "a/three"):
         store.want([name])
         assert wait_until(lambda name=name: store.current().get(name) is not None)
@@ -367,8 +375,8 @@ def hub(online, tmp_path, monkeypatch):
     ],
 )
 def test_a_real_hf_api_against_a_fake_hub(hub, model_id, reason):
-    store = RecordsStore(
-        Records({}, "bundled"), live=True, fetch=lambda m: fetch_record(m, hub, timeout=1.0), timeout=1.0
+    store = begun(
+        RecordsStore(Records({}, "bundled"), live=True, fetch=lambda m: fetch_record(m, hub, timeout=1.0), timeout=1.0)
     )
     store.want([model_id])  # the caller never waits on the Hub (test_live_lookups_run_in_the_background...)
     assert wait_until(lambda: store.current().get(model_id) or store.current().why_unknown(model_id), 10)
@@ -455,7 +463,7 @@ def test_a_hub_that_answers_nothing_backs_off_and_a_batch_that_hangs_is_abandone
     def down(model_id):
         raise OSError("unreachable")
 
-    store = RecordsStore(Records({}, "bundled"), live=True, fetch=down, backoff=Backoff(first=60))
+    store = begun(RecordsStore(Records({}, "bundled"), live=True, fetch=down, backoff=Backoff(first=60)))
     store.want(["a/one", "a/two"])
     assert wait_until(lambda: store.current().why_unknown("a/one"))
     status = store.source_status()
@@ -467,7 +475,7 @@ def test_a_hub_that_answers_nothing_backs_off_and_a_batch_that_hangs_is_abandone
     store.stop()
 
     hang = threading.Event()
-    slow = RecordsStore(Records({}, "bundled"), live=True, fetch=lambda m: hang.wait(10), timeout=0.2, batch=1)
+    slow = begun(RecordsStore(Records({}, "bundled"), live=True, fetch=lambda m: hang.wait(10), timeout=0.2, batch=1))
     began = time.monotonic()
     slow.want(["c/hangs"])
     assert wait_until(lambda: slow.current().why_unknown("c/hangs"), 5)

@@ -10,7 +10,7 @@ from huggingface_hub.errors import RepositoryNotFoundError
 from components.sources import records_store
 from components.sources.records import MAX_UNKNOWN, Records
 from components.sources.records_store import RecordsStore
-from tests.sources.test_records import online, wait_until  # noqa: F401 - `online` is a fixture
+from tests.sources.test_records import begun, online, wait_until  # noqa: F401 - `online` is a fixture
 
 __all__ = ["online"]
 
@@ -36,7 +36,7 @@ def drained(store: RecordsStore) -> bool:
 
 def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):  # noqa: F811
     hub = FakeHub()
-    store = RecordsStore(Records({}, "Hub"), live=True, fetch=hub.fetch, lookups_a_minute=10**6, batch=64)
+    store = begun(RecordsStore(Records({}, "Hub"), live=True, fetch=hub.fetch, lookups_a_minute=10**6, batch=64))
     ids = [f"nobody/unknown-{i}" for i in range(10_000)]
     for start in range(0, len(ids), store.max_pending):
         store.want(ids[start : start + store.max_pending])
@@ -56,7 +56,9 @@ def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):  #
 def test_hub_lookups_for_new_ids_are_capped_a_minute(online):  # noqa: F811
     hub = FakeHub()
     now = [1000.0]
-    store = RecordsStore(Records({}, "Hub"), live=True, fetch=hub.fetch, lookups_a_minute=50, clock=lambda: now[0])
+    store = begun(
+        RecordsStore(Records({}, "Hub"), live=True, fetch=hub.fetch, lookups_a_minute=50, clock=lambda: now[0])
+    )
     for round_ in range(5):
         store.want([f"nobody/r{round_}-{i}" for i in range(40)])
         assert wait_until(lambda: drained(store), timeout=30)

@@ -41,19 +41,19 @@ class ChartsTab:
 
     def on_causes(self) -> dict:
         """The causes of failure across stacks (models blocked by each of the top causes)."""
-        return {"causes": failure_charts.causes_figure(self.sources.datasets.current())}
+        return {"causes": failure_charts.causes_figure(self.sources.now().snapshot)}
 
     def on_open(self, stack: str | None = None) -> dict:
         """Fill the stack picker (keeping a choice still in the data) and draw the trend across stacks;
         the stack's own figures follow (`on_stack`, chained after it)."""
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         chosen = snapshot.picker_stack(stack)
         picker = gr.update(choices=picker_choices(snapshot.stacks), value=chosen.picker_value if chosen else None)
         return {"stack": picker, "trend": charts.trend_figure(snapshot)}
 
     def on_stack(self, stack: str | None = None) -> dict:
         """The figures of one stack: wall time, memory, organisations."""
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         chosen = snapshot.picker_stack(stack)
         if chosen is None:
             return dict.fromkeys(STACK_FIGURES)

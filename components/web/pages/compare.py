@@ -68,7 +68,7 @@ class CompareTab:
 
     def on_open(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:
         """Fill the pickers (keeping a choice that is still in the data) and show the comparison."""
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         a, b = self._stacks(snapshot, stack_a, stack_b)
         choices = picker_choices(snapshot.stacks)
         return {
@@ -78,7 +78,7 @@ class CompareTab:
         }
 
     def on_change(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         return {"result": self.render(snapshot, *self._stacks(snapshot, stack_a, stack_b))}
 
     @staticmethod

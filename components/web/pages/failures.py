@@ -93,7 +93,7 @@ class FailuresTab:
 
     def on_open(self, request: gr.Request | None = None, stack: str | None = None) -> dict:
         """Fill the stack picker (from the address's stack, else the choice kept, else the newest) and draw."""
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         params = dict(request.query_params) if request is not None else {}
         asked = StackRef.from_params(params)
         chosen = snapshot.stack_or_default(asked.neuronx_cc, asked.spec) if asked.neuronx_cc or asked.spec else None
@@ -103,7 +103,7 @@ class FailuresTab:
         return {"stack": picker, "result": self._draw(snapshot, chosen, opened)}
 
     def on_stack(self, stack: str | None = None) -> dict:
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         return {"result": self._draw(snapshot, snapshot.picker_stack(stack, snapshot.newest))}
 
     @staticmethod

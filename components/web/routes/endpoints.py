@@ -2,14 +2,21 @@
 
 Each method reads what the sources serve once (`Sources.now()`), so one answer never mixes two loads.
 The docstrings are the endpoints' descriptions in the API page and the MCP schema, and the return
-annotations (`queries/answers.py`) describe their fields there. Annotations are evaluated (no
-`from __future__ import annotations`): Gradio reads them as types, not strings.
+annotations (`queries/answers.py`) give their field types there. Each docstring's "Returns:" part is
+generated (`documented`) from the return annotation's field descriptions, with the values of thresholds
+read from the code that owns them. Annotations are evaluated (no `from __future__ import annotations`):
+Gradio reads them as types, not strings.
 """
+
+import inspect
+import typing
+from collections.abc import Callable
+from typing import TypeVar
 
 import gradio as gr
 
 from components.domain.stacks import UnknownStack
-from components.queries import architectures, details, failures, views
+from components.queries import answers, architectures, details, expectation, failures, report, views
 from components.queries import compare as comparison
 from components.queries.answers import (
     ArchitectureAnswer,
@@ -26,6 +33,34 @@ from components.web.patches.arguments import check_arguments
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
 LOOKUP_WAIT = 3.0
 
+F = TypeVar("F", bound=Callable)
+
+UNKNOWN_STACK_IS_AN_ERROR = "a stack not in the data is an error naming the known stacks"
+
+
+def documented(*notes: str) -> Callable[[F], F]:
+    """Complete an endpoint's docstring with its "Returns:" lines: `notes` (one line each), then one line per
+    field of its return annotation (`answers.returns`)."""
+
+    def complete(fn: F) -> F:
+        fields = answers.returns(typing.get_type_hints(fn)["return"])
+        lines = "\n".join(f"    {line}" for line in (*notes, *fields))
+        fn.__doc__ = f"{inspect.cleandoc(fn.__doc__ or '')}\n\nReturns:\n{lines}"
+        return fn
+
+    return complete
+
+
+def _expectation_rules() -> str:
+    e = expectation
+    return (
+        f'expectation.basis, the first rule that applies: "size" (its weights do not fit on the most cores: '
+        f'likely fails), "base model" (its nearest base model with a run failed: likely fails; passed, same '
+        f'architecture, parameter count within {e.SIZE_RATIO:g}x: likely runs), "architecture" (at least '
+        f"{e.MIN_TESTED} of its models run on the stack: {e.RUNS_SHARE:.0%} or more passed, likely runs; "
+        f'{e.FAILS_SHARE:.0%} or fewer, likely fails), else "none" (unknown)'
+    )
+
 
 # Gradio reads each line of an Args or Returns entry as its own item, so every description below
 # stays on one line, however long: wrapped, it reaches the API page and MCP clients garbled.
@@ -34,14 +69,15 @@ class Api:
     def __init__(self, sources: Sources):
         self.sources = sources
 
+    @documented("a list of stacks, newest first")
     def stacks(self) -> list[StackAnswer]:
-        """List the tested software stacks, newest first.
+        """List the tested software stacks, newest first."""
+        return [s.as_dict() for s in self.sources.now().snapshot.stacks]
 
-        Returns:
-            A list of {neuronx_cc, library, library_version, models, passed}: the neuronx-cc compiler version, the library (e.g. transformers) and its version, how many models were run on that stack and how many passed.
-        """
-        return [s.as_dict() for s in self.sources.datasets.current().stacks]
-
+    @documented(
+        "a list of rows, one per model; ranked views (trending, downloads) in rank order; counts are integers",
+        UNKNOWN_STACK_IS_AN_ERROR,
+    )
     def search(
         self, query: str = "", view: str = "selected", task: str = "", neuronx_cc: str = "", library_version: str = ""
     ) -> list[RowAnswer]:
@@ -53,9 +89,6 @@ class Api:
             task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation.
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
-
-        Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank (unique within an answer), downloads, likes and trending_score (the figure "trending" ranks by; "downloads" ranks by downloads). Counts (tp, wall_s, rank, downloads, likes) are integers. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
         now = self.sources.now()
@@ -64,6 +97,11 @@ class Api:
         except UnknownStack as unknown:
             raise gr.Error(str(unknown), print_exception=False) from None
 
+    @documented(
+        'one object whose keys depend on the case: a tested row carries every dataset column; a model with no row on the stack (or a stack not in the data) gives result "not tested"',
+        _expectation_rules(),
+        f"report_url is at most {report.MAX_URL // 1024} KB",
+    )
     def lookup(self, model_id: str, neuronx_cc: str = "", library_version: str = "") -> LookupAnswer:
         """Everything about one model on one stack: the result, how to reproduce it, and its history.
 
@@ -71,9 +109,6 @@ class Api:
             model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
-
-        Returns:
-            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus task and architecture (from the Hub record, null when unknown; gated, "auto" or "manual", when the Hub gates the files), instance (the smallest trn2 instance for its cores), install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). A model with no row on the stack gives {"model_id": ..., "result": "not tested"} plus evidence {base_model: {model_id, result, tp, hops} or null, architecture: {name, tested, passed, closest} or null} on that stack, expectation {verdict: "likely runs", "likely fails" or "unknown"; basis: "size", "base model", "architecture" or "none", the rule that decided; reason: the evidence named} (an expectation from that evidence, not a result), record_unknown (why the Hub record is unknown, if it is) and, where a passing script of the same architecture can be adapted, suggested_run_py (UNTESTED) with suggested_from (the model whose script was adapted) and suggested_tp; no cache_sync_command, as compiled graphs are per model. A FAIL adds cause {signature, code, summary, docs, shared_with} (its failure reduced as /failures does; shared_with: the other models on the stack that fail the same way) and report_url (a new issue on github.com/aws-neuron/aws-neuron-sdk pre-filled with the model, the pinned stack, the instance, the cause, the error's last lines and, for a regression, the stack it last passed on; at most 8 KB). A stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones. A model with no row on the stack also gives request_test {url, title, text}: a new discussion on the dataset, filled in to ask for a run of it.
         """
         records = self.sources.records
         record = records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
@@ -81,6 +116,10 @@ class Api:
         now = self.sources.now()  # after the wait: the records it may have brought
         return details.lookup(now.snapshot, model_id, neuronx_cc, library_version, now.records, unknown)
 
+    @documented(
+        "a list of architectures, most tested first; models whose Hub record is unknown are left out",
+        UNKNOWN_STACK_IS_AN_ERROR,
+    )
     def architectures(
         self, neuronx_cc: str = "", library_version: str = "", task: str = ""
     ) -> list[ArchitectureAnswer]:
@@ -90,9 +129,6 @@ class Api:
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
             task: a Hub task (pipeline tag) such as "text-generation"; "" means all tasks.
-
-        Returns:
-            A list of {architecture, tested, passed, models}, most tested first: architecture is the model class the Hub record names (e.g. LlamaForCausalLM), tested counts models run on the stack (excluded ones are not), passed those that passed, models lists {model_id, result, tp, num_parameters} smallest first. Models whose Hub record is unknown are left out.
         """
         now = self.sources.now()
         try:
@@ -102,6 +138,11 @@ class Api:
         task_text = str(task or "").strip().lower()
         return architectures.architectures(now.snapshot, now.records, stack, task_text)
 
+    @documented(
+        f"changed means: {comparison.DEFAULT_THRESHOLDS.describe()}; each entry has model_id and each side's fields with the suffix _a or _b",
+        "a stack compared with itself gives empty lists",
+        UNKNOWN_STACK_IS_AN_ERROR,
+    )
     def compare(
         self, neuronx_cc_a: str = "", library_version_a: str = "", neuronx_cc_b: str = "", library_version_b: str = ""
     ) -> CompareAnswer:
@@ -112,11 +153,8 @@ class Api:
             library_version_a: library version of stack A, plain ("4.57.1") or LIBRARY==VERSION; "" means the first stack on that compiler.
             neuronx_cc_b: compiler version of stack B; "" (with library_version_b "") means the newest stack.
             library_version_b: library version of stack B, plain ("4.57.1") or LIBRARY==VERSION; "" means the first stack on that compiler.
-
-        Returns:
-            A dict with stack_a and stack_b (the stacks compared: neuronx_cc, library, library_version, models, passed), thresholds, and six lists of models: regressions (PASS on A, FAIL on B), fixes (FAIL on A, PASS on B), added (run on B only), removed (run on A only), changed (PASS on both with wall time moved by at least 25% and 60 s, peak memory by at least 20% and 1 GB, or a different number of cores; each entry adds reasons) and other_changes (any other change of result, such as PASS to EXCLUDED: an exclusion is a decision, not a regression). Each entry has model_id and, for each side, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb and exclusion with the suffix _a or _b; a side without a run has result "not tested"; a regression adds cause {signature, code, summary, docs}: its failure on B, reduced as /failures does. A stack compared with itself gives empty lists; a stack not in the data is an error naming the known stacks.
         """
-        snapshot = self.sources.datasets.current()
+        snapshot = self.sources.now().snapshot
         try:
             stack_a, stack_b = comparison.resolve_pair(
                 snapshot, neuronx_cc_a, library_version_a, neuronx_cc_b, library_version_b
@@ -125,15 +163,13 @@ class Api:
             raise gr.Error(str(unknown), print_exception=False) from None
         return comparison.compare(snapshot, stack_a, stack_b)
 
+    @documented("every FAIL on the stack is in exactly one cause", UNKNOWN_STACK_IS_AN_ERROR)
     def failures(self, neuronx_cc: str = "", library_version: str = "") -> FailuresAnswer:
         """Why models fail on one stack: every FAIL grouped by cause, the causes that block the most models first.
 
         Args:
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
-
-        Returns:
-            A dict with stack (neuronx_cc, library, library_version, models, passed), failed (how many models FAIL on it) and causes, ordered by count: each {signature, code, summary, docs, count, models, first_seen, fixed_in}. A cause is the error's NCC_ compiler code or NRT_ runtime status where it has one, else its exception type (code; null when the error names none), plus its primary error line with numbers, sizes, core ids, addresses and paths masked (summary; "no error text" when the row has none). signature is a stable versioned id of that reduction (the same failure on another stack has the same one); docs the Neuron documentation of the code, or null; models the model ids it blocks (count of them); first_seen the oldest stack of the same library where it blocked a model; fixed_in the newer stacks of that library where some of its models pass ({neuronx_cc, library, library_version, models}). Every FAIL on the stack is in exactly one cause.
         """
         snapshot = self.sources.now().snapshot
         try:

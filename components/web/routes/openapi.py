@@ -38,7 +38,7 @@ HEADERS = {
 def portable(shape: Any, copies: dict[type, Any] | None = None) -> Any:
     """`shape` with every `typing.TypedDict` in it copied as a `typing_extensions.TypedDict` (one copy per type)."""
     copies = {} if copies is None else copies
-    if typing.is_typeddict(shape):
+    if typing_extensions.is_typeddict(shape):
         if shape not in copies:
             required = shape.__required_keys__
             fields = {

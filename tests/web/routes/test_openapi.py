@@ -6,6 +6,7 @@ import typing
 
 import jsonschema
 import pytest
+import typing_extensions
 from openapi_spec_validator import validate
 
 from components.queries import answers
@@ -19,7 +20,7 @@ from tests.queries.test_answers import answers_of
 def sample_api():
     """The named endpoints on the bundled sample, rankings and model records."""
     from components.sources.moment import Sources
-    from components.sources.rankings import resolve_rankings
+    from components.sources.rankings_store import resolve_rankings
     from components.sources.records_store import resolve_records
     from components.sources.store import DatasetStore
 
@@ -62,7 +63,7 @@ def test_every_answer_of_every_endpoint_meets_its_schema(document, sample_api):
 
 def test_the_schemas_hold_the_answer_types_and_can_tell_a_wrong_answer(document):
     schemas = document["components"]["schemas"]
-    shapes = {name for name in answers.__all__ if typing.is_typeddict(getattr(answers, name))}
+    shapes = {name for name in answers.__all__ if typing_extensions.is_typeddict(getattr(answers, name))}
     assert shapes - {"Suggestion", "RankFields", "ModelOnStack"} <= set(schemas)  # those three are bases only
     assert schemas["HistoryEntry"]["required"] == list(answers.HistoryEntry.__annotations__)
     assert "required" not in schemas["LookupAnswer"]  # every key depends on the case
