@@ -172,7 +172,9 @@ def test_hostile_values_in_every_parameter_get_an_answer_or_a_clean_4xx(http, en
             assert answer.status_code == 200 or set(body) == {"error"}
             if endpoint.name == "lookup" and answer.status_code == 200:
                 assert body["result"] == "not tested" or value.strip() in ("", "+"), (p.name, value)
-    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    # a store another test left refreshing in the background may log meanwhile: that is not this route's line
+    logged = [r.getMessage() for r in caplog.records if not r.name.startswith("components.sources")]
+    assert not logged, logged
 
 
 def test_a_method_the_route_does_not_answer_is_a_405_naming_the_one_it_does(http):
