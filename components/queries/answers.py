@@ -22,6 +22,7 @@ __all__ = [
     "BaseModelEvidence",
     "CompareAnswer",
     "ComparedModel",
+    "ConfigCheckAnswer",
     "Evidence",
     "HistoryEntry",
     "LookupAnswer",
@@ -56,6 +57,7 @@ class ModelOnStack(TypedDict, total=False):
     library_version: str | None
     task: str | None
     architecture: str | None
+    num_parameters: int | None
 
 
 class RankFields(TypedDict, total=False):
@@ -223,6 +225,19 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
     report_url: str
     request_test: RequestTest
     expectation: Expectation
+    query_snippet: str
+
+
+class ConfigCheckAnswer(TypedDict):
+    """What to expect from a model described only by its config.json (/check_config)."""
+
+    architecture: str | None
+    model_type: str | None
+    num_parameters: int | None
+    expectation: Expectation
+    similar: list[ArchitectureModel]
+    suggested_run_py: str | None
+    suggested_from: str | None
 
 
 class ComparedModel(TypedDict, total=False):

@@ -166,7 +166,11 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> Lo
 
 def _record_fields(records: Records | None, model_id: str) -> dict:
     record = records.get(model_id) if records is not None else None
-    fields = {"task": record.task if record else None, "architecture": record.architecture if record else None}
+    fields = {
+        "task": record.task if record else None,
+        "architecture": record.architecture if record else None,
+        "num_parameters": record.num_parameters if record else None,
+    }
     if record and record.gated:
         fields["gated"] = record.gated  # the Hub asks people to accept its terms before downloading
     return fields

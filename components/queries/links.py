@@ -1,9 +1,9 @@
-"""Deep links: `?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT` ⇄ the page's state."""
+"""Deep links: `?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT&size=MIN-MAX` ⇄ the page's state."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from components.domain.stacks import library_spec, split_spec
@@ -33,12 +33,12 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     # with its version in `library_version=V` (or none: its newest version on the compiler)
     library, version = get("library").strip(), (get("library_version") or get("transformers")).strip()
     spec = library_spec(library, version)
-    query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), spec)
+    query = normalise(get("q"), get("view") or SELECTED, get("task"), get("neuronx_cc"), spec, get("size"))
     if tasks is not None and query.task not in tasks:
-        query = Query(query.text, query.view, "", query.neuronx_cc, query.library_version)
+        query = replace(query, task="")
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
     if stack is not None:
-        query = Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
+        query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
     # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
     model = snapshot.canonical_model_id(get("model")) or hub_id(get("model")) or ""
     return PageState(query, model)
@@ -57,6 +57,7 @@ def build(state: PageState) -> str:
         ("view", q.view if q.view != SELECTED else ""),
         ("task", q.task),
         ("q", q.text),
+        ("size", q.size),
         ("neuronx_cc", q.neuronx_cc),
     ]
     library, version = split_spec(q.library_version)

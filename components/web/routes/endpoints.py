@@ -6,14 +6,17 @@ annotations (`queries/answers.py`) describe their fields there. Annotations are 
 `from __future__ import annotations`): Gradio reads them as types, not strings.
 """
 
+import logging
+
 import gradio as gr
 
 from components.domain.stacks import UnknownStack
-from components.queries import architectures, details, failures, views
+from components.queries import architectures, config_check, details, failures, views
 from components.queries import compare as comparison
 from components.queries.answers import (
     ArchitectureAnswer,
     CompareAnswer,
+    ConfigCheckAnswer,
     FailuresAnswer,
     LookupAnswer,
     RowAnswer,
@@ -23,6 +26,7 @@ from components.sources.moment import Sources
 from components.sources.records import hub_id
 from components.web.patches.arguments import check_arguments
 
+log = logging.getLogger(__name__)
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
 LOOKUP_WAIT = 3.0
 
@@ -55,7 +59,7 @@ class Api:
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture} (task and architecture from the model's Hub record, null when unknown); ranked views add rank (unique within an answer), downloads, likes and trending_score (the figure "trending" ranks by; "downloads" ranks by downloads). Counts (tp, wall_s, rank, downloads, likes) are integers. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
+            A list of rows {model_id, result, kind, tp, wall_s, hbm_peak_gb, hbm_capacity_gb, exclusion, neuronx_cc, library, library_version, task, architecture, num_parameters} (task, architecture and num_parameters, the safetensors parameter count, from the model's Hub record, null when unknown); ranked views add rank (unique within an answer), downloads, likes and trending_score (the figure "trending" ranks by; "downloads" ranks by downloads). Counts (tp, wall_s, rank, downloads, likes) are integers. result is PASS, FAIL, EXCLUDED (see exclusion) or "not tested"; tp is the number of Trainium cores, wall_s the wall time in seconds including compilation, hbm_peak_gb the peak device memory against hbm_capacity_gb. A stack not in the data is an error naming the known stacks.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version)
         now = self.sources.now()
@@ -73,7 +77,7 @@ class Api:
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
 
         Returns:
-            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus task and architecture (from the Hub record, null when unknown; gated, "auto" or "manual", when the Hub gates the files), instance (the smallest trn2 instance for its cores), install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). A model with no row on the stack gives {"model_id": ..., "result": "not tested"} plus evidence {base_model: {model_id, result, tp, hops} or null, architecture: {name, tested, passed, closest} or null} on that stack, expectation {verdict: "likely runs", "likely fails" or "unknown"; basis: "size", "base model", "architecture" or "none", the rule that decided; reason: the evidence named} (an expectation from that evidence, not a result), record_unknown (why the Hub record is unknown, if it is) and, where a passing script of the same architecture can be adapted, suggested_run_py (UNTESTED) with suggested_from (the model whose script was adapted) and suggested_tp; no cache_sync_command, as compiled graphs are per model. A FAIL adds cause {signature, code, summary, docs, shared_with} (its failure reduced as /failures does; shared_with: the other models on the stack that fail the same way) and report_url (a new issue on github.com/aws-neuron/aws-neuron-sdk pre-filled with the model, the pinned stack, the instance, the cause, the error's last lines and, for a regression, the stack it last passed on; at most 8 KB). A stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones. A model with no row on the stack also gives request_test {url, title, text}: a new discussion on the dataset, filled in to ask for a run of it.
+            The dataset row (result, tp, wall_s, hbm_peak_gb, error, exclusion, the full stack, tested_at in ISO 8601, run_py: the exact script) plus task, architecture and num_parameters (from the Hub record, null when unknown; gated, "auto" or "manual", when the Hub gates the files), instance (the smallest trn2 instance for its cores), install_command (pip, pinned to the stack), cache_sync_command (fetches the compiled graphs) and history (the model on every stack, newest first, marking last_pass and first_fail_after_pass). A model with no row on the stack gives {"model_id": ..., "result": "not tested"} plus evidence {base_model: {model_id, result, tp, hops} or null, architecture: {name, tested, passed, closest} or null} on that stack, expectation {verdict: "likely runs", "likely fails" or "unknown"; basis: "size", "base model", "architecture" or "none", the rule that decided; reason: the evidence named} (an expectation from that evidence, not a result), record_unknown (why the Hub record is unknown, if it is) and, where a passing script of the same architecture can be adapted, suggested_run_py (UNTESTED) with suggested_from (the model whose script was adapted) and suggested_tp; no cache_sync_command, as compiled graphs are per model. A FAIL adds cause {signature, code, summary, docs, shared_with} (its failure reduced as /failures does; shared_with: the other models on the stack that fail the same way) and report_url (a new issue on github.com/aws-neuron/aws-neuron-sdk pre-filled with the model, the pinned stack, the instance, the cause, the error's last lines and, for a regression, the stack it last passed on; at most 8 KB). A stack not in the data gives result "not tested" with unknown_stack naming the stack asked for and the known ones. A model with no row on the stack also gives request_test {url, title, text}: a new discussion on the dataset, filled in to ask for a run of it.
         """
         records = self.sources.records
         record = records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
@@ -141,3 +145,25 @@ class Api:
         except UnknownStack as unknown:
             raise gr.Error(str(unknown), print_exception=False) from None
         return failures.failures(snapshot, stack)
+
+    def check_config(self, config_json: str, neuronx_cc: str = "", library_version: str = "") -> ConfigCheckAnswer:
+        """What to expect on one stack from a model that is not on the Hub, from the text of its config.json.
+
+        Args:
+            config_json: the text of a config.json (a JSON object, at most 1 MB); nothing of it is stored.
+            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
+            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+
+        Returns:
+            A dict with architecture (the config's architectures[0], null when it names none), model_type, num_parameters (an ESTIMATE from the config: embeddings, attention with grouped key/value heads, MLP, mixture-of-experts experts, text/vision sub-configs; null when the config lacks the sizes), expectation {verdict: "likely runs", "likely fails" or "unknown"; basis: "size" or "architecture" or "none"; reason}, similar (tested models of that architecture on the stack, closest in size first: {model_id, result, tp, num_parameters}), suggested_run_py (UNTESTED: the closest passing script of the architecture with /path/to/your/model in place of its model id, or null) and suggested_from (the model whose script was adapted). Text that is not a JSON object, nests too deep or is over 1 MB is a clear error.
+        """
+        now = self.sources.now()
+        try:
+            stack = now.snapshot.resolve_stack(neuronx_cc, library_version)
+            answer = config_check.check_config(now.snapshot, stack, config_json, now.records)
+        except UnknownStack as unknown:
+            raise gr.Error(str(unknown), print_exception=False) from None
+        except config_check.ConfigError as error:
+            raise gr.Error(f"config_json: {error}", print_exception=False) from None
+        log.info("check_config: %s, %s", answer["architecture"] or "no architecture", answer["expectation"]["verdict"])
+        return answer
