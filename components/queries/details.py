@@ -10,7 +10,7 @@ from components.domain.columns import NAMES, STACK_KEY, STACK_PACKAGES
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
 from components.domain.stacks import FIRST_LIBRARY, UnknownStack, normalise_library
-from components.queries import evidence, report
+from components.queries import evidence, report, snippets
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.expectation import expectation
 from components.queries.formatting import plain
@@ -116,10 +116,13 @@ def lookup(
             answer["record_unknown"] = record_unknown
         if canonical:
             answer["history"] = history(snapshot, canonical)
+        answer["query_snippet"] = snippets.model_snippet(canonical or asked)
         return answer
     position = snapshot.row_for(canonical, stack) if stack and canonical else None
     if position is None:
-        return _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
+        answer = _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
+        answer["query_snippet"] = snippets.model_snippet(canonical or asked)
+        return answer
     row = snapshot.record(position)
     answer = {name: plain(value) for name, value in row.items() if name in NAMES or not name.startswith("_")}
     answer["kind"] = result_kind(answer.get("result"), answer.get("exclusion"))
@@ -131,6 +134,7 @@ def lookup(
     answer["history"] = history(snapshot, canonical)
     # a FAIL names its cause and a pre-filled bug report (see failures.py, report.py)
     answer.update(report.fail_fields(snapshot, stack, canonical, answer, report.space_url()))
+    answer["query_snippet"] = snippets.model_snippet(canonical)  # this model on every stack, from the dataset
     return answer
 
 
