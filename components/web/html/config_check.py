@@ -15,7 +15,7 @@ def config_check_html(answer: dict) -> Markup:
     reason = str(answer["expectation"].get("reason") or "")
     size = answer.get("num_parameters")
     estimate = (
-        Markup("about <b>{}</b> parameters (an <i>estimate</i> from the config's sizes)").format(parameters(size))
+        Markup("about <b>{}</b> (an <i>estimate</i> from the config's sizes)").format(parameters(size))
         if size
         else Markup("unknown (the config lacks the sizes to estimate it)")
     )

@@ -63,7 +63,7 @@ def badge(kind: str, result: object) -> Markup:
 # elsewhere. One shape for every view lets the table keep its column widths.
 _FIGURE = {"trending": ("Trending score", "trending_score")}
 _DOWNLOADS = ("Downloads", "downloads")
-TABLE_WIDTHS = ["29%", "13%", "9%", "8%", "12%", "16%", "13%"]
+TABLE_WIDTHS = ["28%", "12%", "8%", "9%", "13%", "16%", "14%"]
 SIZE_HEADER = "Size (B)"
 # Size is a number cell (billions of parameters), so the table sorts it by number; the rest is HTML.
 TABLE_TYPES = ["html", "html", "number", "html", "html", "html", "html"]

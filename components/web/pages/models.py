@@ -236,7 +236,7 @@ class ModelsTab:
             choices.append((sizes.label(size), size))
         return choices
 
-    def check_config(self, **values: Any) -> dict[str, Any]:
+    def on_config(self, **values: Any) -> dict[str, Any]:
         """The pasted config.json checked on the stack picked (as /check_config answers)."""
         now, f = self.sources.now(), Filters.of(values)
         stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
@@ -386,7 +386,7 @@ class ModelsTab:
         w.results.select(**event(self.on_select, (*FILTERS, "shown"), (*PANEL, "link")))
         w.more.click(**event(self.more, (*table_in, "limit"), (*table_out, "limit")))
         w.link.change(None, w.link, w.link, js=URL_JS, **private)
-        w.config_button.click(**event(self.check_config, ("config_json", "cc", "library", "version"), CHECKED))
+        w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
 
 
 def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:
