@@ -7,6 +7,7 @@ from markupsafe import Markup
 
 from components.queries.formatting import cores, is_missing, parameters
 from components.web.html.evidence import EXPECTATION_CLASSES
+from components.web.routes.be_found import copy_block
 
 
 def config_check_html(answer: dict) -> Markup:
@@ -54,11 +55,23 @@ def config_check_html(answer: dict) -> Markup:
         parts.append(
             Markup(
                 '<p class="suggested"><b>The run.py below is UNTESTED:</b> adapted from the tested script of '
-                "<code>{}</code>; put your model's folder in place of <code>/path/to/your/model</code>.</p>"
-            ).format(answer["suggested_from"])
+                "<code>{}</code>; put your model's folder in place of <code>/path/to/your/model</code>.</p>{}"
+            ).format(answer["suggested_from"], copy_block("config-run-py", answer["suggested_run_py"], "Copy run.py"))
         )
     parts.append(Markup("</div>"))
     return Markup("").join(parts)
+
+
+def snippets_html(pandas_code: str, sql: str) -> Markup:
+    """The view's own query, in pandas and in DuckDB SQL, each to copy."""
+    return Markup(
+        "<p>Run as they are, these read the public dataset and return the rows shown (pandas needs "
+        "<code>huggingface_hub</code> for <code>hf://</code> paths; DuckDB reads them itself).</p>"
+        "<p><b>pandas</b></p>{}<p><b>DuckDB SQL</b></p>{}"
+    ).format(
+        copy_block("snippet-pandas", pandas_code, "Copy the pandas lines"),
+        copy_block("snippet-sql", sql, "Copy the SQL"),
+    )
 
 
 def config_error_html(message: str) -> Markup:

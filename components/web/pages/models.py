@@ -23,7 +23,7 @@ from components.sources.rankings import TASKS, Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html import evidence, render
-from components.web.html.config_check import config_check_html, config_error_html
+from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.pages import failures as failures_tab
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import URL_JS, answering, by_name, components
@@ -39,11 +39,11 @@ BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to 
 
 
 # What each event may change, by name (the outputs Gradio marks as pending while it runs).
-TABLE = ("results", "summary", "shown", "more", "snippet_pandas", "snippet_sql")
+TABLE = ("results", "summary", "shown", "more", "snippets")
 PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history", "model")
 PICKERS = ("task", "cc", "library", "version")
 FILTERS = ("search", "view", "task", "size", "cc", "library", "version")
-CHECKED = ("config_answer", "config_run_py")
+CHECKED = ("config_answer",)
 
 
 @dataclass
@@ -67,12 +67,10 @@ class Widgets:
     run_py: gr.Code
     run_command: gr.Textbox
     history: gr.HTML
-    snippet_pandas: gr.Code
-    snippet_sql: gr.Code
+    snippets: gr.HTML
     config_json: gr.Code
     config_button: gr.Button
     config_answer: gr.HTML
-    config_run_py: gr.Code
     link: gr.Textbox
     shown: gr.State
     limit: gr.State
@@ -224,8 +222,7 @@ class ModelsTab:
             "shown": list(shown["model_id"]),
             "more": gr.update(visible=result.total > len(shown)),
             "link": links.build(links.PageState(query, model or "")),
-            "snippet_pandas": pandas_code,
-            "snippet_sql": sql,
+            "snippets": snippets_html(pandas_code, sql),
         }
 
     @staticmethod
@@ -243,12 +240,8 @@ class ModelsTab:
         try:
             answer = config_check.check_config(now.snapshot, stack, values.get("config_json"), now.records)
         except config_check.ConfigError as error:
-            return {"config_answer": config_error_html(str(error)), "config_run_py": gr.update(value="", visible=False)}
-        script = answer["suggested_run_py"] or ""
-        return {
-            "config_answer": config_check_html(answer),
-            "config_run_py": gr.update(value=script, visible=bool(script)),
-        }
+            return {"config_answer": config_error_html(str(error))}
+        return {"config_answer": config_check_html(answer)}
 
     def _panel(self, now: Moment, model_id: str, query: views.Query) -> dict[str, Any]:
         """One model's details; with no model, a short guide and no empty boxes."""
@@ -298,9 +291,7 @@ class ModelsTab:
                 elem_id="view", scale=2, min_width=260,
             )  # fmt: skip
             task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
-            size = gr.Dropdown(
-                self.size_choices(""), value="", label="Size (parameters)", elem_id="size", scale=1, min_width=150
-            )
+            size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
         with gr.Row(equal_height=True):
             search = gr.Textbox(
                 label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
@@ -341,23 +332,17 @@ class ModelsTab:
         # closed until asked for: the first page stays light
         with gr.Accordion("Query it yourself: the pandas and DuckDB query for the rows shown", open=False,
                           elem_id="query-yourself"):  # fmt: skip
-            snippet_pandas = gr.Code(label="pandas", language="python", elem_id="snippet-pandas",
-                                     buttons=["copy"], interactive=False, max_lines=20)  # fmt: skip
-            snippet_sql = gr.Code(label="DuckDB SQL", language="sql", elem_id="snippet-sql", buttons=["copy"],
-                                  interactive=False, max_lines=20)  # fmt: skip
+            snippets_box = gr.HTML(elem_id="snippets")
         with gr.Accordion("Check a config.json: a model that is not on the Hub", open=False, elem_id="check-config"):
             config_json = gr.Code(label="config.json", language="json", elem_id="config-json", interactive=True,
                                   max_lines=20)  # fmt: skip
             config_button = gr.Button("Check it on this stack", size="sm", elem_id="config-button")
             config_answer = gr.HTML(elem_id="config-answer")
-            config_run_py = gr.Code(label="Suggested run.py (UNTESTED)", language="python", elem_id="config-run-py",
-                                    buttons=["copy", "download"], interactive=False, visible=False)  # fmt: skip
         self.w = Widgets(
             header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
             cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
-            snippet_pandas=snippet_pandas, snippet_sql=snippet_sql, config_json=config_json,
-            config_button=config_button, config_answer=config_answer, config_run_py=config_run_py,
+            snippets=snippets_box, config_json=config_json, config_button=config_button, config_answer=config_answer,
             link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
         )  # fmt: skip
         self.w.link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
