@@ -15,7 +15,7 @@ from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.expectation import expectation
 from components.queries.formatting import plain
 from components.queries.run_request import request_test
-from components.sources.records import Records, empty_records
+from components.sources.records import Records, empty_records, hub_id
 from components.sources.snapshot import Snapshot
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
@@ -116,12 +116,12 @@ def lookup(
             answer["record_unknown"] = record_unknown
         if canonical:
             answer["history"] = history(snapshot, canonical)
-        answer["query_snippet"] = snippets.model_snippet(canonical or asked)
+        answer.update(_query_snippet(canonical or hub_id(asked)))
         return answer
     position = snapshot.row_for(canonical, stack) if stack and canonical else None
     if position is None:
         answer = _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
-        answer["query_snippet"] = snippets.model_snippet(canonical or asked)
+        answer.update(_query_snippet(canonical or hub_id(asked)))
         return answer
     row = snapshot.record(position)
     answer = {name: plain(value) for name, value in row.items() if name in NAMES or not name.startswith("_")}
@@ -166,6 +166,11 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> Lo
     if asking:
         answer["request_test"] = asking  # where to ask for a run, and the text to ask with
     return answer
+
+
+def _query_snippet(model_id: str | None) -> dict:
+    """{query_snippet} for a model in the data or a well-formed Hub id; nothing for any other text."""
+    return {"query_snippet": snippets.model_snippet(model_id)} if model_id else {}
 
 
 def _record_fields(records: Records | None, model_id: str) -> dict:
