@@ -85,6 +85,7 @@ def build(sources: Sources) -> gr.Blocks:
         gr.api(api.compare, api_name="compare")
         gr.api(api.architectures, api_name="architectures")
         gr.api(api.failures, api_name="failures")
+        gr.api(api.check_config, api_name="check_config")
     return demo
 
 

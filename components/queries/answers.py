@@ -27,6 +27,7 @@ __all__ = [
     "CauseAnswer",
     "CompareAnswer",
     "ComparedModel",
+    "ConfigCheckAnswer",
     "Evidence",
     "Expectation",
     "FailureCause",
@@ -166,6 +167,9 @@ class ModelOnStack(TypedDict, total=False):
     task: Annotated[str | None, "the Hub task (pipeline tag) from the model's Hub record, null when unknown"]
     architecture: Annotated[
         str | None, "the model class its Hub record names (e.g. LlamaForCausalLM), null when unknown"
+    ]
+    num_parameters: Annotated[
+        int | None, "the parameter count from the model's Hub record (safetensors total), null when unknown"
     ]
 
 
@@ -355,6 +359,29 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
     expectation: Annotated[
         Expectation, "a model with no row on the stack: what to expect from the evidence (an expectation, not a result)"
     ]
+    query_snippet: Annotated[
+        str,
+        "pandas lines that, run as they are, read the public dataset file by file (whatever columns a file lacks) and return this model's rows on every stack",
+    ]
+
+
+class ConfigCheckAnswer(TypedDict):
+    """What to expect from a model described only by its config.json (/check_config)."""
+
+    architecture: Annotated[str | None, "the config's architectures[0], null when it names none"]
+    model_type: Annotated[str | None, "the config's model_type"]
+    num_parameters: Annotated[
+        int | None, "an ESTIMATE of the parameter count from the config, null when it lacks the sizes"
+    ]
+    expectation: Annotated[Expectation, "what to expect on the stack (an expectation, not a result)"]
+    similar: Annotated[
+        list[ArchitectureModel], "tested models of that architecture on the stack, closest in size first"
+    ]
+    suggested_run_py: Annotated[
+        str | None,
+        "UNTESTED: the closest passing script of the architecture with /path/to/your/model in place of its model id, or null",
+    ]
+    suggested_from: Annotated[str | None, "the tested model whose script was adapted, or null"]
 
 
 class ComparedModel(TypedDict, total=False):

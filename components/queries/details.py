@@ -10,12 +10,12 @@ from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
 from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, normalise_library
-from components.queries import evidence, links, report
+from components.queries import evidence, links, report, snippets
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.expectation import expectation
 from components.queries.formatting import plain
 from components.queries.run_request import request_test
-from components.sources.records import Records, empty_records
+from components.sources.records import Records, empty_records, hub_id
 from components.sources.snapshot import Snapshot
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
@@ -116,10 +116,13 @@ def lookup(
             answer["record_unknown"] = record_unknown
         if canonical:
             answer["history"] = history(snapshot, canonical)
+        answer.update(_query_snippet(canonical or hub_id(asked)))
         return answer
     position = snapshot.row_for(canonical, stack) if stack and canonical else None
     if position is None:
-        return _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
+        answer = _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
+        answer.update(_query_snippet(canonical or hub_id(asked)))
+        return answer
     row = snapshot.record(position)
     answer = {name: plain(value) for name, value in row.items() if name in NAMES or not name.startswith("_")}
     answer["kind"] = result_kind(answer.get("result"), answer.get("exclusion"))
@@ -131,6 +134,7 @@ def lookup(
     answer["history"] = history(snapshot, canonical)
     # a FAIL names its cause and a pre-filled bug report (see failures.py, report.py)
     answer.update(report.fail_fields(snapshot, stack, canonical, answer, links.space_url()))
+    answer["query_snippet"] = snippets.model_snippet(canonical)  # this model on every stack, from the dataset
     return answer
 
 
@@ -164,9 +168,18 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> Lo
     return answer
 
 
+def _query_snippet(model_id: str | None) -> dict:
+    """{query_snippet} for a model in the data or a well-formed Hub id; nothing for any other text."""
+    return {"query_snippet": snippets.model_snippet(model_id)} if model_id else {}
+
+
 def _record_fields(records: Records | None, model_id: str) -> dict:
     record = records.get(model_id) if records is not None else None
-    fields = {"task": record.task if record else None, "architecture": record.architecture if record else None}
+    fields = {
+        "task": record.task if record else None,
+        "architecture": record.architecture if record else None,
+        "num_parameters": record.num_parameters if record else None,
+    }
     if record and record.gated:
         fields["gated"] = record.gated  # the Hub asks people to accept its terms before downloading
     return fields

@@ -1,12 +1,12 @@
-"""Addresses: deep links (`?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT` ⇄ the page's
-state), a model's page on the Hub, and the app's own public address."""
+"""Addresses: deep links (`?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT&size=MIN-MAX` ⇄ the
+page's state), a model's page on the Hub, and the app's own public address."""
 
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import quote, urlencode
 
 from components.domain.stacks import StackRef
@@ -36,12 +36,12 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
         return value[:MAX_VALUE] if isinstance(value, str) else ""
 
     asked = StackRef.from_params(params)
-    query = normalise(get("q"), get("view") or SELECTED, get("task"), asked.neuronx_cc, asked.spec)
+    query = normalise(get("q"), get("view") or SELECTED, get("task"), asked.neuronx_cc, asked.spec, get("size"))
     if tasks is not None and query.task not in tasks:
-        query = Query(query.text, query.view, "", query.neuronx_cc, query.library_version)
+        query = replace(query, task="")
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
     if stack is not None:
-        query = Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
+        query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
     # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
     model = snapshot.canonical_model_id(get("model")) or hub_id(get("model")) or ""
     return PageState(query, model)
@@ -60,6 +60,7 @@ def build(state: PageState) -> str:
         ("view", q.view if q.view != SELECTED else ""),
         ("task", q.task),
         ("q", q.text),
+        ("size", q.size),
         *StackRef.asked(q.neuronx_cc, q.library_version).params(),
     ]
     return urlencode([(k, v) for k, v in pairs if v])

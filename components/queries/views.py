@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from components.domain.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
+from components.queries import sizes
 from components.queries.answers import ModelOnStack, RankFields, RowAnswer, keys
 from components.queries.formatting import plain
 from components.sources.rankings import TASKS, Rankings
@@ -45,6 +46,7 @@ class Query:
     task: str = ""
     neuronx_cc: str = ""
     library_version: str = ""
+    size: str = ""  # a size range in billions ("1-10", "100-"; `sizes`), "" for any size
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class ViewResult:
     stack: Stack | None
     frame: pd.DataFrame  # one row per model shown, in display order
     query: Query
+    size_unknown: int = 0  # models left out because a size range was picked and their size is unknown
     _records: list[dict] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -92,9 +95,14 @@ def _plain_values(column: pd.Series) -> list:
 
 
 def normalise(
-    text: object = "", view: object = SELECTED, task: object = "", neuronx_cc: object = "", library_version: object = ""
+    text: object = "",
+    view: object = SELECTED,
+    task: object = "",
+    neuronx_cc: object = "",
+    library_version: object = "",
+    size: object = "",
 ) -> Query:
-    """Turn whatever arrived (a form, an API call, a URL) into a valid Query."""
+    """Turn whatever arrived (a form, an API call, a URL) into a valid Query (an unreadable size: any size)."""
     view_text = str(view or "").strip().lower()
     task_text = str(task or "").strip().lower()
     return Query(
@@ -103,6 +111,7 @@ def normalise(
         task=task_text if TASK_NAME.match(task_text) else "",
         neuronx_cc=str(neuronx_cc or "").strip()[:MAX_QUERY],
         library_version=str(library_version or "").strip()[:MAX_QUERY],
+        size=sizes.normalise(size),
     )
 
 
@@ -131,7 +140,7 @@ def select(snapshot: Snapshot, rankings: Rankings, query: Query, records: Record
 def task_choices(snapshot: Snapshot, rankings: Rankings, records: Records | None = None) -> list[str]:
     """The tasks to offer: the ranked ones first, then every task a tested model's record names."""
     records = records if records is not None else NO_RECORDS
-    tasks, _, _ = _model_columns(snapshot, rankings, records)
+    tasks, *_ = _model_columns(snapshot, rankings, records)
     ranked = [t for t in TASKS if any(rankings.ranked(t, r) for r in (TRENDING, DOWNLOADS))]
     known = sorted({t for t in tasks if t} - set(ranked))
     return ranked + known
@@ -144,7 +153,10 @@ def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Que
         frame = _selected(snapshot, rankings, records, stack, words, query.task, query.text)
     else:
         frame = _ranked(snapshot, rankings, records, stack, words, query.task, query.view)
-    return ViewResult(stack, frame, query)
+    keep, unknown = sizes.in_range(sizes.parameter_counts(frame["num_parameters"]), query.size)
+    if query.size:
+        frame = frame[keep].reset_index(drop=True)
+    return ViewResult(stack, frame, query, int(unknown.sum()) if query.size else 0)
 
 
 def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray | None = None) -> pd.DataFrame:
@@ -159,8 +171,9 @@ def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray 
 
 
 def _model_columns(snapshot: Snapshot, rankings: Rankings, records: Records) -> tuple[np.ndarray, ...]:
-    """Per model of the snapshot: its task (None if unknown), architecture (None if unknown) and Hub
-    downloads (-1 if unknown). The record says first; a ranked model's task is the ranking's."""
+    """Per model of the snapshot: its task (None if unknown), architecture (None if unknown), Hub
+    downloads (-1 if unknown) and parameter count (None if unknown). The record says first; a ranked
+    model's task is the ranking's."""
 
     def compute():
         found = [records.get(m) for m in snapshot.model_ids]
@@ -173,7 +186,8 @@ def _model_columns(snapshot: Snapshot, rankings: Rankings, records: Records) -> 
             [rankings.downloads_of(m) or (r.downloads if r else None) or -1 for m, r in zip(snapshot.model_ids, found)],
             dtype=np.int64,
         )
-        return rankings, records, tasks, architectures, downloads  # kept alive: their ids are in the key
+        parameters = np.array([r.num_parameters if r else None for r in found], dtype=object)
+        return rankings, records, tasks, architectures, downloads, parameters  # kept alive: their ids are in the key
 
     _, _, *columns = snapshot.memo(("model-columns", id(rankings), id(records)), compute)
     return tuple(columns)
@@ -186,7 +200,7 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
     if words:
         keep = snapshot.matching_models(words)[codes]
         positions, codes = positions[keep], codes[keep]
-    model_task, model_architecture, model_downloads = _model_columns(snapshot, rankings, records)
+    model_task, model_architecture, model_downloads, model_parameters = _model_columns(snapshot, rankings, records)
     tasks = model_task[codes]
     if task:
         # a model whose task is unknown is listed under "All tasks" only
@@ -201,6 +215,7 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
     frame = _stack_frame(snapshot, stack, positions).assign(
         task=tasks, architecture=model_architecture[codes], downloads=popularity
     )
+    frame["num_parameters"] = pd.array(list(model_parameters[codes]), dtype="Int64")
     frame["downloads"] = pd.array([int(p) if p >= 0 else None for p in popularity], dtype="Int64")
     return frame.reset_index(drop=True)
 
@@ -235,7 +250,9 @@ def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFra
                 "library": stack.library if stack else None,
                 "library_version": stack.library_version if stack else None,
             }
-        row.update(architecture=records.architecture_of(e.model_id))
+        record = records.get(e.model_id)
+        row.update(architecture=record.architecture if record else None)
+        row.update(num_parameters=record.num_parameters if record else None)
         row.update(task=e.task, rank=e.rank, downloads=e.downloads, likes=e.likes, trending_score=e.trending_score)
         rows.append(row)
     columns = list(ROW_FIELDS + RANK_FIELDS)
@@ -244,7 +261,7 @@ def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFra
 
 
 # Counts stay integers in every view: a column with a missing value would otherwise turn 536 into 536.0.
-WHOLE_NUMBERS = ("tp", "wall_s", "rank", "downloads", "likes")
+WHOLE_NUMBERS = ("tp", "wall_s", "rank", "downloads", "likes", "num_parameters")
 
 
 def _whole_numbers(frame: pd.DataFrame) -> pd.DataFrame:

@@ -150,3 +150,33 @@ def test_every_other_endpoint_answers_whole_numbers_as_ints(client):
         neuronx_cc_a=old["neuronx_cc"], library_version_a=old["library_version"], api_name="/compare"
     )
     _whole_numbers_are_ints(compare)
+
+
+def test_search_rows_and_lookup_carry_the_parameter_count_and_lookup_its_query(client):
+    rows = client.predict(query="qwen3 0.6b", api_name="/search")
+    qwen = next(r for r in rows if r["model_id"] == "Qwen/Qwen3-0.6B")
+    assert type(qwen["num_parameters"]) is int and 0.4e9 < qwen["num_parameters"] < 1e9
+    answer = client.predict(model_id="Qwen/Qwen3-0.6B", api_name="/lookup")
+    assert answer["num_parameters"] == qwen["num_parameters"]
+    assert "hf://datasets/aws-neuron/torch-neuronx-model-support/data" in answer["query_snippet"]
+    assert "'Qwen/Qwen3-0.6B'" in answer["query_snippet"]
+    assert client.predict(model_id="nobody/nothing", api_name="/lookup")["num_parameters"] is None
+
+
+LLAMA3_8B = (
+    '{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, '
+    '"num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, '
+    '"tie_word_embeddings": false}'
+)
+
+
+def test_check_config_answers_a_config_and_refuses_broken_text_clearly(client):
+    answer = client.predict(config_json=LLAMA3_8B, api_name="/check_config")
+    assert answer["architecture"] == "LlamaForCausalLM" and abs(answer["num_parameters"] / 8.03e9 - 1) < 0.15
+    assert answer["expectation"]["verdict"] in ("likely runs", "likely fails", "unknown")
+    assert answer["similar"] and all(m["num_parameters"] for m in answer["similar"])
+    assert "/path/to/your/model" in answer["suggested_run_py"]
+    with pytest.raises(AppError, match="config_json: not valid JSON"):
+        client.predict(config_json="{broken", api_name="/check_config")
+    with pytest.raises(AppError, match="No tested stack matches"):
+        client.predict(config_json=LLAMA3_8B, neuronx_cc="0.0.bogus", library_version="", api_name="/check_config")

@@ -188,3 +188,20 @@ def test_on_a_wide_screen_a_model_link_does_not_scroll(page: Page, sample_app):
     page.wait_for_timeout(1000)
     assert page.evaluate("window.scrollY") == 0  # the panel is beside the table: the filters stay in sight
     expect(page.locator("#details-summary .back-to-table")).to_be_hidden()
+
+
+def test_a_size_link_shows_only_models_of_that_size_and_the_picker_says_so(opened, client):
+    page = opened("?size=1-10")
+    expect(page.locator("#size input")).to_have_value("1–10 B", timeout=TIMEOUT)
+    expected = [r for r in client.predict(api_name="/search") if r["num_parameters"]]
+    expected = {r["model_id"] for r in expected if 1e9 <= r["num_parameters"] < 1e10}
+    assert expected  # the sample has 1-10 B models
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#results [role=gridcell]').length <= {min(len(expected), 100) * len(COLUMNS)}",
+        timeout=TIMEOUT,
+    )
+    cells = page.locator("#results [role=gridcell]").all_inner_texts()
+    sizes = [float(t.strip()) for t in cells[COLUMNS.index("Size (B)") :: len(COLUMNS)]]
+    assert sizes and all(1 <= s < 10 for s in sizes), sizes
+    assert set(model_cells(page)) <= expected
+    assert "size=1-10" in page.url

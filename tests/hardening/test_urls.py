@@ -114,11 +114,12 @@ def test_the_api_takes_the_same_values_without_an_error(client):
     answer = client.predict(model_id=value, neuronx_cc=value, library_version=value, api_name="/lookup")
     assert answer["result"] == "not tested" and answer["unknown_stack"].startswith("No tested stack matches")
     assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library_version", "task", "architecture",
-                           "record_unknown", "unknown_stack"}  # fmt: skip
+                           "num_parameters", "record_unknown", "unknown_stack"}  # fmt: skip
     assert answer["record_unknown"] == "not a Hub model id"
     answer = client.predict(model_id=value, api_name="/lookup")  # on the newest stack: evidence, none found
     assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library", "library_version", "task",
-                           "architecture", "evidence", "expectation", "record_unknown", "suggested_note"}  # fmt: skip
+                           "architecture", "num_parameters", "evidence", "expectation", "record_unknown",
+                           "suggested_note"}  # fmt: skip
     assert answer["record_unknown"] == "not a Hub model id"
     assert answer["evidence"] == {"base_model": None, "architecture": None}
     assert answer["expectation"]["verdict"] == "unknown" and len(answer["expectation"]["reason"]) < 200

@@ -61,3 +61,15 @@ def test_a_library_deep_link_opens_that_library(libraries):
     assert parse_qs(build(parse({"transformers": "4.57.1"}, snap)))["transformers"] == ["4.57.1"]
     # an unknown library falls back to the compiler's first stack, as any unknown value does
     assert parse({"library": "timm"}, snap).query.library_version == "5.0.0"
+
+
+def test_a_size_link_opens_its_range_and_a_broken_one_falls_back_to_any_size(world):
+    snap, _ = world
+    assert parse({"size": "1-10"}, snap).query.size == "1-10"
+    assert parse({"size": "100-"}, snap).query.size == "100-"
+    assert parse({"size": " 0.5 - 7.0 "}, snap).query.size == "0.5-7"  # shown as applied
+    for bad in ("10-1", "-", "abc", "1-10-100", "<b>1</b>-2", "1e9-"):
+        assert parse({"size": bad}, snap).query.size == "", bad
+    state = parse({"size": "10-100", "q": "qwen"}, snap)
+    assert "size=10-100" in build(state)
+    assert parse({k: v[0] for k, v in parse_qs(build(state)).items()}, snap) == state

@@ -192,3 +192,31 @@ def test_the_memo_of_a_snapshot_stays_under_its_byte_bound(world):
         select(snap, rankings, normalise(f"q{i}" if i % 2 else "", view=(SELECTED, TRENDING, DOWNLOADS)[i % 3]))
         assert snap._memo.bytes <= snap._memo.max_bytes
     assert len(snap._memo) < 200
+
+
+def test_a_size_range_keeps_models_of_known_size_in_it_and_counts_those_left_out(world):
+    snap, rankings = world
+    records = parse_records(
+        [
+            {"id": "Qwen/Qwen3-0.6B", "safetensors": {"total": 751_632_384}},
+            {"id": "meta-llama/Llama-3.1-8B-Instruct", "safetensors": {"total": 8_030_261_248}},
+            {"id": "new/untested-7B", "safetensors": {"total": 7_000_000_000}},
+        ],
+        "test",
+    )
+    stack = {"neuronx_cc": NEW_CC, "library_version": "4.57.1"}
+    every = select(snap, rankings, normalise(**stack), records)
+    sizes = {r["model_id"]: r["num_parameters"] for r in every.records()}
+    assert sizes["Qwen/Qwen3-0.6B"] == 751_632_384 and sizes["google/gemma-3-4b-it"] is None
+    assert every.size_unknown == 0  # no range picked: unknown sizes are shown, none left out
+    mid = select(snap, rankings, normalise(**stack, size="1-10"), records)
+    assert ids(mid) == ["meta-llama/Llama-3.1-8B-Instruct"] and mid.size_unknown == 2
+    small = select(snap, rankings, normalise(**stack, size="-1"), records)
+    assert ids(small) == ["Qwen/Qwen3-0.6B"]
+    ranked = select(snap, rankings, normalise(view=TRENDING, **stack, size="1-10"), records).records()
+    assert [(r["rank"], r["model_id"]) for r in ranked] == [
+        (1, "meta-llama/Llama-3.1-8B-Instruct"),
+        (2, "new/untested-7B"),
+    ]
+    assert all(type(r["num_parameters"]) is int for r in ranked)
+    assert select(snap, rankings, normalise(**stack, size="100-"), records).records() == []

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import pandas as pd
 from markupsafe import Markup, escape
 
@@ -60,12 +62,22 @@ def badge(kind: str, result: object) -> Markup:
 # elsewhere. One shape for every view lets the table keep its column widths.
 _FIGURE = {"trending": ("Trending score", "trending_score")}
 _DOWNLOADS = ("Downloads", "downloads")
-TABLE_WIDTHS = ["33%", "14%", "9%", "14%", "17%", "13%"]
+TABLE_WIDTHS = ["28%", "12%", "8%", "9%", "13%", "16%", "14%"]
+SIZE_HEADER = "Size (B)"
+# Size is a number cell (billions of parameters), so the table sorts it by number; the rest is HTML.
+TABLE_TYPES = ["html", "html", "number", "html", "html", "html", "html"]
 
 
 def table_columns(view: str) -> tuple[str, ...]:
     """The table's headers in a view."""
-    return ("Model", "Result", "Cores", "Wall time", "Peak memory", _FIGURE.get(view, _DOWNLOADS)[0])
+    return ("Model", "Result", SIZE_HEADER, "Cores", "Wall time", "Peak memory", _FIGURE.get(view, _DOWNLOADS)[0])
+
+
+def billions(value: object) -> float | None:
+    """A parameter count in billions, rounded as the Size column shows it; None when unknown."""
+    if formatting.is_missing(value) or isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    return round(float(value) / 1e9, 2 if value < 1e11 else 0)
 
 
 def table_frame(frame: pd.DataFrame, view: str = "selected") -> pd.DataFrame:
@@ -84,6 +96,7 @@ def table_frame(frame: pd.DataFrame, view: str = "selected") -> pd.DataFrame:
             [
                 model,
                 badge(r.get("kind") or OTHER, r.get("result")),
+                billions(r.get("num_parameters")),
                 esc(formatting.cores(r.get("tp"))),
                 esc(formatting.duration(r.get("wall_s"))),
                 esc(formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb"))),
@@ -91,6 +104,15 @@ def table_frame(frame: pd.DataFrame, view: str = "selected") -> pd.DataFrame:
             ]
         )
     return pd.DataFrame(rows, columns=list(table_columns(view)))
+
+
+def size_note(left_out: int, size_label: str) -> Markup:
+    """Under the summary when a size is picked: how many models were left out for an unknown size."""
+    if not left_out:
+        return Markup("")
+    return Markup(
+        '<p class="hint size-note">Size {}: {:,} model{} of unknown size left out (pick "Any size" to see them).</p>'
+    ).format(size_label, left_out, "" if left_out == 1 else "s")
 
 
 def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_label: str) -> Markup:

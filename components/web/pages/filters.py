@@ -19,12 +19,13 @@ class Filters:
     neuronx_cc: str = ""
     library: str = ""
     version: str = ""
+    size: str = ""
 
     @classmethod
     def of(cls, values: dict[str, Any]) -> Filters:
         """The filters among an event's inputs (by name; a missing one is empty)."""
         get = values.get
-        return cls(get("search"), get("view"), get("task"), get("cc"), get("library"), get("version"))
+        return cls(get("search"), get("view"), get("task"), get("cc"), get("library"), get("version"), get("size"))
 
     @property
     def library_version(self) -> str:
@@ -32,4 +33,4 @@ class Filters:
         return library_spec(self.library, self.version)
 
     def query(self) -> views.Query:
-        return views.normalise(self.text, self.view, self.task, self.neuronx_cc, self.library_version)
+        return views.normalise(self.text, self.view, self.task, self.neuronx_cc, self.library_version, self.size)

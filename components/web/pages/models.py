@@ -8,7 +8,7 @@ The filters travel as one `Filters` value (`filters.py`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import gradio as gr
@@ -17,12 +17,13 @@ from markupsafe import Markup
 from components.domain.columns import NAMES
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
-from components.queries import details, links, views
+from components.queries import config_check, details, links, sizes, snippets, views
 from components.sources.moment import Moment, Sources
 from components.sources.rankings import TASKS, Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html import causes, evidence, render
+from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, answering, by_name, components
 from components.web.routes import be_found, downloads
@@ -37,10 +38,11 @@ BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to 
 
 
 # What each event may change, by name (the outputs Gradio marks as pending while it runs).
-TABLE = ("results", "summary", "shown", "more")
+TABLE = ("results", "summary", "shown", "more", "snippets")
 PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history", "model")
 PICKERS = ("task", "cc", "library", "version")
-FILTERS = ("search", "view", "task", "cc", "library", "version")
+FILTERS = ("search", "view", "task", "size", "cc", "library", "version")
+CHECKED = ("config_answer",)
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Widgets:
     search: gr.Textbox
     view: gr.Radio
     task: gr.Dropdown
+    size: gr.Dropdown
     cc: gr.Dropdown
     library: gr.Dropdown
     version: gr.Dropdown
@@ -63,6 +66,10 @@ class Widgets:
     run_py: gr.Code
     run_command: gr.Textbox
     history: gr.HTML
+    snippets: gr.HTML
+    config_json: gr.Code
+    config_button: gr.Button
+    config_answer: gr.HTML
     link: gr.Textbox
     shown: gr.State
     limit: gr.State
@@ -145,7 +152,9 @@ class ModelsTab:
         `stacks.resolve_or_default` says."""
         now, f = self.sources.now(), Filters.of(values)
         stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
-        query = views.normalise(f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "")
+        query = views.normalise(
+            f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
+        )
         panel = self._panel(now, values.get("model") or "", query)
         return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, panel["model"]), **panel}
 
@@ -172,6 +181,7 @@ class ModelsTab:
             "header": render.page_header(self.sources, now),
             "search": query.text,
             "view": query.view,
+            "size": gr.update(choices=self.size_choices(query.size), value=query.size),
             **self._pickers(now, query, stack),
             **self._table(now, query, PAGE_SIZE, panel["model"]),
             "limit": PAGE_SIZE,
@@ -184,14 +194,14 @@ class ModelsTab:
         """The query with a task its view offers (a ranked view has no "All tasks"), and the choices."""
         choices = self.task_choices(now.snapshot, now.rankings, now.records, query.view)
         task = query.task if query.task in {v for _, v in choices} else choices[0][1]
-        return views.Query(query.text, query.view, task, query.neuronx_cc, query.library_version), choices
+        return replace(query, task=task), choices
 
     @staticmethod
     def _table(now: Moment, query: views.Query, limit: int, model: str | None) -> dict[str, Any]:
         # a choice no longer in the data (a refresh dropped it) shows the default stack
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         if stack is not None:
-            query = views.Query(query.text, query.view, query.task, stack.neuronx_cc, stack.spec)
+            query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
         result = views.select(now.snapshot, now.rankings, query, now.records)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
         shown = result.frame.head(limit)
@@ -203,13 +213,34 @@ class ModelsTab:
             summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
         elif result.total:
             summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + render.TABLE_HINT
+        summary = Markup(summary) + render.size_note(result.size_unknown, sizes.label(query.size))
+        pandas_code, sql = snippets.view_snippets(result)
         return {
             "results": render.table_frame(shown, query.view),
             "summary": summary,
             "shown": list(shown["model_id"]),
             "more": gr.update(visible=result.total > len(shown)),
             "link": links.build(links.PageState(query, model or "")),
+            "snippets": snippets_html(pandas_code, sql),
         }
+
+    @staticmethod
+    def size_choices(size: str) -> list[tuple[str, str]]:
+        """The size picker's ranges, and a deep link's own range where it is another one."""
+        choices = list(sizes.CHOICES)
+        if size and size not in {v for _, v in choices}:
+            choices.append((sizes.label(size), size))
+        return choices
+
+    def on_config(self, **values: Any) -> dict[str, Any]:
+        """The pasted config.json checked on the stack picked (as /check_config answers)."""
+        now, f = self.sources.now(), Filters.of(values)
+        stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        try:
+            answer = config_check.check_config(now.snapshot, stack, values.get("config_json"), now.records)
+        except config_check.ConfigError as error:
+            return {"config_answer": config_error_html(str(error))}
+        return {"config_answer": config_check_html(answer)}
 
     def _panel(self, now: Moment, model_id: str, query: views.Query) -> dict[str, Any]:
         """One model's details; with no model, a short guide and no empty boxes."""
@@ -259,6 +290,7 @@ class ModelsTab:
                 elem_id="view", scale=2, min_width=260,
             )  # fmt: skip
             task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
+            size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
         with gr.Row(equal_height=True):
             search = gr.Textbox(
                 label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
@@ -272,7 +304,7 @@ class ModelsTab:
             with gr.Column(scale=3, min_width=300):
                 # every cell is HTML the app escaped (render.table_frame)
                 results = gr.Dataframe(
-                    headers=list(render.table_columns(views.SELECTED)), datatype="html",
+                    headers=list(render.table_columns(views.SELECTED)), datatype=render.TABLE_TYPES,
                     column_widths=render.TABLE_WIDTHS, interactive=False, elem_id="results", wrap=True,
                     max_height=640,
                 )  # fmt: skip
@@ -296,10 +328,20 @@ class ModelsTab:
                     elem_id="run-command", buttons=["copy"], interactive=False, visible=False,
                 )  # fmt: skip
                 history = gr.HTML(elem_id="history")
+        # closed until asked for: the first page stays light
+        with gr.Accordion("Query it yourself: the pandas and DuckDB query for the rows shown", open=False,
+                          elem_id="query-yourself"):  # fmt: skip
+            snippets_box = gr.HTML(elem_id="snippets")
+        with gr.Accordion("Check a config.json: a model that is not on the Hub", open=False, elem_id="check-config"):
+            config_json = gr.Code(label="config.json", language="json", elem_id="config-json", interactive=True,
+                                  max_lines=20)  # fmt: skip
+            config_button = gr.Button("Check it on this stack", size="sm", elem_id="config-button")
+            config_answer = gr.HTML(elem_id="config-answer")
         self.w = Widgets(
-            header=header, search=search, view=view, task=task, cc=cc, library=library, version=version,
+            header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
             cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
+            snippets=snippets_box, config_json=config_json, config_button=config_button, config_answer=config_answer,
             link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
         )  # fmt: skip
         self.w.link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
@@ -314,12 +356,12 @@ class ModelsTab:
             return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
                         **options, **private)  # fmt: skip
 
-        every = ("header", "search", "view", *PICKERS, *TABLE, "limit", *PANEL, "link")
+        every = ("header", "search", "view", "size", *PICKERS, *TABLE, "limit", *PANEL, "link")
         demo.load(answering(w, self.on_load), outputs=w.named(every), **private)
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
         table_in, table_out = (*FILTERS, "model"), (*TABLE, "link")
-        gr.on([w.search.change, w.search.submit, w.task.input],
+        gr.on([w.search.change, w.search.submit, w.task.input, w.size.input],
               **event(self.table, table_in, table_out, trigger_mode="always_last"))  # fmt: skip
         w.view.input(**event(self.on_view, table_in, (*table_out, "task"), trigger_mode="always_last"))
         stack_out = (*PICKERS, *TABLE, *PANEL, "link")
@@ -328,6 +370,7 @@ class ModelsTab:
         w.results.select(**event(self.on_select, (*FILTERS, "shown"), (*PANEL, "link")))
         w.more.click(**event(self.more, (*table_in, "limit"), (*table_out, "limit")))
         w.link.change(None, w.link, w.link, js=ADDRESS_JS, **private)
+        w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
 
 
 def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:

@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from components.domain.stacks import UnknownStack
-from components.queries import views
+from components.queries import sizes, views
 from components.sources.moment import Sources
 from components.web.routes.endpoints import Api
 
@@ -44,7 +44,10 @@ RENAMED = {"query": "q", "model_id": "model"}
 # Arguments with a fixed set of values: anything else is a 400, not the named endpoint's fallback to the default.
 CHOICES = {"view": views.VIEWS}
 # Arguments of a fixed form (compared lowercased, as the endpoint does): anything else is a 400, not "all tasks".
-FORMS = {"task": (views.TASK_NAME, "a Hub task is lowercase words joined by '-', such as text-generation")}
+FORMS = {
+    "task": (views.TASK_NAME, "a Hub task is lowercase words joined by '-', such as text-generation"),
+    "size": (sizes.RANGE, "a size is MIN-MAX in billions of parameters, either end open, such as 1-10 or 100-"),
+}
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 PREFLIGHT_MAX_AGE = "86400"
 
@@ -56,6 +59,11 @@ class Endpoint:
 
     name: str
     body: str | None = None
+    function: str = ""  # the `Api` method that answers, when not `name` (a route may take more than the endpoint)
+
+    @property
+    def answers_with(self) -> str:
+        return self.function or self.name
 
     @property
     def path(self) -> str:
@@ -66,15 +74,16 @@ class Endpoint:
         return "POST" if self.body else "GET"
 
 
-# The route table: one line per named endpoint (`Endpoint("check_config", body="config_json")` once
-# `Api.check_config` exists). Parameters come from each method's signature.
+# The route table: one line per named endpoint. Parameters come from each method's signature; /api/v1/search
+# also takes `size` (the named /search keeps its five arguments: over plain HTTP a new one breaks every caller).
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("stacks"),
-    Endpoint("search"),
+    Endpoint("search", function="search_by_size"),
     Endpoint("lookup"),
     Endpoint("compare"),
     Endpoint("failures"),
     Endpoint("architectures"),
+    Endpoint("check_config", body="config_json"),
 )
 
 
@@ -209,7 +218,7 @@ class HttpApi:
         self.endpoints = tuple(endpoints)
 
     def method(self, endpoint: Endpoint) -> Callable[..., Any]:
-        return getattr(self.api, endpoint.name)
+        return getattr(self.api, endpoint.answers_with)
 
     def route(self, endpoint: Endpoint) -> Route:
         method = self.method(endpoint)

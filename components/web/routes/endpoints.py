@@ -9,6 +9,7 @@ Gradio reads them as types, not strings.
 """
 
 import inspect
+import logging
 import typing
 from collections.abc import Callable
 from typing import TypeVar
@@ -16,11 +17,12 @@ from typing import TypeVar
 import gradio as gr
 
 from components.domain.stacks import UnknownStack
-from components.queries import answers, architectures, details, expectation, failures, report, views
+from components.queries import answers, architectures, config_check, details, expectation, failures, report, views
 from components.queries import compare as comparison
 from components.queries.answers import (
     ArchitectureAnswer,
     CompareAnswer,
+    ConfigCheckAnswer,
     FailuresAnswer,
     LookupAnswer,
     RowAnswer,
@@ -30,6 +32,7 @@ from components.sources.moment import Sources
 from components.sources.records import hub_id
 from components.web.patches.arguments import check_arguments
 
+log = logging.getLogger(__name__)
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
 LOOKUP_WAIT = 3.0
 
@@ -90,7 +93,32 @@ class Api:
             neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
             library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
         """
-        q = views.normalise(query, view, task, neuronx_cc, library_version)
+        return self.search_by_size(query, view, task, neuronx_cc, library_version)
+
+    @documented(
+        "a list of rows, one per model; ranked views (trending, downloads) in rank order; counts are integers",
+        UNKNOWN_STACK_IS_AN_ERROR,
+    )
+    def search_by_size(
+        self,
+        query: str = "",
+        view: str = "selected",
+        task: str = "",
+        neuronx_cc: str = "",
+        library_version: str = "",
+        size: str = "",
+    ) -> list[RowAnswer]:
+        """/search with a size range: what GET /api/v1/search answers (the named endpoint keeps its five arguments, so that no caller over plain HTTP breaks).
+
+        Args:
+            query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
+            view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
+            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation.
+            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
+            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            size: a parameter-count range in billions, MIN-MAX with either end open ("1-10": 1 B up to 10 B; "100-": 100 B and over); "" means any size, and only then are models of unknown size listed.
+        """
+        q = views.normalise(query, view, task, neuronx_cc, library_version, size)
         now = self.sources.now()
         try:
             return views.select(now.snapshot, now.rankings, q, now.records).records()
@@ -177,3 +205,27 @@ class Api:
         except UnknownStack as unknown:
             raise gr.Error(str(unknown), print_exception=False) from None
         return failures.failures(snapshot, stack)
+
+    @documented(
+        "num_parameters is an ESTIMATE from the config (embeddings, attention with grouped key/value heads, MLP, mixture-of-experts experts, text/vision sub-configs); expectation follows the same rules as /lookup's",
+        "text that is not a JSON object, nests too deep or is over 1 MB is a clear error; nothing of it is stored",
+        UNKNOWN_STACK_IS_AN_ERROR,
+    )
+    def check_config(self, config_json: str, neuronx_cc: str = "", library_version: str = "") -> ConfigCheckAnswer:
+        """What to expect on one stack from a model that is not on the Hub, from the text of its config.json.
+
+        Args:
+            config_json: the text of a config.json (a JSON object, at most 1 MB); nothing of it is stored.
+            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
+            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+        """
+        now = self.sources.now()
+        try:
+            stack = now.snapshot.resolve_stack(neuronx_cc, library_version)
+            answer = config_check.check_config(now.snapshot, stack, config_json, now.records)
+        except UnknownStack as unknown:
+            raise gr.Error(str(unknown), print_exception=False) from None
+        except config_check.ConfigError as error:
+            raise gr.Error(f"config_json: {error}", print_exception=False) from None
+        log.info("check_config: %s, %s", answer["architecture"] or "no architecture", answer["expectation"]["verdict"])
+        return answer

@@ -76,3 +76,33 @@ def test_a_compared_model_opens_on_its_own_librarys_stack(libraries):
     html = str(CompareTab.render(snapshot, transformers, diffusers))
     added = html.split('id="compare-added"')[1].split("</section>")[0]
     assert "stabilityai/sd-turbo" in added and "library=diffusers&amp;library_version=0.36.0" in added
+
+
+def test_a_size_link_sets_the_picker_says_what_was_left_out_and_keeps_its_own_range(world):
+    from components.sources.records import parse_records
+    from components.sources.records_store import RecordsStore
+
+    snapshot, rankings = world
+    records = parse_records([{"id": "Qwen/Qwen3-0.6B", "safetensors": {"total": 751_632_384}}], "test")
+    tab = ModelsTab(served(snapshot, rankings, RecordsStore(records, live=False)))
+    answer = tab.on_load(SimpleNamespace(query_params={"size": "-1", "transformers": "4.57.1"}))
+    assert value(answer["size"]) == "-1" and answer["shown"] == ["Qwen/Qwen3-0.6B"]
+    assert "size=-1" in answer["link"]
+    assert "3 models of unknown size left out" in str(answer["summary"])
+    assert "&#39;Qwen/Qwen3-0.6B&#39;" in str(answer["snippets"]) and "union_by_name" in str(answer["snippets"])
+    custom = tab.on_load(SimpleNamespace(query_params={"size": "0.5-0.8"}))
+    assert ("0.5–0.8 B", "0.5-0.8") in custom["size"]["choices"] and value(custom["size"]) == "0.5-0.8"
+    assert value(tab.on_load(None)["size"]) == ""  # no size picked: every model, unknown sizes too
+
+
+def test_a_pasted_config_is_checked_and_broken_text_says_why(tab):
+    config = (
+        '{"architectures": ["<b>Evil</b>ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 2,'
+        ' "num_attention_heads": 4}'
+    )
+    answer = tab.on_config(config_json=config, cc=NEW_CC, library="transformers", version="4.57.1")
+    html = str(answer["config_answer"])
+    assert "estimate" in html and "Unknown" in html and "<b>Evil" not in html  # an id is data
+    assert "config-run-py" not in html  # no passing script of that architecture to adapt
+    broken = tab.on_config(config_json="[1, 2]", cc=NEW_CC, library="transformers", version="4.57.1")
+    assert "JSON list" in str(broken["config_answer"])

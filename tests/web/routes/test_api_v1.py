@@ -160,10 +160,10 @@ HOSTILE_VALUES = ["\x00", "\x1b[31m\r\nFORGED", "<script>alert(1)</script>", "x"
                   "' OR 1=1 --", "𝕏😀\u202e", "%00", "  ", "==", "2.28.7631.0+", "+"]  # fmt: skip
 
 
-@pytest.mark.parametrize("endpoint", api_v1.ENDPOINTS, ids=lambda e: e.name)
+@pytest.mark.parametrize("endpoint", [e for e in api_v1.ENDPOINTS if e.method == "GET"], ids=lambda e: e.name)
 def test_hostile_values_in_every_parameter_get_an_answer_or_a_clean_4xx(http, endpoint, caplog):
     caplog.set_level(logging.WARNING)
-    params = api_v1.parameters(getattr(Api(served(None)), endpoint.name), endpoint)
+    params = api_v1.parameters(getattr(Api(served(None)), endpoint.answers_with), endpoint)
     for p in params:
         for value in HOSTILE_VALUES:
             answer = get(http, endpoint.name, {**{q.name: "x" for q in params if q.required}, p.name: value})
