@@ -13,7 +13,7 @@ import pytest
 from components.queries import snippets, views
 from components.queries.details import lookup
 from components.sources.moment import Sources
-from components.sources.rankings import resolve_rankings
+from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
 from tests.helpers import ROOT

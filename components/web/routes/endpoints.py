@@ -108,7 +108,7 @@ class Api:
         library_version: str = "",
         size: str = "",
     ) -> list[RowAnswer]:
-        """/search with a size range: what GET /api/v1/search answers (the named endpoint keeps its five arguments, so that no caller over plain HTTP breaks).
+        """Find models and their result on one stack, within a size range: what GET /api/v1/search answers (the named /search keeps its five arguments, so that no caller over plain HTTP breaks).
 
         Args:
             query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").

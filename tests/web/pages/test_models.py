@@ -84,7 +84,9 @@ def test_a_size_link_sets_the_picker_says_what_was_left_out_and_keeps_its_own_ra
 
     snapshot, rankings = world
     records = parse_records([{"id": "Qwen/Qwen3-0.6B", "safetensors": {"total": 751_632_384}}], "test")
-    tab = ModelsTab(served(snapshot, rankings, RecordsStore(records, live=False)))
+    store = RecordsStore(records, live=False)
+    store.begin()
+    tab = ModelsTab(served(snapshot, rankings, store))
     answer = tab.on_load(SimpleNamespace(query_params={"size": "-1", "transformers": "4.57.1"}))
     assert value(answer["size"]) == "-1" and answer["shown"] == ["Qwen/Qwen3-0.6B"]
     assert "size=-1" in answer["link"]

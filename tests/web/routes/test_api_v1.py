@@ -63,9 +63,10 @@ def test_each_route_answers_what_its_endpoint_answers(http, sources, name, param
 
 def test_the_parameters_are_the_endpoints_arguments_under_their_http_names():
     api = Api(served(None))
-    names = {e.name: [p.name for p in api_v1.parameters(getattr(api, e.name), e)] for e in api_v1.ENDPOINTS}
+    names = {e.name: [p.name for p in api_v1.parameters(getattr(api, e.answers_with), e)] for e in api_v1.ENDPOINTS}
     assert names == {
-        "stacks": [], "search": ["q", "view", "task", "neuronx_cc", "library_version"],
+        "stacks": [], "search": ["q", "view", "task", "neuronx_cc", "library_version", "size"],
+        "check_config": ["neuronx_cc", "library_version"],
         "lookup": ["model", "neuronx_cc", "library_version"],
         "compare": ["neuronx_cc_a", "library_version_a", "neuronx_cc_b", "library_version_b"],
         "failures": ["neuronx_cc", "library_version"], "architectures": ["neuronx_cc", "library_version", "task"],

@@ -40,7 +40,8 @@ def document():
 def answer_validator(document, name: str) -> jsonschema.Draft202012Validator:
     """A validator of `name`'s 200 answer, its refs resolved in the document."""
     path = f"{api_v1.PREFIX}/{name}"
-    schema = document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    operation = next(iter(document["paths"][path].values()))
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
     return jsonschema.Draft202012Validator({**schema, "components": document["components"]})
 
 
@@ -52,13 +53,14 @@ def test_the_document_is_valid_openapi_3_1(document):
 
 def test_every_answer_of_every_endpoint_meets_its_schema(document, sample_api):
     checked: typing.Counter[str] = typing.Counter()
-    validators = {e.name: answer_validator(document, e.name) for e in api_v1.ENDPOINTS}
+    # an answer is held to its route's schema under the name of the Api method that gives it
+    validators = {m: answer_validator(document, e.name) for e in api_v1.ENDPOINTS for m in (e.name, e.answers_with)}
     problems = []
     for name, kwargs, answer, _ in answers_of(sample_api):
         checked[name] += 1
         problems += [f"/{name}({kwargs}): {e.message[:200]}" for e in list(validators[name].iter_errors(answer))[:2]]
     assert not problems, "\n".join(problems[:20])
-    assert set(checked) == {e.name for e in api_v1.ENDPOINTS}
+    assert set(checked) >= {e.answers_with for e in api_v1.ENDPOINTS}
 
 
 def test_the_schemas_hold_the_answer_types_and_can_tell_a_wrong_answer(document):
@@ -76,7 +78,7 @@ def test_the_schemas_hold_the_answer_types_and_can_tell_a_wrong_answer(document)
 
 def test_the_parameters_come_from_the_route_table_with_the_docstrings_words(document):
     search = document["paths"]["/api/v1/search"]["get"]
-    assert [p["name"] for p in search["parameters"]] == ["q", "view", "task", "neuronx_cc", "library_version"]
+    assert [p["name"] for p in search["parameters"]] == ["q", "view", "task", "neuronx_cc", "library_version", "size"]
     view = search["parameters"][1]
     assert view["schema"] == {"type": "string", "default": "selected", "enum": ["selected", "trending", "downloads"]}
     assert all(p["description"] and p["in"] == "query" for p in search["parameters"])
