@@ -36,6 +36,8 @@ MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the
 MAX_BODY = 4 * 1024 * 1024  # a page's HTML is ~40 KB; anything far larger is passed on untouched
 CARD_CACHE = 128  # cards kept per snapshot (~50 KB each)
 CACHE_CONTROL = "public, max-age=300"
+# pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
+UNPAINTED = ("endpoints",)
 _GRADIO_TAG = r"<meta\b[^>]*\b(?:property|name)=\"(?:og|twitter):[^>]*>"
 # each page's path, without the root, -> its key in previews.PAGES
 PAGE_PATHS = {"/": "", **{f"/{p}": p for p in previews.PAGES if p}, **{f"/{p}/": p for p in previews.PAGES if p}}
@@ -75,6 +77,8 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
     html, found = re.subn(r"(<meta charset=\"utf-8\" ?/?>)", lambda m: m.group(1) + head, html, count=1)
     if not found:
         html = html.replace("<head>", "<head>" + head, 1)
+    if page in UNPAINTED:
+        return html
     painted = str(first_paint.block(preview, content))
     return re.sub(r"(<body\b[^>]*>)", lambda m: m.group(1) + painted, html, count=1)
 

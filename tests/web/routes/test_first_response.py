@@ -51,7 +51,7 @@ def gradio_page(request):
 @pytest.fixture(scope="module")
 def http(sources):
     """The middleware and the card route in front of Gradio's page template, compressed as Gradio compresses."""
-    pages = [Route(path, gradio_page) for path in ("/", "/compare", "/charts")]
+    pages = [Route(path, gradio_page) for path in ("/", "/compare", "/charts", "/endpoints")]
     config = Route("/config", lambda request: JSONResponse({"components": []}))
     app = Starlette(
         routes=[*first_response.routes(sources), *pages, config],
@@ -183,6 +183,13 @@ def test_the_sample_is_labelled(tmp_path):
 
     card = preview.preview(served(snapshot).now(), "", {})
     assert card.sample and preview.SAMPLE_LABEL in card.description
+
+
+def test_the_endpoints_page_gets_its_tags_and_no_painted_block(http):
+    """It has no notice for the swap to wait for: nothing is painted, so nothing hides its live page."""
+    html, head = first_html(http, "/endpoints")
+    assert head.title == "API endpoints · torch-neuronx model support"
+    assert 'id="first-paint"' not in html and 'classList.add("fp-wait")' not in html
 
 
 def test_space_host_makes_the_canonical_link(http, monkeypatch):
