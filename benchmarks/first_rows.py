@@ -69,6 +69,7 @@ TIMINGS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const config = before.filter((e) => new URL(e.name).pathname.endsWith('/config'));
   return {
+    cls: window.__cls,
     html_kb: nav ? nav.decodedBodySize / 1024 : null,
     config_kb: config.reduce((a, e) => a + (e.decodedBodySize || 0), 0) / 1024,
     fetched_kb: before.reduce((a, e) => a + (e.decodedBodySize || 0), 0) / 1024,
