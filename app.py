@@ -30,7 +30,7 @@ from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
 from components.web.pages import failures as failures_tab
 from components.web.pages.models import ModelsTab
-from components.web.routes import api_v1, be_found, downloads, limits, refusals, streams, webhook
+from components.web.routes import api_v1, be_found, downloads, first_response, limits, refusals, streams, webhook
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
@@ -136,8 +136,10 @@ def main(argv: list[str] | None = None) -> None:
     sources.start()
     # the webhook, download, badge, feed and /api/v1 routes come first, before every route of Gradio's own
     routes = webhook.routes(sources.datasets) + downloads.routes(sources) + be_found.routes(sources)
-    routes += api_v1.routes(sources)
-    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs={"routes": routes})
+    routes += api_v1.routes(sources) + first_response.routes(sources)
+    # every page's first HTML says what it shows and paints its first screen (first_response.py)
+    app_kwargs = {"routes": routes, "middleware": [first_response.middleware(sources)]}
+    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=app_kwargs)
 
 
 def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:

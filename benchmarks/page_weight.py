@@ -1,4 +1,4 @@
-"""2. First-page weight: the HTML of `/` with its inlined config, ours against the naive page.
+"""2. First-page weight: the HTML of `/` with its inlined config and painted first rows, ours against the naive page.
 
     python benchmarks/page_weight.py [--quick]
 
@@ -15,7 +15,7 @@ import common
 import httpx
 from common import Figure
 
-GOAL = 0.05  # issue 13: the first page at most 5% of the naive page at 10,000 rows
+GOAL = 0.06  # issue 32: the first page, its painted rows included, at most 6% of the naive page at 10,000 rows (issue 13: 5% without rows)
 
 
 def page_bytes(app: common.App) -> tuple[int, int]:

@@ -92,6 +92,19 @@ def encode(path: Path, encoding: str) -> tuple[list[tuple[bytes, bytes]], bytes]
     return headers, body
 
 
+# what a 304 carries (Starlette's NotModifiedResponse keeps these of the 200's headers)
+NOT_MODIFIED_HEADERS = (b"cache-control", b"content-location", b"date", b"etag", b"expires", b"vary")
+
+
+def not_modified(if_none_match: bytes, headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether a request's If-None-Match names the answer's ETag (weak or strong, or `*`)."""
+    etag = dict(headers).get(b"etag")
+    if not if_none_match or etag is None:
+        return False
+    tags = {tag.strip().removeprefix(b"W/") for tag in if_none_match.split(b",")}
+    return b"*" in tags or etag.removeprefix(b"W/") in tags
+
+
 class Assets:
     """ASGI middleware: GET of one of Gradio's scripts or stylesheets, answered from memory."""
 
@@ -133,6 +146,12 @@ class Assets:
         answer = self.kept.get((path, encoding))
         if answer is None:  # first use: read and compress off the event loop
             answer = await anyio.to_thread.run_sync(self._answer, path, encoding)
+        if not_modified(headers.get(b"if-none-match", b""), answer[0]):
+            # a repeat visit: as Gradio (Starlette's FileResponse) answers, 304 with the validators, no body
+            kept = [(k, v) for k, v in answer[0] if k in NOT_MODIFIED_HEADERS]
+            await send({"type": "http.response.start", "status": 304, "headers": kept})
+            await send({"type": "http.response.body", "body": b""})
+            return
         await send({"type": "http.response.start", "status": 200, "headers": answer[0]})
         await send({"type": "http.response.body", "body": answer[1]})
 

@@ -138,3 +138,30 @@ def test_without_gradios_folders_it_stands_down_and_gradio_serves_its_files(monk
     monkeypatch.delattr(route_utils, "BUILD_PATH_LIB")
     assert stands_down(assets.PATCH) == "patch assets stands down: gradio.route_utils.BUILD_PATH_LIB is missing"
     assert not hasattr(route_utils, "BUILD_PATH_LIB")
+
+
+@pytest.mark.parametrize("name", [SCRIPT, STYLE, TINY])
+def test_a_repeat_visit_gets_304_as_from_gradio(clients, name):
+    """A browser that kept the file asks with its ETag: 304, no body, the validators kept (issue 32)."""
+    ours = clients[1]
+    accept = {"Accept-Encoding": "gzip, deflate, br"}
+    full = ours.get(name, headers=accept)
+    etag = full.headers["etag"]
+    for asked in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+        mine = ours.get(name, headers={**accept, "If-None-Match": asked})
+        assert mine.status_code == 304, asked
+        assert (
+            mine.content == b""
+            and mine.headers["etag"] == etag
+            and mine.headers.get("vary") == full.headers.get("vary")
+        )
+        assert "content-encoding" not in mine.headers and "content-length" not in mine.headers
+    stale = ours.get(name, headers={**accept, "If-None-Match": '"not-this-file"'})
+    assert stale.status_code == 200 and stale.content == FILES[name].read_bytes()
+
+
+def test_not_modified_reads_every_tag_of_the_header():
+    headers = [(b"etag", b'"abc"')]
+    assert assets.not_modified(b'"x", W/"abc"', headers)
+    assert not assets.not_modified(b'"abcd"', headers)
+    assert not assets.not_modified(b"", headers) and not assets.not_modified(b'"abc"', [])

@@ -1,0 +1,129 @@
+"""What a page's first response says before any script runs: its title, its description, the fields of its
+link-preview card, and the first rows of the default view. Plain text over one `Moment`; the web layer
+escapes it into tags, a card and a painted block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
+from components.domain.stacks import stack_label
+from components.queries import details, formatting, links, views
+from components.sources.moment import Moment
+
+APP_NAME = "torch-neuronx model support"
+SAMPLE_LABEL = "Sample data (made up, not real results)"
+FIRST_ROWS = 10  # painted before any script: the rows of the first screen
+MAX_ERROR = 160  # a FAIL's last error line, as the preview shows it
+# each page's path -> (its name, what it shows)
+PAGES = {
+    "": ("Models", "Search the models tested on AWS Trainium and see which run unmodified with torch-neuronx"),
+    "compare": ("Compare stacks", "What changed between two Neuron SDK stacks: models fixed, broken and still failing"),
+    "charts": ("Charts", "Pass rates of Hub models on AWS Trainium, stack by stack"),
+    "architectures": ("Architectures", "Which model architectures run on AWS Trainium with torch-neuronx"),
+    "failures": ("Failures", "Why models fail on AWS Trainium: failures grouped by cause, with fixes"),
+    "about": ("About", "How models are tested on AWS Trainium and what a result means"),
+    "endpoints": ("API endpoints", "The named JSON endpoints of the app"),
+}
+
+
+@dataclass(frozen=True)
+class Preview:
+    """One page's first response, as text: `title`, `description`, `query` (the card's and canonical link's
+    query string, without `?`), and for a model, its card fields."""
+
+    page: str
+    title: str
+    description: str
+    query: str = ""
+    model: str = ""
+    verdict: str = ""  # PASS, FAIL, "not tested (likely runs)", ...
+    kind: str = ""
+    stack: str = ""
+    cores: str = ""
+    wall_time: str = ""
+    detail: str = ""  # a FAIL's first error line, an untested model's reason
+    sample: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    """One painted row of the default view."""
+
+    model_id: str
+    kind: str
+    result: str
+    cores: str
+    wall_time: str
+    query: str  # the query string of the model's own link
+
+
+def preview(moment: Moment, page: str, params: Mapping[str, str]) -> Preview:
+    """The first response of `page` (a key of PAGES) for a link's `params`: a model's answer when the Models
+    page is opened with a well-formed `model=ID`, else the page and the data's state."""
+    snapshot = moment.snapshot
+    sample = snapshot.provenance.is_sample
+    name, what = PAGES.get(page, PAGES[""])
+    state = links.parse(params, snapshot) if page == "" else links.PageState(views.Query())
+    if page == "" and state.model:
+        return _model(moment, state, sample)
+    stack = snapshot.newest
+    data = f"{len(snapshot.model_ids):,} models tested" + (f", newest stack {stack_label(stack)}" if stack else "")
+    if stack is None:
+        data = "no data loaded"
+    description = f"{what}. {data}." + (f" {SAMPLE_LABEL}." if sample else "")
+    title = APP_NAME if page == "" else f"{name} · {APP_NAME}"
+    return Preview(page, title, description, sample=sample)
+
+
+def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
+    query = state.query
+    answer = details.lookup(moment.snapshot, state.model, query.neuronx_cc, query.library_version, moment.records)
+    model, kind = answer["model_id"], answer.get("kind") or OTHER
+    stack = stack_label(answer) if answer.get("neuronx_cc") else "no stack"
+    cores, wall = formatting.cores(answer.get("tp")), formatting.duration(answer.get("wall_s"))
+    detail = ""
+    if kind == NOT_TESTED:
+        expected = (answer.get("expectation") or {}).get("verdict", "")
+        verdict = f"not tested (expected: {expected})" if expected else KIND_LABELS[NOT_TESTED]
+        detail = (answer.get("expectation") or {}).get("reason", "") or answer.get("unknown_stack", "")
+        description = f"{model}: {verdict} on {stack}." + (f" {detail}." if detail else "")
+    else:
+        verdict = KIND_LABELS[kind] if kind != OTHER else " ".join(str(answer.get("result") or "").split())
+        if kind == FAIL:
+            # a traceback's last line names the exception
+            lines = [line.strip() for line in str(answer.get("error") or "").splitlines() if line.strip()]
+            detail = lines[-1][:MAX_ERROR] if lines else ""
+        description = f"{model}: {verdict} on {stack}, {cores} NeuronCore(s), wall time {wall}."
+        if detail:
+            description += f" Error: {detail}"
+    detail = detail[:MAX_ERROR]
+    if sample:
+        description += f" {SAMPLE_LABEL}."
+    title = f"{model}: {verdict} on Trainium · {APP_NAME}"
+    query_string = links.build(links.PageState(query, model))
+    return Preview("", title, description, query_string, model, verdict, kind, stack, cores, wall, detail, sample)
+
+
+def first_rows(moment: Moment, limit: int = FIRST_ROWS) -> tuple[list[Row], views.ViewResult]:
+    """The default view's first rows (what the Models page shows first), from `moment`."""
+    snapshot = moment.snapshot
+    stack = snapshot.newest
+    query = views.Query()
+    if stack is not None:
+        query = views.Query(neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
+    result = views.select(snapshot, moment.rankings, query, moment.records)
+    rows = [
+        Row(
+            str(r["model_id"]),
+            str(r.get("kind") or OTHER),
+            KIND_LABELS.get(str(r.get("kind") or OTHER)) or str(r.get("result") or ""),
+            formatting.cores(r.get("tp")),
+            formatting.duration(r.get("wall_s")),
+            links.build(links.PageState(query, str(r["model_id"]))),
+        )
+        for r in result.frame.head(limit).to_dict("records")
+    ]
+    return rows, result

@@ -1,0 +1,136 @@
+"""The first response's HTML: the head tags that say what a page shows, and the block painted before any
+script (the default view's first rows, or a model link's answer), all escaped by `markupsafe`.
+
+The painted block sits over the page (out of the flow) while Gradio's app mounts hidden beneath it; once
+the live page has its data, `SWAP_JS` removes the block and shows the live page in the same frame, so
+nothing moves (no layout shift) and no id or table is on the page twice.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from components.domain.stacks import stack_label
+from components.queries.preview import APP_NAME, SAMPLE_LABEL, Preview, Row
+from components.queries.views import ViewResult
+
+# While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
+# the page's width and the system font the theme uses.
+STYLE = Markup(
+    "<style>.fp-wait gradio-app{visibility:hidden}"
+    "#first-paint{position:absolute;top:0;left:0;right:0;box-sizing:border-box;max-width:1280px;margin:0 auto;"
+    "padding:16px;font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;"
+    "line-height:1.5}"
+    "#first-paint h1{margin:.2em 0 .1em;font-size:1.7em}"
+    "#first-paint table{border-collapse:collapse;width:100%;margin-top:.5em}"
+    "#first-paint th,#first-paint td{text-align:left;padding:.35em .5em;border-bottom:1px solid #d1d5db;"
+    "word-break:break-word}"
+    "#first-paint .fp-sample{font-weight:600;text-transform:uppercase;font-size:.85em}"
+    "#first-paint .fp-note{opacity:.75;font-size:.9em}"
+    "@media (prefers-color-scheme:dark){#first-paint a{color:#93c5fd}#first-paint th,#first-paint td"
+    "{border-color:#374151}}"
+    "@media (max-width:600px){#first-paint th:nth-child(n+3),#first-paint td:nth-child(n+3){display:none}"
+    "#first-paint h1{font-size:1.3em}}</style>"
+)
+# Swaps the painted block for the live page once the page's load has filled it: the notice in `#header`
+# and, on the Models page, the table's first cell (or its "no models" summary). The title the first
+# response gave is kept (Gradio's app names the tab with the app's title). After 20 s the live page is
+# shown whatever it holds.
+SWAP_JS = """(() => {
+  const root = document.documentElement, title = document.title;
+  root.classList.add("fp-wait");
+  const ready = () => {
+    if (!document.querySelector("#header .provenance")) return false;
+    if (!document.getElementById("results")) return true;
+    if (document.querySelector("#summary .summary.empty")) return true;
+    for (const cell of document.querySelectorAll("#results [role=gridcell]")) if (cell.textContent.trim()) return true;
+    return false;
+  };
+  let done = false;
+  const swap = () => {
+    if (done) return;
+    done = true;
+    observer.disconnect();
+    const block = document.getElementById("first-paint");
+    if (block) block.remove();
+    root.classList.remove("fp-wait");
+    document.title = title;
+  };
+  const observer = new MutationObserver(() => { if (ready()) swap(); });
+  observer.observe(root, {childList: true, subtree: true});
+  setTimeout(swap, 20000);
+})();"""
+SCRIPT = Markup("<script>{}</script>").format(Markup("".join(line.strip() for line in SWAP_JS.splitlines())))
+
+
+def head(preview: Preview, url: str, image: str) -> Markup:
+    """`<title>`, the meta description and one set of Open Graph and Twitter tags for `preview`; `url` is
+    the page's canonical address, `image` its card's."""
+    meta = Markup('<meta property="{}" content="{}">')
+    named = Markup('<meta name="{}" content="{}">')
+    tags = [
+        Markup("<title>{}</title>").format(preview.title),
+        named.format("description", preview.description),
+        meta.format("og:type", "website"),
+        meta.format("og:site_name", APP_NAME),
+        meta.format("og:title", preview.title),
+        meta.format("og:description", preview.description),
+        meta.format("og:url", url),
+        meta.format("og:image", image),
+        meta.format("og:image:width", "1200"),
+        meta.format("og:image:height", "630"),
+        meta.format("og:image:alt", preview.description),
+        named.format("twitter:card", "summary_large_image"),
+        named.format("twitter:title", preview.title),
+        named.format("twitter:description", preview.description),
+        named.format("twitter:image", image),
+        Markup('<link rel="canonical" href="{}">').format(url),
+    ]
+    return Markup("").join(tags) + STYLE
+
+
+def _badge(kind: str, text: str) -> Markup:
+    return Markup('<b class="fp-result fp-{}">{}</b>').format(kind.replace(" ", "-"), text)
+
+
+def _heading(preview: Preview) -> Markup:
+    sample = Markup('<p class="fp-sample">{}</p>').format(SAMPLE_LABEL) if preview.sample else Markup("")
+    return Markup("<h1>{}</h1>{}").format(APP_NAME, sample)
+
+
+def model_block(preview: Preview) -> Markup:
+    """A model link's answer: the model, its verdict on the stack, cores and wall time, and why."""
+    figures = Markup("")
+    if preview.kind != "not tested":
+        figures = Markup("<li>{} NeuronCore(s) · wall time {}</li>").format(preview.cores, preview.wall_time)
+    detail = Markup("<li>{}</li>").format(preview.detail) if preview.detail else Markup("")
+    return Markup('<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul><p class="fp-note"><a href="./">All models</a></p>').format(
+        preview.model, _badge(preview.kind, preview.verdict), preview.stack, figures, detail
+    )
+
+
+def rows_block(rows: list[Row], result: ViewResult) -> Markup:
+    """The default view's first rows as a plain table; each model links to its own answer."""
+    body = Markup("").join(
+        Markup('<tr><td><a href="./?{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>').format(
+            row.query, row.model_id, _badge(row.kind, row.result), row.cores, row.wall_time
+        )
+        for row in rows
+    )
+    where = Markup(" on {}").format(stack_label(result.stack)) if result.stack is not None else Markup("")
+    return Markup(
+        "<p><b>{:,}</b> models · <b>{:,}</b> pass{} · the first {} shown</p>"
+        '<table><caption class="fp-note">The first rows of the Selected view</caption><thead><tr>'
+        '<th scope="col">Model</th><th scope="col">Result</th><th scope="col">Cores</th>'
+        '<th scope="col">Wall time</th></tr></thead><tbody>{}</tbody></table>'
+    ).format(result.total, result.passed, where, len(rows), body)
+
+
+def block(preview: Preview, content: Markup) -> Markup:
+    """The painted block: the heading, `content` and the swap script."""
+    return Markup('<div id="first-paint">{}{}</div>{}').format(_heading(preview), content, SCRIPT)
+
+
+def page_block(preview: Preview) -> Markup:
+    """Another page's painted block: what it shows and the data's state."""
+    return Markup("<h2>{}</h2><p>{}</p>").format(preview.title.split(" · ")[0], preview.description)

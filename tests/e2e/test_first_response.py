@@ -1,0 +1,81 @@
+"""The first response in real Chromium: rows readable with JavaScript off, the live page taking their place
+(one table, unique ids, nothing jumping), and the same under a Space's environment."""
+
+from __future__ import annotations
+
+import io
+
+import httpx
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.test_space import space_env
+from tests.helpers import SAMPLE_ARGS, Server
+
+TIMEOUT = 20_000
+MODEL = "Qwen/Qwen3-8B"
+# sums every layout shift not caused by input, from the first paint on (Core Web Vitals' CLS, one window)
+CLS = """(() => { window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())
+  if (!e.hadRecentInput) window.__cls += e.value; }).observe({type: 'layout-shift', buffered: true}); })();"""
+
+
+@pytest.fixture(scope="module")
+def space_app(node):
+    server = Server(*SAMPLE_ARGS, env=space_env(node)).wait()
+    yield server
+    server.stop()
+
+
+def test_without_javascript_the_rows_are_readable(browser: Browser, sample_app):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(sample_app.url + "/")
+        table = page.locator("#first-paint table")
+        expect(table).to_be_visible()
+        assert table.locator("tbody tr").count() >= 5
+        expect(page.get_by_role("link", name=MODEL, exact=True)).to_be_visible()
+        page.get_by_role("link", name=MODEL, exact=True).click()  # each row opens its answer, still without JS
+        expect(page.locator("#first-paint h2")).to_have_text(MODEL)
+        expect(page.locator("#first-paint")).to_contain_text("PASS")
+        assert page.title().startswith(f"{MODEL}: PASS")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("query", ["", f"?model={MODEL}"])
+def test_the_live_page_takes_the_painted_rows_place(browser: Browser, sample_app, query):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.add_init_script(CLS)
+        page.goto(sample_app.url + "/" + query)
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+        expect(page.locator("#first-paint")).to_have_count(0)
+        for element_id in ("results", "summary", "header", "details-summary", "link"):
+            assert page.locator(f"[id='{element_id}']").count() == 1, element_id
+        assert page.evaluate("window.__cls") <= 0.1
+        if query:
+            expect(page.locator("#details-summary")).to_contain_text(MODEL, timeout=TIMEOUT)
+            assert page.title().startswith(f"{MODEL}: PASS")
+    finally:
+        context.close()
+
+
+def test_under_a_spaces_environment_the_first_html_and_card_are_served(browser: Browser, space_app):
+    html = httpx.get(space_app.url + f"/?model={MODEL}", timeout=30).text
+    assert f"<title>{MODEL}: PASS on Trainium" in html and html.count('property="og:title"') == 1
+    assert (
+        '<meta property="og:url" content="https://aws-neuron-torch-neuronx-support.hf.space/?model=Qwen%2FQwen3-8B'
+        in html
+    )
+    card = httpx.get(space_app.url + f"/card.png?model={MODEL}", timeout=30)
+    assert card.status_code == 200 and Image.open(io.BytesIO(card.content)).size == (1200, 630)
+    page = browser.new_page()
+    try:
+        page.goto(space_app.url + "/")
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+        expect(page.locator("#first-paint")).to_have_count(0)
+    finally:
+        page.close()

@@ -1,0 +1,252 @@
+"""The first HTML of Gradio's page routes, rewritten by `FirstResponse`, and `GET /card.png`: read over HTTP
+(a TestClient on Gradio's own app with the app's middleware and routes) on data made here."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+from html import unescape
+from html.parser import HTMLParser
+
+import brotli
+import pytest
+from gradio.brotli_middleware import BrotliMiddleware
+from PIL import Image
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.responses import HTMLResponse, JSONResponse
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from components.sources.dataset import load
+from components.web.routes import first_response
+from tests.hardening.hostile import HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, LONG_MODEL
+from tests.helpers import NEW_CC, row, served, write
+
+FAILED_ERROR = "Traceback (most recent call last):\n  File run.py\nNCC_EOOM001: <b>out of memory</b>"
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("data")
+    write(folder / "new.parquet", [
+        row("org/passes", cc=NEW_CC, tp=2, wall_s=725),
+        row("org/fails", cc=NEW_CC, result="FAIL", error=FAILED_ERROR, wall_s=61),
+        row(HOSTILE_MODEL, cc=NEW_CC, result="FAIL", error="<script>window.__pwned='error'</script>"),
+        row(HOSTILE_SCRIPT_MODEL, cc=NEW_CC),
+    ])  # fmt: skip
+    return served(load(folder))
+
+
+def gradio_page(request):
+    """A page as Gradio's page route answers it: its own template (both sets of its tags, no <title>)."""
+    from gradio.routes import templates
+
+    config = {"body_css": {}, "title": "torch-neuronx model support", "root": ""}
+    html = templates.env.get_template("frontend/index.html").render(config=config, gradio_api_info={}, base_url="./")
+    return HTMLResponse(html)
+
+
+@pytest.fixture(scope="module")
+def http(sources):
+    """The middleware and the card route in front of Gradio's page template, compressed as Gradio compresses."""
+    pages = [Route(path, gradio_page) for path in ("/", "/compare", "/charts", "/endpoints")]
+    config = Route("/config", lambda request: JSONResponse({"components": []}))
+    app = Starlette(
+        routes=[*first_response.routes(sources), *pages, config],
+        middleware=[
+            Middleware(BrotliMiddleware, quality=4),
+            first_response.middleware(sources),
+        ],  # as Gradio orders them
+    )
+    return TestClient(app)
+
+
+class Head(HTMLParser):
+    """The first HTML as a browser's parser reads it: the title, the meta tags by name, every element id, and
+    the text of the painted block (its tags dropped, its entities read)."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.title, self.meta, self.ids = "", [], []
+        self._in_title = False
+        self.feed(html)
+        block = re.search(r'<div id="first-paint">(.*?)</div><script>', html, re.S)
+        self.painted = unescape(re.sub(r"<[^>]+>", " ", block.group(1))) if block else ""
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        self._in_title = tag == "title"
+        if tag == "meta" and ("property" in attrs or "name" in attrs):
+            self.meta.append((attrs.get("property") or attrs.get("name"), attrs.get("content")))
+
+    def handle_endtag(self, tag):
+        self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+
+    def tags(self, name: str) -> list[str]:
+        return [content for key, content in self.meta if key == name]
+
+    def one(self, name: str) -> str:
+        found = self.tags(name)
+        assert len(found) == 1, (name, found)
+        return found[0]
+
+
+def first_html(http, url: str, **headers) -> tuple[str, Head]:
+    answer = http.get(url, headers=headers)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html")
+    assert int(answer.headers["content-length"]) == answer.num_bytes_downloaded
+    return answer.text, Head(answer.text)
+
+
+def test_a_tested_models_link_says_its_result_stack_cores_and_wall_time(http):
+    html, head = first_html(http, "/?model=org/passes")
+    assert head.title == "org/passes: PASS on Trainium · torch-neuronx model support"
+    description = head.one("description")
+    assert "org/passes: PASS on neuronx-cc 2.28.7631.0 · transformers 4.57.1" in description
+    assert "2 NeuronCore(s), wall time 12 min 5 s" in description
+    assert head.one("og:title") == head.title and head.one("og:description") == description
+    assert head.one("twitter:card") == "summary_large_image" and head.one("twitter:title") == head.title
+    assert head.one("og:url").startswith("http://testserver/?model=org%2Fpasses&neuronx_cc=")
+    assert head.one("og:image").startswith("http://testserver/card.png?model=org%2Fpasses")
+    painted = head.painted
+    assert "org/passes" in painted and "PASS" in painted and "12 min 5 s" in painted
+
+
+def test_gradios_template_tags_are_gone(http):
+    html, head = first_html(http, "/")
+    assert "Click to try out the app!" not in html and "{url}" not in html and "gradio.app/" not in html
+    assert "@Gradio" not in html and "@teamGradio" not in html
+    for name in ("og:title", "og:description", "og:url", "og:image", "twitter:card", "twitter:image"):
+        head.one(name)  # exactly one of each
+
+
+def test_a_failed_models_link_names_the_error_line(http):
+    _, head = first_html(http, "/?model=org/fails")
+    assert head.title.startswith("org/fails: FAIL on Trainium")
+    assert "NCC_EOOM001: <b>out of memory</b>" in head.one("description")  # the exception line, as text
+    assert "1 min 1 s" in head.one("description")
+
+
+def test_an_untested_model_says_not_tested_and_the_expectation(http):
+    _, head = first_html(http, "/?model=someone/untested-7B")
+    assert "not tested (expected: " in head.title
+    assert head.one("description").startswith("someone/untested-7B: not tested (expected: ")
+    assert "not tested" in head.painted
+
+
+@pytest.mark.parametrize("model", [HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL])
+def test_a_hostile_model_stays_text_in_every_tag_and_block(http, model):
+    html, head = first_html(http, f"/?model={_q(model)}")
+    assert model in head.title and model in head.one("og:title") and model in head.one("description")
+    assert model in head.painted
+    assert "<img src=x" not in html and "<script>window.__pwned" not in html
+    assert "__pwned" not in "".join(re.findall(r"<script>(.*?)</script>", html, re.S))
+
+
+def test_a_very_long_link_gets_the_pages_own_tags(http):
+    _, head = first_html(http, f"/?model={_q(LONG_MODEL)}")
+    assert head.title == "torch-neuronx model support" and "AAAA" not in head.one("description")
+
+
+def test_the_default_page_paints_its_first_rows_and_the_data_state(http):
+    html, head = first_html(http, "/")
+    assert head.title == "torch-neuronx model support"
+    assert "4 models tested" in head.one("description")
+    painted = head.painted
+    for model in ("org/passes", "org/fails", HOSTILE_MODEL):
+        assert model in painted
+    assert '<a href="./?model=org%2Fpasses&amp;' in html  # each row links to the model's own answer
+    assert head.ids.count("first-paint") == 1 and "results" not in head.ids  # the live page owns #results
+
+
+def test_another_page_says_what_it_shows(http):
+    _, head = first_html(http, "/compare")
+    assert head.title == "Compare stacks · torch-neuronx model support"
+    assert head.one("og:url") == "http://testserver/compare"
+    assert head.one("og:image") == "http://testserver/card.png?page=compare"
+
+
+def test_the_sample_is_labelled(tmp_path):
+    folder = tmp_path / "d"
+    write(folder / "a.parquet", [row("org/a")])
+    snapshot = load(folder)
+    object.__setattr__(snapshot.provenance, "kind", "sample")
+    from components.queries import preview
+
+    card = preview.preview(served(snapshot).now(), "", {})
+    assert card.sample and preview.SAMPLE_LABEL in card.description
+
+
+def test_the_endpoints_page_gets_its_tags_and_no_painted_block(http):
+    """It has no notice for the swap to wait for: nothing is painted, so nothing hides its live page."""
+    html, head = first_html(http, "/endpoints")
+    assert head.title == "API endpoints · torch-neuronx model support"
+    assert 'id="first-paint"' not in html and 'classList.add("fp-wait")' not in html
+
+
+def test_space_host_makes_the_canonical_link(http, monkeypatch):
+    monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
+    _, head = first_html(http, "/?model=org/passes")
+    assert head.one("og:url").startswith("https://owner-space.hf.space/?model=org%2Fpasses")
+    assert head.one("og:image").startswith("https://owner-space.hf.space/card.png?model=org%2Fpasses")
+
+
+def test_a_compressed_page_is_rewritten_and_compressed_again(sources):
+    """Gradio leaves its pages uncompressed (its Brotli middleware skips paths without an extension); should
+    something under the middleware compress one, the page is read, rewritten and compressed the same way."""
+    from starlette.middleware.gzip import GZipMiddleware
+
+    app = Starlette(
+        routes=[Route("/", gradio_page)],
+        middleware=[first_response.middleware(sources), Middleware(GZipMiddleware, minimum_size=10)],
+    )
+    answer = TestClient(app).get("/?model=org/passes", headers={"Accept-Encoding": "gzip"})
+    assert answer.headers["content-encoding"] == "gzip"
+    assert int(answer.headers["content-length"]) == answer.num_bytes_downloaded
+    assert "<title>org/passes: PASS" in answer.text  # httpx decoded it
+
+
+def test_the_card_is_a_1200_by_630_png_kept_per_snapshot(http, sources):
+    answer = http.get("/card.png", params={"model": "org/passes"})
+    assert answer.status_code == 200 and answer.headers["content-type"] == "image/png"
+    assert Image.open(io.BytesIO(answer.content)).size == (1200, 630)
+    assert http.get("/card.png", params={"model": HOSTILE_MODEL}).status_code == 200
+    assert Image.open(io.BytesIO(http.get("/card.png", params={"page": "charts"}).content)).size == (1200, 630)
+    assert http.get("/card.png", params={"page": "<nope>"}).status_code == 400
+    assert http.get("/card.png?model=" + "A" * 5000).status_code == 414
+
+
+def test_the_card_cache_is_bounded_and_follows_the_snapshot(sources):
+    cards = first_response.Cards(sources, size=2)
+    client = TestClient(Starlette(routes=[Route("/card.png", cards.card)]))
+    for model in ("org/passes", "org/fails", "org/x", "org/passes"):
+        assert client.get("/card.png", params={"model": model}).status_code == 200
+    assert len(cards.kept) == 2
+    kept = next(iter(cards.kept.values()))
+    assert client.get("/card.png", params={"model": "org/fails"}).content in (kept, *cards.kept.values())
+
+
+def test_what_is_not_a_page_goes_on_unchanged(http):
+    assert http.get("/config").headers["content-type"].startswith("application/json")
+    assert b"first-paint" not in http.get("/config").content
+
+
+def test_encodings_round_trip():
+    body = b"<html>" * 100
+    assert first_response._decode(gzip.compress(body), "gzip") == body
+    assert first_response._decode(brotli.compress(body), "br") == body
+    assert first_response._decode(body, "zstd") is None
+
+
+def _q(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text, safe="")
