@@ -68,9 +68,14 @@ def cores(tp: object) -> str:
     return str(int(tp))  # type: ignore[call-overload]
 
 
+def cores_words(tp: object) -> str:
+    """Cores as words: `1 core`, `4 cores`; missing → `cores unknown`."""
+    return "cores unknown" if is_missing(tp) else f"{cores(tp)} core{'s' if int(tp) != 1 else ''}"  # type: ignore[call-overload]
+
+
 def cores_phrase(tp: object) -> str:
     """Cores in a sentence: ` on 1 core`, ` on 4 cores`; missing → empty."""
-    return "" if is_missing(tp) else f" on {cores(tp)} core{'s' if int(tp) != 1 else ''}"  # type: ignore[call-overload]
+    return "" if is_missing(tp) else f" on {cores_words(tp)}"
 
 
 def parameters(value: object) -> str:

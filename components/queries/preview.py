@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
-from components.domain.stacks import stack_label
+from components.domain.stacks import StackRef
 from components.queries import details, formatting, links, views
 from components.sources.moment import Moment
 
@@ -70,7 +70,7 @@ def preview(moment: Moment, page: str, params: Mapping[str, str]) -> Preview:
     if page == "" and state.model:
         return _model(moment, state, sample)
     stack = snapshot.newest
-    data = f"{len(snapshot.model_ids):,} models tested" + (f", newest stack {stack_label(stack)}" if stack else "")
+    data = f"{len(snapshot.model_ids):,} models tested" + (f", newest stack {stack.label}" if stack else "")
     if stack is None:
         data = "no data loaded"
     description = f"{what}. {data}." + (f" {SAMPLE_LABEL}." if sample else "")
@@ -82,8 +82,8 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
     query = state.query
     answer = details.lookup(moment.snapshot, state.model, query.neuronx_cc, query.library_version, moment.records)
     model, kind = answer["model_id"], answer.get("kind") or OTHER
-    stack = stack_label(answer) if answer.get("neuronx_cc") else "no stack"
-    cores, wall = formatting.cores(answer.get("tp")), formatting.duration(answer.get("wall_s"))
+    stack = StackRef.of(answer).label if answer.get("neuronx_cc") else "no stack"
+    cores, wall = formatting.cores_words(answer.get("tp")), formatting.duration(answer.get("wall_s"))
     detail = ""
     if kind == NOT_TESTED:
         expected = (answer.get("expectation") or {}).get("verdict", "")
@@ -96,7 +96,7 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
             # a traceback's last line names the exception
             lines = [line.strip() for line in str(answer.get("error") or "").splitlines() if line.strip()]
             detail = lines[-1][:MAX_ERROR] if lines else ""
-        description = f"{model}: {verdict} on {stack}, {cores} NeuronCore(s), wall time {wall}."
+        description = f"{model}: {verdict} on {stack}, {cores}, wall time {wall}."
         if detail:
             description += f" Error: {detail}"
     detail = detail[:MAX_ERROR]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from components.domain.stacks import stack_label
 from components.queries.preview import APP_NAME, SAMPLE_LABEL, Preview, Row
 from components.queries.views import ViewResult
 
@@ -102,7 +101,7 @@ def model_block(preview: Preview) -> Markup:
     """A model link's answer: the model, its verdict on the stack, cores and wall time, and why."""
     figures = Markup("")
     if preview.kind != "not tested":
-        figures = Markup("<li>{} NeuronCore(s) · wall time {}</li>").format(preview.cores, preview.wall_time)
+        figures = Markup("<li>{} · wall time {}</li>").format(preview.cores, preview.wall_time)
     detail = Markup("<li>{}</li>").format(preview.detail) if preview.detail else Markup("")
     return Markup('<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul><p class="fp-note"><a href="./">All models</a></p>').format(
         preview.model, _badge(preview.kind, preview.verdict), preview.stack, figures, detail
@@ -117,7 +116,7 @@ def rows_block(rows: list[Row], result: ViewResult) -> Markup:
         )
         for row in rows
     )
-    where = Markup(" on {}").format(stack_label(result.stack)) if result.stack is not None else Markup("")
+    where = Markup(" on {}").format(result.stack.label) if result.stack is not None else Markup("")
     return Markup(
         "<p><b>{:,}</b> models · <b>{:,}</b> pass{} · the first {} shown</p>"
         '<table><caption class="fp-note">The first rows of the Selected view</caption><thead><tr>'

@@ -24,12 +24,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from components.queries import links
 from components.queries import preview as previews
-from components.queries import report
 from components.sources.moment import Moment, Sources
 from components.sources.snapshot import Snapshot
 from components.web.html import first_paint
-from components.web.routes.be_found import public_url
 
 CARD_PATH = "/card.png"
 MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the page's own card
@@ -55,7 +54,7 @@ def page_query(raw: str) -> dict[str, str]:
 
 def base_url(request: Request) -> str:
     """The Space's public address when known (env SPACE_HOST), else the address the request came to."""
-    return report.space_url() or public_url(request)
+    return links.space_url() or links.public_url(request)
 
 
 def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: str) -> str:

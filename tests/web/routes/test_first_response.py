@@ -111,7 +111,7 @@ def test_a_tested_models_link_says_its_result_stack_cores_and_wall_time(http):
     assert head.title == "org/passes: PASS on Trainium · torch-neuronx model support"
     description = head.one("description")
     assert "org/passes: PASS on neuronx-cc 2.28.7631.0 · transformers 4.57.1" in description
-    assert "2 NeuronCore(s), wall time 12 min 5 s" in description
+    assert "2 cores, wall time 12 min 5 s" in description
     assert head.one("og:title") == head.title and head.one("og:description") == description
     assert head.one("twitter:card") == "summary_large_image" and head.one("twitter:title") == head.title
     assert head.one("og:url").startswith("http://testserver/?model=org%2Fpasses&neuronx_cc=")
