@@ -55,11 +55,16 @@ def test_every_relative_link_in_the_docs_finds_its_file():
             assert path.exists() or path.resolve().relative_to(ROOT).as_posix() in planned, (page, target)
 
 
+PUBLIC_DATASET = "hf://datasets/aws-neuron/torch-neuronx-model-support/data"
+
+
 def test_every_python_example_in_the_docs_runs(sample_app):
     ran = 0
     for name, text in docs().items():
         for block in python_blocks(text):
-            code = block.replace(DEFAULT_URL, sample_app.url)
+            # the app's address becomes the running app's; the public dataset, the bundled sample (a real read
+            # of the same files: no network here)
+            code = block.replace(DEFAULT_URL, sample_app.url).replace(PUBLIC_DATASET, str(ROOT / "data" / "sample"))
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
                 exec(compile(code, f"docs/{name}", "exec"), {"__name__": "__readme__"})

@@ -4,6 +4,7 @@ every other path keeps Gradio's origin echo, and the patch stands down where Gra
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from gradio import route_utils
@@ -39,7 +40,9 @@ def answer(path: str, method: str = "GET") -> dict[str, str]:
         if message["type"] == "http.response.start":
             sent.update({k.decode().lower(): v.decode() for k, v in message["headers"]})
 
-    asyncio.run(middleware(scope, receive, send))
+    # a thread of its own: a test before this one may have left an event loop running on this thread
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, middleware(scope, receive, send)).result()
     return sent
 
 
