@@ -31,6 +31,7 @@ def apply() -> object:
             return
         await original(self, scope, receive, send)
 
+    __call__.__wrapped__ = original  # Gradio's own, for whoever needs it back
     route_utils.CustomCORSMiddleware.__call__ = __call__
     return original
 
