@@ -10,6 +10,7 @@ in a new immutable `Records`, so a request reads one consistent set.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import threading
@@ -20,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx2
 from huggingface_hub import HfApi
 from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
 
@@ -54,9 +56,29 @@ LOOKUP_WINDOW = 60.0
 
 def fetch_record(model_id: str, api: Any = None, timeout: float = 8.0) -> ModelRecord | None:
     """Ask the Hub for one model's record; None when its answer has no usable id.
-    Raises what huggingface_hub raises (RepositoryNotFoundError, GatedRepoError, HTTP and timeout errors)."""
+    Raises what huggingface_hub raises (RepositoryNotFoundError, GatedRepoError, HTTP and timeout errors).
+
+    Asked once more at once when the answer was cut off by huggingface_hub itself: all its calls share
+    one HTTP client, and any call that fails to connect (a rankings refresh while the Hub is away)
+    closes that client under every other call in flight, which then fails with a read error on a
+    closed socket. Without the second ask the model would read "could not be asked" for two minutes."""
     api = api or HfApi()
-    return parse_record(hub_json(api.model_info(model_id, expand=HUB_EXPAND, timeout=timeout)))
+    try:
+        info = api.model_info(model_id, expand=HUB_EXPAND, timeout=timeout)
+    except (httpx2.ReadError, httpx2.WriteError, RuntimeError) as exc:
+        if not _cut_off_by_a_closed_client(exc):
+            raise
+        info = api.model_info(model_id, expand=HUB_EXPAND, timeout=timeout)
+    return parse_record(hub_json(info))
+
+
+def _cut_off_by_a_closed_client(exc: BaseException) -> bool:
+    """Whether `exc` is what a call sees when huggingface_hub's shared client is closed under it: a read
+    or write on a closed socket (EBADF), or httpx refusing to send on a closed client."""
+    if isinstance(exc, RuntimeError):
+        return "client has been closed" in str(exc)
+    cause = exc.__cause__ or exc.__context__
+    return (isinstance(cause, OSError) and cause.errno == errno.EBADF) or "Bad file descriptor" in str(exc)
 
 
 def _why_failed(exc: BaseException) -> tuple[str, float]:

@@ -15,6 +15,7 @@ import pytest
 from huggingface_hub import HfApi
 from huggingface_hub.errors import RepositoryNotFoundError
 from huggingface_hub.hf_api import ModelInfo
+from huggingface_hub.utils import _http as hf_http
 
 from components.sources import records_store
 from components.sources.errors import SourceError
@@ -324,7 +325,10 @@ def test_live_records_beyond_the_limit_drop_the_oldest(online):
 
 
 class FakeHub(BaseHTTPRequestHandler):
-    """A Hub whose `/api/models/<id>` answers by the id's name: ok-*, 404-*, 500-*, garbage-*, slow-*, other-*."""
+    """A Hub whose `/api/models/<id>` answers by the id's name: ok-*, 404-*, 500-*, garbage-*, slow-*, other-*;
+    halfway-* sets `asked` and answers half a second later."""
+
+    asked = threading.Event()
 
     def log_message(self, *args) -> None:
         pass
@@ -335,6 +339,9 @@ class FakeHub(BaseHTTPRequestHandler):
         status, body = 200, json.dumps({**FULL, "id": model_id}).encode()
         if name.startswith("slow"):
             time.sleep(3)
+        elif name.startswith("halfway"):
+            FakeHub.asked.set()
+            time.sleep(0.5)
         elif name.startswith("404"):
             status, body = 404, b'{"error": "Repository not found"}'
         elif name.startswith("500"):
@@ -386,6 +393,32 @@ def test_a_real_hf_api_against_a_fake_hub(hub, model_id, reason):
         assert reason in store.why_unknown(model_id)
         store.want([model_id])  # a failure is cached: not asked again at once
         assert model_id.casefold() not in store._queued
+
+
+def test_a_look_up_cut_off_by_huggingface_hub_closing_its_shared_client_is_asked_again(hub):
+    # huggingface_hub closes its one shared client whenever any call fails to connect (a rankings
+    # refresh while the Hub is away); a look-up in flight then reads from a closed socket.
+    FakeHub.asked.clear()
+    answer: dict = {}
+    thread = threading.Thread(target=lambda: answer.update(record=fetch_record("org/halfway-model", hub, timeout=5)))
+    thread.start()
+    assert FakeHub.asked.wait(5)
+    hf_http.close_session()  # what huggingface_hub does on any ConnectError, from any thread
+    thread.join(10)
+    assert answer["record"].architecture == "LlamaForCausalLM"
+
+
+def test_other_read_errors_are_not_asked_again():
+    calls = []
+
+    class Api:
+        def model_info(self, model_id, **kwargs):
+            calls.append(model_id)
+            raise httpx2.ReadError("connection reset by peer")
+
+    with pytest.raises(httpx2.ReadError):
+        fetch_record("org/model", Api())
+    assert calls == ["org/model"]
 
 
 # ---- data/refresh_models.py -------------------------------------------------------------------
