@@ -10,6 +10,8 @@ down with one log line naming itself and Gradio's own behaviour stays. `apply()`
 - `arguments`: a call with too few values is a clear error naming the missing arguments;
 - `connections`: uvicorn's connections get a request deadline, a keep-alive timeout and a cap;
 - `cors`: the plain HTTP API (`/api/v1/`) answers its own CORS headers, not Gradio's origin echo;
+- `page_config`: the page's inlined config without each component's API schema (`routes/first_response.py`
+  calls `slim()` on every page);
 - `assets`: Gradio's scripts and stylesheets served from memory (an ASGI middleware);
 - `unread`: results no one reads are dropped; reads of unknown results answered without a traceback
   (its middleware and sweep are installed by `routes/limits.py`, and act only where its patch applies).
@@ -30,11 +32,29 @@ def apply(launch: dict[str, Any]) -> dict[str, Any]:
     """Apply every patch that fits this Gradio; returns `launch` (the `launch()` arguments) with what the
     patches and Gradio's own settings add: the session capacity, and `Assets` in front of the middleware."""
     # imported here, not above: importing `guard` (which every patch does) must not import every patch
-    from components.web.patches import arguments, assets, connections, cors, mcp_json, probes, sessions, unread
+    from components.web.patches import (
+        arguments,
+        assets,
+        connections,
+        cors,
+        mcp_json,
+        page_config,
+        probes,
+        sessions,
+        unread,
+    )
     from components.web.patches.guard import apply_patch
 
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
-    for patch in (sessions.PATCH, mcp_json.PATCH, probes.PATCH, arguments.PATCH, cors.PATCH, connections.PATCH):
+    for patch in (
+        sessions.PATCH,
+        mcp_json.PATCH,
+        probes.PATCH,
+        arguments.PATCH,
+        cors.PATCH,
+        connections.PATCH,
+        page_config.PATCH,
+    ):
         apply_patch(patch)
     unread.in_force()  # decided now, so a stand-down is logged at start-up, not at the first request
     launch = {"state_session_capacity": sessions.SESSION_CAPACITY, **launch}

@@ -29,6 +29,7 @@ from components.queries import preview as previews
 from components.sources.moment import Moment, Sources
 from components.sources.snapshot import Snapshot
 from components.web.html import first_paint
+from components.web.patches import page_config
 
 CARD_PATH = "/card.png"
 MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the page's own card
@@ -71,7 +72,7 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
         content = first_paint.rows_block(rows, result)
     else:
         content = first_paint.page_block(preview)
-    html = re.sub(_GRADIO_TAG, "", html)
+    html = re.sub(_GRADIO_TAG, "", page_config.slim(html))
     head = str(first_paint.head(preview, url, image))
     html, found = re.subn(r"(<meta charset=\"utf-8\" ?/?>)", lambda m: m.group(1) + head, html, count=1)
     if not found:
