@@ -30,6 +30,7 @@ from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
 from components.web.pages import failures as failures_tab
 from components.web.pages.models import ModelsTab
+from components.web.patches import build_once
 from components.web.routes import api_v1, be_found, downloads, first_response, limits, refusals, streams, webhook
 from components.web.routes.endpoints import Api
 
@@ -53,6 +54,11 @@ MAX_FILE_SIZE = "1kb"
 
 def build(sources: Sources) -> gr.Blocks:
     """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
+    with build_once.building():  # Gradio's server app built once, not once per `with` block below
+        return _lay_out(sources)
+
+
+def _lay_out(sources: Sources) -> gr.Blocks:
     models = ModelsTab(sources)
     api = Api(sources)
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:

@@ -4,6 +4,7 @@ Each module declares a `PATCH` (see `guard.py`): where what it relies on is miss
 down with one log line naming itself and Gradio's own behaviour stays. `apply()` is the one call the app's
 `serve()` makes, before the queue is created.
 
+- `build_once`: the page's server app built once, not once per `with` block (`building()`, around `app.build`);
 - `sessions`: sessions without a copy of the page (and at most `SESSION_CAPACITY` of them);
 - `mcp_json`: MCP tools answer JSON text, not Python's `str()` of a dict;
 - `probes`: optional libraries Gradio probes for on every request are remembered as missing;

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import gradio as gr
 from gradio.block_function import BlockFunction
 
-from components.web.patches.guard import Patch, PatchMismatch, need, need_assigned, need_parameters
+from components.web.patches.guard import Patch, PatchMismatch, need, need_assigned, need_parameters, source_of
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -77,7 +77,7 @@ def check_arguments(cls: type[T]) -> type[T]:
 def check() -> None:
     need(gr.Blocks, "validate_inputs", "preprocess_data")
     need_parameters(gr.Blocks.validate_inputs, "self", "block_fn", "inputs")
-    if "self.validate_inputs(block_fn, inputs)" not in inspect.getsource(gr.Blocks.preprocess_data):
+    if "self.validate_inputs(block_fn, inputs)" not in source_of(gr.Blocks.preprocess_data):
         raise PatchMismatch("Blocks.preprocess_data no longer calls validate_inputs(block_fn, inputs)")
     need_assigned(BlockFunction.__init__, "inputs", "fn", "api_name", "name")
 

@@ -17,7 +17,6 @@ routes that serve them; `PATCH` checks both, and without them the middleware is 
 from __future__ import annotations
 
 import gzip
-import inspect
 import os
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -30,7 +29,7 @@ from gradio import route_utils, routes
 from starlette.middleware import Middleware
 from starlette.responses import FileResponse
 
-from components.web.patches.guard import Patch, PatchMismatch, need
+from components.web.patches.guard import Patch, PatchMismatch, need, source_of
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -166,7 +165,7 @@ def check() -> None:
     for prefix, constant in FOLDERS.items():
         if not Path(getattr(route_utils, constant)).is_dir():
             raise PatchMismatch(f"route_utils.{constant} is not a folder")
-        if f'"{prefix}{{path:path}}"' not in inspect.getsource(routes.App.create_app):
+        if f'"{prefix}{{path:path}}"' not in source_of(routes.App.create_app):
             raise PatchMismatch(f"Gradio no longer serves {prefix}{{path}}")
 
 

@@ -14,6 +14,7 @@ a patch is for what no public mechanism reaches.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import logging
 import textwrap
@@ -96,11 +97,21 @@ def need_parameters(fn: Callable, *names: str) -> None:
         raise PatchMismatch(f"{getattr(fn, '__qualname__', fn)!s} no longer takes {', '.join(missing)}")
 
 
+@functools.lru_cache(maxsize=64)
+def source_of(fn: Callable) -> str:
+    """`fn`'s source text, read once per process (several patches read `App.create_app`, ~1,500 lines that
+    take ~25 ms to find each time); PatchMismatch when it cannot be read."""
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError) as exc:
+        raise PatchMismatch(f"cannot read the source of {fn!r}") from exc
+
+
 def assigned(fn: Callable) -> set[str]:
     """The `self.NAME` attributes a method assigns (read from its source)."""
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    except (OSError, TypeError, SyntaxError) as exc:
+        tree = ast.parse(textwrap.dedent(source_of(fn)))
+    except SyntaxError as exc:
         raise PatchMismatch(f"cannot read the source of {fn!r}") from exc
     return {
         node.attr

@@ -8,13 +8,12 @@ the library and catching `ImportError`. When a library is not installed, every t
 from __future__ import annotations
 
 import importlib.util
-import inspect
 import sys
 
 from gradio import utils
 from gradio.components import plot
 
-from components.web.patches.guard import Patch, PatchMismatch, need
+from components.web.patches.guard import Patch, PatchMismatch, need, source_of
 
 PROBED = ("bokeh", "matplotlib")
 
@@ -27,7 +26,7 @@ def check() -> None:
         "MatplotlibBackendMananger.__enter__": (utils.MatplotlibBackendMananger.__enter__, "matplotlib"),
     }
     for where, (fn, name) in probing.items():
-        source = inspect.getsource(fn)
+        source = source_of(fn)
         if f"import {name}" not in source or "except ImportError" not in source:
             raise PatchMismatch(f"{where} no longer probes {name} catching ImportError")
 

@@ -13,14 +13,13 @@ patch down if it sets any attribute this one does not (a new Gradio would otherw
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Iterator
 from copy import copy
 
 from gradio import state_holder
 
-from components.web.patches.guard import Patch, PatchMismatch, assigned, need, need_parameters
+from components.web.patches.guard import Patch, PatchMismatch, assigned, need, need_parameters, source_of
 
 # A call without a session_hash (curl, plain HTTP) gets a session of its own; Gradio keeps 10,000. 1,000
 # bounds their memory; a browser tab idle while 1,000 newer sessions arrive loses only its table paging and
@@ -67,7 +66,7 @@ def check() -> None:
         raise PatchMismatch(f"SessionState.__init__ now also sets {', '.join(sorted(have - ATTRIBUTES))}")
     if ATTRIBUTES - have:
         raise PatchMismatch(f"SessionState.__init__ no longer sets {', '.join(sorted(ATTRIBUTES - have))}")
-    if "SessionState(" not in inspect.getsource(state_holder.StateHolder.__getitem__):
+    if "SessionState(" not in source_of(state_holder.StateHolder.__getitem__):
         raise PatchMismatch("StateHolder no longer makes sessions from state_holder.SessionState")
 
 

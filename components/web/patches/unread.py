@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import json
 import logging
 import re
@@ -34,7 +33,7 @@ from urllib.parse import parse_qs
 
 from gradio import queueing, routes
 
-from components.web.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned
+from components.web.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned, source_of
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +52,7 @@ def check() -> None:
     need(queueing, "Queue.__init__")
     need_assigned(queueing.Queue.__init__, *QUEUE_ATTRIBUTES, *QUEUE_LOCKS)
     need(routes, "App.create_app")
-    source = inspect.getsource(routes.App.create_app)
+    source = source_of(routes.App.create_app)
     for route in ROUTES:
         if route not in source:
             raise PatchMismatch(f"Gradio no longer has the route {route}")
