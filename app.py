@@ -159,7 +159,8 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     launch["app_kwargs"] = streams.app_kwargs(launch["app_kwargs"])  # event streams capped and ended
     launch = patches.apply(launch)  # every change to Gradio's own behaviour, each standing down where it no longer fits
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
-    demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
+    with build_once.building(launch_next=True):  # queue() builds a server app that launch() replaces at once
+        demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
     demo.launch(
         theme=theme.theme(),
         css=theme.minified_css(ASSETS / "style.css"),

@@ -69,3 +69,14 @@ def test_where_gradio_no_longer_builds_an_app_per_block_it_stands_down(builds, s
     with build_once.building():  # Gradio's own way
         lay_out()
     assert len(builds) >= 4
+
+
+def test_queue_before_launch_keeps_the_app_it_had(builds):
+    with build_once.building():
+        demo = lay_out()
+    app = demo.app
+    builds.clear()
+    with build_once.building(launch_next=True):
+        demo.queue(default_concurrency_limit=4)
+    assert builds == [] and demo.app is app
+    assert demo._queue.default_concurrency_limit == 4  # the queue is set as Gradio sets it
