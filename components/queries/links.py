@@ -10,8 +10,10 @@ from dataclasses import dataclass, replace
 from urllib.parse import quote, urlencode
 
 from components.domain.stacks import StackRef
+from components.queries import views
 from components.queries.views import SELECTED, Query, normalise
-from components.sources.records import hub_id
+from components.sources.rankings import Rankings
+from components.sources.records import Records, hub_id
 from components.sources.snapshot import Snapshot
 
 HUB = "https://huggingface.co"
@@ -24,6 +26,16 @@ HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-F
 class PageState:
     query: Query
     model: str = ""
+
+
+def opened(params: Mapping[str, str], snapshot: Snapshot, rankings: Rankings, records: Records | None) -> PageState:
+    """The state a link opens on the Models page: `parse()` with the tasks on offer, then a task the view
+    offers (a ranked view shows one ranked task at a time). The live page and the first response both
+    open a link through here, so the rows painted first are the rows the page then shows."""
+    state = parse(params, snapshot, views.task_choices(snapshot, rankings, records))
+    tasks = views.view_tasks(snapshot, rankings, records, state.query.view)
+    task = state.query.task if state.query.task in tasks else tasks[0]
+    return replace(state, query=replace(state.query, task=task))
 
 
 def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] | None = None) -> PageState:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
 from components.domain.stacks import StackRef
-from components.queries import details, formatting, links, views
+from components.queries import details, formatting, links, sizes, views
 from components.sources.moment import Moment
 
 APP_NAME = "torch-neuronx model support"
@@ -66,16 +66,30 @@ def preview(moment: Moment, page: str, params: Mapping[str, str]) -> Preview:
     snapshot = moment.snapshot
     sample = snapshot.provenance.is_sample
     name, what = PAGES.get(page, PAGES[""])
-    state = links.parse(params, snapshot) if page == "" else links.PageState(views.Query())
-    if page == "" and state.model:
+    state = links.PageState(views.Query())
+    if page == "":
+        state = links.opened(params, snapshot, moment.rankings, moment.records)
+    if state.model:
         return _model(moment, state, sample)
     stack = snapshot.newest
     data = f"{len(snapshot.model_ids):,} models tested" + (f", newest stack {stack.label}" if stack else "")
     if stack is None:
         data = "no data loaded"
     description = f"{what}. {data}." + (f" {SAMPLE_LABEL}." if sample else "")
-    title = APP_NAME if page == "" else f"{name} · {APP_NAME}"
-    return Preview(page, title, description, sample=sample)
+    shown = view_words(state.query) if page == "" else ""
+    title = f"{shown} · {APP_NAME}" if shown else APP_NAME if page == "" else f"{name} · {APP_NAME}"
+    query_string = links.build(state) if shown else ""
+    return Preview(page, title, description, query_string, sample=sample)
+
+
+def view_words(query: views.Query) -> str:
+    """What a Models page link asks for beyond the default view, in words ("Trending · text-generation ·
+    “qwen”"); "" for the default (the Selected view of every task, any size, no search)."""
+    words = [views.VIEW_LABELS[query.view]] if query.view != views.SELECTED else []
+    words += [query.task] if query.task else []
+    words += [f"“{query.text}”"] if query.text else []
+    words += [sizes.label(query.size)] if query.size else []
+    return " · ".join(words)
 
 
 def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
@@ -107,14 +121,13 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
     return Preview("", title, description, query_string, model, verdict, kind, stack, cores, wall, detail, sample)
 
 
-def first_rows(moment: Moment, limit: int = FIRST_ROWS) -> tuple[list[Row], views.ViewResult]:
-    """The default view's first rows (what the Models page shows first), from `moment`."""
-    snapshot = moment.snapshot
-    stack = snapshot.newest
-    query = views.Query()
-    if stack is not None:
-        query = views.Query(neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
-    result = views.select(snapshot, moment.rankings, query, moment.records)
+def first_rows(
+    moment: Moment, params: Mapping[str, str] | None = None, limit: int = FIRST_ROWS
+) -> tuple[list[Row], views.ViewResult]:
+    """The first rows the Models page shows for a link's `params` (its view, task, search, size and
+    stack; the default view without them), from `moment`."""
+    query = links.opened(params or {}, moment.snapshot, moment.rankings, moment.records).query
+    result = views.select(moment.snapshot, moment.rankings, query, moment.records)
     rows = [
         Row(
             str(r["model_id"]),

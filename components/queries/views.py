@@ -220,6 +220,15 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
     return frame.reset_index(drop=True)
 
 
+def view_tasks(snapshot: Snapshot, rankings: Rankings, records: Records | None, view: str) -> list[str]:
+    """The tasks `view` offers, "" (all tasks) first where it offers it. Selected offers every task a
+    tested model has; the Hub ranks one task at a time, so the ranked views offer the ranked tasks and
+    no "all tasks"."""
+    if view == SELECTED:
+        return ["", *task_choices(snapshot, rankings, records)]
+    return [t for t in TASKS if rankings.ranked(t, view)] or list(TASKS[:1])
+
+
 def ranked_task(rankings: Rankings, view: str, task: str = "") -> str:
     """The task a ranked view shows: the Hub ranks one task at a time, so "" means the first task it
     ranks (text-generation)."""

@@ -8,10 +8,12 @@ nothing moves (no layout shift) and no id or table is on the page twice.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from markupsafe import Markup
 
-from components.queries.preview import APP_NAME, SAMPLE_LABEL, Preview, Row
-from components.queries.views import ViewResult
+from components.queries.preview import APP_NAME, SAMPLE_LABEL, Preview, Row, view_words
+from components.queries.views import SELECTED, VIEW_LABELS, Query, ViewResult
 
 # While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
 # the page's width and the system font the theme uses.
@@ -117,12 +119,20 @@ def rows_block(rows: list[Row], result: ViewResult) -> Markup:
         for row in rows
     )
     where = Markup(" on {}").format(result.stack.label) if result.stack is not None else Markup("")
+    if not rows:
+        return Markup("<p>No models match{}: {}.</p>").format(where, _asked(result.query))
     return Markup(
         "<p><b>{:,}</b> models · <b>{:,}</b> pass{} · the first {} shown</p>"
-        '<table><caption class="fp-note">The first rows of the Selected view</caption><thead><tr>'
+        '<table><caption class="fp-note">The first rows of {}</caption><thead><tr>'
         '<th scope="col">Model</th><th scope="col">Result</th><th scope="col">Cores</th>'
         '<th scope="col">Wall time</th></tr></thead><tbody>{}</tbody></table>'
-    ).format(result.total, result.passed, where, len(rows), body)
+    ).format(result.total, result.passed, where, len(rows), _asked(result.query), body)
+
+
+def _asked(query: Query) -> str:
+    """The view a link asks for, in words: "the Selected view", "the Trending view · text-generation"."""
+    words = view_words(replace(query, view=SELECTED))
+    return f"the {VIEW_LABELS[query.view]} view" + (f" · {words}" if words else "")
 
 
 def block(preview: Preview, content: Markup) -> Markup:

@@ -19,7 +19,7 @@ from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_lib
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, sizes, snippets, views
 from components.sources.moment import Moment, Sources
-from components.sources.rankings import TASKS, Rankings
+from components.sources.rankings import Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html import causes, evidence, render
@@ -103,12 +103,8 @@ class ModelsTab:
 
     @staticmethod
     def task_choices(snapshot: Snapshot, rankings: Rankings, records, view: str) -> list[tuple[str, str]]:
-        """Selected offers every task a tested model has; the Hub ranks one task at a time, so the
-        ranked views offer the ranked tasks and no "All tasks"."""
-        if view == views.SELECTED:
-            return [ALL_TASKS] + [(t, t) for t in views.task_choices(snapshot, rankings, records)]
-        ranked = [t for t in TASKS if rankings.ranked(t, view)] or list(TASKS[:1])
-        return [(t, t) for t in ranked]
+        """The task picker's choices for `view` (`views.view_tasks`), "" as "All tasks"."""
+        return [ALL_TASKS if t == "" else (t, t) for t in views.view_tasks(snapshot, rankings, records, view)]
 
     def _pickers(self, now: Moment, query: views.Query, stack: Stack | None):
         snapshot = now.snapshot
@@ -173,8 +169,8 @@ class ModelsTab:
         now = self.sources.now()
         self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
         params = dict(request.query_params) if request is not None else {}
-        state = links.parse(params, now.snapshot, views.task_choices(now.snapshot, now.rankings, now.records))
-        query, _ = self._task_for_view(now, state.query)
+        state = links.opened(params, now.snapshot, now.rankings, now.records)
+        query = state.query
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         panel = self._panel(now, state.model, query)
         return {

@@ -68,7 +68,7 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
     if preview.model:
         content = first_paint.model_block(preview)
     elif page == "":
-        rows, result = previews.first_rows(moment)
+        rows, result = previews.first_rows(moment, params)
         content = first_paint.rows_block(rows, result)
     else:
         content = first_paint.page_block(preview)

@@ -250,3 +250,56 @@ def _q(text: str) -> str:
     from urllib.parse import quote
 
     return quote(text, safe="")
+
+
+@pytest.fixture(scope="module")
+def sample_sources():
+    """The bundled sample, rankings snapshot and model records, as the app serves them offline."""
+    from components.sources.moment import Sources
+    from components.sources.rankings_store import resolve_rankings
+    from components.sources.records_store import RecordsStore
+    from components.sources.store import DatasetStore
+    from tests.helpers import ROOT
+
+    sources = Sources(
+        DatasetStore(str(ROOT / "data" / "sample")),
+        resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json")),
+        RecordsStore(ROOT / "data" / "models_snapshot.json", live=False),
+    )
+    sources.begin()
+    return sources
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"view": "trending"},
+        {"view": "downloads", "task": "text-to-image"},
+        {"view": "trending", "task": "no-such-task"},  # a task the view does not offer: its first one
+        {"q": "qwen"},
+        {"size": "1-10"},
+        {"q": "qwen", "transformers": "4.57.1", "neuronx_cc": "2.21.18209.0"},
+        {"task": "text-generation", "size": "-1"},
+        {"q": "no model has this name"},
+        {"view": "<script>", "q": "<b>x</b>", "size": "lots"},
+    ],
+)
+def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sample_sources, params):
+    from types import SimpleNamespace
+    from urllib.parse import urlencode
+
+    from components.web.pages.models import ModelsTab
+
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_response.middleware(sample_sources)])
+    html, head = first_html(TestClient(app), "/?" + urlencode(params))
+    painted = [unescape(m) for m in re.findall(r'<tr><td><a href="[^"]*">([^<]*)</a>', html)]
+    live = ModelsTab(sample_sources).on_load(SimpleNamespace(query_params=params))["shown"]
+    assert painted == live[: len(painted)] and len(painted) == min(len(live), 10)
+    if not live:
+        assert "No models match" in head.painted
+    else:
+        rows = re.findall(r'<tr><td><a href="\./\?([^"]*)">', html)
+        assert all("model=" in unescape(r) for r in rows)
+    if params.get("view") == "trending":
+        assert "Trending" in head.title and "the Trending view" in head.painted
