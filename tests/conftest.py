@@ -15,6 +15,13 @@ from tests.helpers import NEW_CC, OLD_CC, ROOT, SAMPLE_ARGS, Server, row, write
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
+try:  # Playwright's assertions wait 5 s by default; on 2 busy cores a chart's first draw can take longer
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+except ImportError:  # the browser tests then do not run
+    pass
+
 
 def find_chromium() -> str | None:
     """The browser the tests drive: $CHROMIUM when set (empty or missing = none), else chromium on PATH."""
