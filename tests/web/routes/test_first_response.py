@@ -303,3 +303,5 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
         assert all("model=" in unescape(r) for r in rows)
     if params.get("view") == "trending":
         assert "Trending" in head.title and "the Trending view" in head.painted
+    if params.get("q") == "<b>x</b>":  # search text is data: named in the title and the block, as text
+        assert "“<b>x</b>”" in head.title and "<b>x</b>" not in html
