@@ -251,3 +251,14 @@ def test_pydantic_reads_every_answer_type_with_the_same_fields(name):
     schema = TypeAdapter(shape).json_schema()
     assert list(schema["properties"]) == list(answers.keys(shape))
     assert set(schema.get("required", ())) == set(shape.__required_keys__)
+
+
+def test_each_endpoint_describes_every_argument_it_takes_once_in_words():
+    for name in endpoints():
+        fn = getattr(Api, name)
+        _, arguments, _ = get_function_description(fn)  # what Gradio sends to MCP clients, argument by argument
+        arguments.pop("self", None)  # Gradio lists it, undescribed, on a method
+        taken = [p for p in inspect.signature(fn).parameters if p != "self"]
+        assert sorted(arguments) == sorted(taken), name
+        for argument, text in arguments.items():
+            assert text and "{" not in text and "\n" not in text, f"/{name}: {argument}: {text!r}"

@@ -10,6 +10,7 @@ Gradio reads them as types, not strings.
 
 import inspect
 import logging
+import re
 import typing
 from collections.abc import Callable
 from typing import TypeVar
@@ -39,16 +40,27 @@ LOOKUP_WAIT = 3.0
 F = TypeVar("F", bound=Callable)
 
 UNKNOWN_STACK_IS_AN_ERROR = "a stack not in the data is an error naming the known stacks"
+# The arguments several endpoints take, described once: a docstring names one as `{name}` (each stays one
+# line, as Gradio reads them); `documented` puts the text in.
+ARGS = {
+    "query": 'part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").',
+    "view": '"selected" (the tested models), "trending" or "downloads" (the Hub\'s rankings, in rank order).',
+    "task": 'a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation.',
+    "neuronx_cc": 'compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for',
+    "library_version": 'a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.',
+    "unknown_stack": UNKNOWN_STACK_IS_AN_ERROR,
+}
 
 
 def documented(*notes: str) -> Callable[[F], F]:
-    """Complete an endpoint's docstring with its "Returns:" lines: `notes` (one line each), then one line per
-    field of its return annotation (`answers.returns`)."""
+    """Complete an endpoint's docstring: each `{name}` of ARGS replaced by its text, then its "Returns:"
+    lines: `notes` (one line each), then one line per field of its return annotation (`answers.returns`)."""
 
     def complete(fn: F) -> F:
         fields = answers.returns(typing.get_type_hints(fn)["return"])
         lines = "\n".join(f"    {line}" for line in (*notes, *fields))
-        fn.__doc__ = f"{inspect.cleandoc(fn.__doc__ or '')}\n\nReturns:\n{lines}"
+        described = re.sub(r"\{(\w+)\}", lambda m: ARGS.get(m.group(1), m.group(0)), inspect.cleandoc(fn.__doc__ or ""))
+        fn.__doc__ = f"{described}\n\nReturns:\n{lines}"
         return fn
 
     return complete
@@ -87,11 +99,11 @@ class Api:
         """Find models and their result on one stack (does each run unmodified on AWS Trainium?).
 
         Args:
-            query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
-            view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
-            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation.
-            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
-            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            query: {query}
+            view: {view}
+            task: {task}
+            neuronx_cc: {neuronx_cc}.
+            library_version: {library_version}
         """
         return self.search_by_size(query, view, task, neuronx_cc, library_version)
 
@@ -111,11 +123,11 @@ class Api:
         """Find models and their result on one stack, within a size range: what GET /api/v1/search answers (the named /search keeps its five arguments, so that no caller over plain HTTP breaks).
 
         Args:
-            query: part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").
-            view: "selected" (the tested models), "trending" or "downloads" (the Hub's rankings, in rank order).
-            task: a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation.
-            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
-            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            query: {query}
+            view: {view}
+            task: {task}
+            neuronx_cc: {neuronx_cc}.
+            library_version: {library_version}
             size: a parameter-count range in billions, MIN-MAX with either end open ("1-10": 1 B up to 10 B; "100-": 100 B and over); "" means any size, and only then are models of unknown size listed.
         """
         q = views.normalise(query, view, task, neuronx_cc, library_version, size)
@@ -135,8 +147,8 @@ class Api:
 
         Args:
             model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
-            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for.
-            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            neuronx_cc: {neuronx_cc}.
+            library_version: {library_version}
         """
         records = self.sources.records
         record = records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
@@ -154,8 +166,8 @@ class Api:
         """How each model architecture fares on one stack: how many models of it were tested and passed.
 
         Args:
-            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
-            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            neuronx_cc: {neuronx_cc}; {unknown_stack}.
+            library_version: {library_version}
             task: a Hub task (pipeline tag) such as "text-generation"; "" means all tasks.
         """
         now = self.sources.now()
@@ -196,8 +208,8 @@ class Api:
         """Why models fail on one stack: every FAIL grouped by cause, the causes that block the most models first.
 
         Args:
-            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
-            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            neuronx_cc: {neuronx_cc}; {unknown_stack}.
+            library_version: {library_version}
         """
         snapshot = self.sources.now().snapshot
         try:
@@ -216,8 +228,8 @@ class Api:
 
         Args:
             config_json: the text of a config.json (a JSON object, at most 1 MB); nothing of it is stored.
-            neuronx_cc: compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for; a stack not in the data is an error naming the known stacks.
-            library_version: a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.
+            neuronx_cc: {neuronx_cc}; {unknown_stack}.
+            library_version: {library_version}
         """
         now = self.sources.now()
         try:
