@@ -94,7 +94,7 @@ def _trend_figure(trend: pd.DataFrame) -> go.Figure:
     fig.update_layout(
         yaxis={"title": "pass rate (%)", "range": [0, 105], "ticksuffix": "%"},
         yaxis2={"title": "models run", "overlaying": "y", "side": "right", "rangemode": "tozero", "showgrid": False},
-        xaxis={"title": "neuronx-cc · Transformers", "type": "category"},
+        xaxis={"title": "stack: neuronx-cc · library", "type": "category"},
     )
     return _style(fig, empty=not len(trend))
 
