@@ -205,3 +205,15 @@ def test_a_size_link_shows_only_models_of_that_size_and_the_picker_says_so(opene
     assert sizes and all(1 <= s < 10 for s in sizes), sizes
     assert set(model_cells(page)) <= expected
     assert "size=1-10" in page.url
+
+
+def test_the_footers_api_link_opens_the_panel_that_lists_the_endpoints(opened, page: Page, sample_app):
+    page = opened()
+    page.get_by_text("Use via API or MCP").click()
+    expect(page.get_by_text("check_config").first).to_be_attached(timeout=TIMEOUT)  # the named endpoints, listed
+    expect(page.get_by_text("No API Routes found")).to_have_count(0)
+    page.goto(sample_app.url + "/charts?view=api")  # Gradio's own address for a page's API panel
+    expect(page.get_by_text("check_config").first).to_be_attached(timeout=TIMEOUT)
+    page.goto(sample_app.url + "/?view=trending")  # the app's own view= is left alone
+    expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+    assert "view=trending" in page.url and "/endpoints" not in page.url

@@ -51,6 +51,39 @@ OPEN_MODEL = """<script>
 })();
 </script>"""
 
+# Gradio's footer link "Use via API or MCP" opens the API panel of the page it is on (`?view=api`, on the
+# first page), but the named endpoints sit on a page of their own (`/endpoints`, so that no other page carries
+# their ~45 KB of schemas): anywhere else the panel said "No API Routes found". The link, and any `?view=api`
+# address, go to `/endpoints#api`, which opens that page's panel with its own link (Gradio opens the panel
+# from the link; a `?view=api` it finds on load would make that click close it). The app's own `view=` values
+# (selected, trending, downloads) are left alone.
+API_DOCS = """<script>
+(() => {
+  if (window.__apiDocs) return;  // once, however often the head is put in
+  window.__apiDocs = true;
+  const docs = () => (window.gradio_config && window.gradio_config.root || location.origin).replace(/\\/$/, "") + "/endpoints#api";
+  const elsewhere = () => !/\\/endpoints\\/?$/.test(location.pathname);
+  if (new URLSearchParams(location.search).get("view") === "api" && elsewhere()) return location.replace(docs());
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("footer .show-api");
+    if (!link || !elsewhere()) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    location.assign(docs());
+  }, true);
+  if (elsewhere() || location.hash !== "#api") return;
+  const open = () => {
+    const button = document.querySelector("footer .show-api");
+    if (button) button.click();
+    return Boolean(button);
+  };
+  if (!open()) {
+    const observer = new MutationObserver(() => open() && observer.disconnect());
+    observer.observe(document.documentElement, { childList: true, subtree: true });
+  }
+})();
+</script>"""
+
 # The run.py viewer scrolls, but its scroller takes no focus: a keyboard could not scroll it. Gradio
 # renders the viewer on demand, so each one is given a tab stop (and a name) as it appears.
 HEAD = (
@@ -66,4 +99,5 @@ HEAD = (
 })();
 </script>"""
     + OPEN_MODEL
+    + API_DOCS
 )
