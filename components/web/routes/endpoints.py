@@ -51,6 +51,12 @@ ARGS = {
     "unknown_stack": UNKNOWN_STACK_IS_AN_ERROR,
 }
 
+# what /search and /search_by_size (GET /api/v1/search) answer
+SEARCH_RETURNS = (
+    "a list of rows, one per model; ranked views (trending, downloads) in rank order; counts are integers",
+    UNKNOWN_STACK_IS_AN_ERROR,
+)
+
 
 def documented(*notes: str) -> Callable[[F], F]:
     """Complete an endpoint's docstring: each `{name}` of ARGS replaced by its text, then its "Returns:"
@@ -89,10 +95,7 @@ class Api:
         """List the tested software stacks, newest first."""
         return [s.as_dict() for s in self.sources.now().snapshot.stacks]
 
-    @documented(
-        "a list of rows, one per model; ranked views (trending, downloads) in rank order; counts are integers",
-        UNKNOWN_STACK_IS_AN_ERROR,
-    )
+    @documented(*SEARCH_RETURNS)
     def search(
         self, query: str = "", view: str = "selected", task: str = "", neuronx_cc: str = "", library_version: str = ""
     ) -> list[RowAnswer]:
@@ -107,10 +110,7 @@ class Api:
         """
         return self.search_by_size(query, view, task, neuronx_cc, library_version)
 
-    @documented(
-        "a list of rows, one per model; ranked views (trending, downloads) in rank order; counts are integers",
-        UNKNOWN_STACK_IS_AN_ERROR,
-    )
+    @documented(*SEARCH_RETURNS)
     def search_by_size(
         self,
         query: str = "",
