@@ -44,6 +44,7 @@ class Patch:
     apply: Callable[[], Any]
     gradio: str = WRITTEN_FOR
     applied: list = field(default_factory=list, compare=False, repr=False)
+    declined: set = field(default_factory=set, compare=False, repr=False)  # reasons already logged
 
 
 def gradio_version() -> str:
@@ -53,18 +54,21 @@ def gradio_version() -> str:
 
 
 def apply_patch(patch: Patch, version: str | None = None) -> bool:
-    """Apply `patch` where it fits this Gradio; else log one line naming it and return False (Gradio's own
-    behaviour stays). Returns True when the patch is in place (applying twice is harmless)."""
+    """Apply `patch` where it fits this Gradio; else log one line naming it (once per reason) and return False
+    (Gradio's own behaviour stays). Returns True when the patch is in place (applying twice is harmless)."""
     version = version or gradio_version()
+    reason = None
     if Version(version) not in SpecifierSet(patch.gradio):
-        log.warning("patch %s stands down: written for gradio %s, this is %s", patch.name, patch.gradio, version)
-        return False
-    try:
-        patch.check()
-    except Exception as exc:  # noqa: BLE001 - any way a target can be missing is a reason to stand down
-        log.warning(
-            "patch %s stands down: %s", patch.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        )
+        reason = f"written for gradio {patch.gradio}, this is {version}"
+    else:
+        try:
+            patch.check()
+        except Exception as exc:  # noqa: BLE001 - any way a target can be missing is a reason to stand down
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if reason is not None:
+        if reason not in patch.declined:  # asked again (build_once is, by build() and serve()): logged once
+            patch.declined.add(reason)
+            log.warning("patch %s stands down: %s", patch.name, reason)
         return False
     if not patch.applied:
         patch.applied.append(patch.apply())

@@ -11,8 +11,8 @@ from components.web.patches.guard import Patch, apply_patch
 
 
 def fresh(patch: Patch) -> Patch:
-    """The same patch, not yet applied in this process (the app's own may have been, by another test)."""
-    return dataclasses.replace(patch, applied=[])
+    """The same patch, not yet applied or declined in this process (the app's own may have been, by another test)."""
+    return dataclasses.replace(patch, applied=[], declined=set())
 
 
 @pytest.fixture

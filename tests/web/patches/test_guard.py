@@ -58,3 +58,15 @@ def test_a_check_that_raises_anything_stands_down():
         raise PatchMismatch("changed")
 
     assert apply_patch(Patch("demo", check, lambda: 1 / 0)) is False
+
+
+def test_a_patch_asked_again_for_the_same_reason_says_so_once(caplog):
+    target, calls = types.SimpleNamespace(other=1), []
+    patch = make(target, calls)
+    with caplog.at_level(logging.WARNING):
+        assert apply_patch(patch) is False and apply_patch(patch) is False
+        assert apply_patch(patch, version="7.0") is False  # another reason: a line of its own
+    assert [r.getMessage() for r in caplog.records] == [
+        "patch demo stands down: SimpleNamespace.method is missing",
+        "patch demo stands down: written for gradio >=6.31,<6.32, this is 7.0",
+    ]
