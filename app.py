@@ -16,15 +16,16 @@ from pathlib import Path
 import gradio as gr
 from huggingface_hub import constants as hf_constants
 
-from components.sources import heap, hub_log
-from components.sources.dataset import check_local_source
+from components.runtime import memory
+from components.sources import hub_log
+from components.sources.app_sources import Sources
+from components.sources.dataset_store import DatasetStore
 from components.sources.errors import SourceError
-from components.sources.moment import Sources
+from components.sources.listing import check_local_source
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.sources.store import DatasetStore
 from components.web import patches, theme
-from components.web.html import head, render
+from components.web.html import head, notice
 from components.web.pages import architectures as architectures_tab
 from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
@@ -78,7 +79,7 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     for name, path, lay_out in pages:
         with demo.route(name, f"/{path}"):
             header = page_top()
-            demo.load(lambda: render.page_header(sources, sources.now()), None, header, api_visibility="private")
+            demo.load(lambda: notice.page_header(sources, sources.now()), None, header, api_visibility="private")
             lay_out()
 
     # The named endpoints (for gradio_client, plain HTTP and MCP) are the app's, not a page's: Gradio
@@ -121,7 +122,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> None:
-    heap.limit_arenas()  # before any thread: each refresh's freed memory must not stay spread over many arenas
+    memory.limit_arenas()  # before any thread: each refresh's freed memory must not stay spread over many arenas
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     hub_log.quiet()
     args = parse_args(argv)

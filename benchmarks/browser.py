@@ -72,7 +72,7 @@ def run(quick: bool = False) -> list[Figure]:
             with common.naive(data) as naive:
                 theirs = time_queries(page, naive.url, 7, 0, typed)
             with common.ours(data) as app:
-                from components.web.html.render import table_columns
+                from components.web.html.table import table_columns
 
                 headers = list(table_columns("selected"))
                 mine = time_queries(page, app.url, len(headers), headers.index("Model"), typed)

@@ -54,7 +54,7 @@ def child(folder: Path) -> dict:
     import pyarrow as pa
 
     sys.path.insert(0, str(common.ROOT))
-    from components.sources.store import DatasetStore
+    from components.sources.dataset_store import DatasetStore
 
     files = sorted(folder.rglob("*.parquet"))
     store = DatasetStore(str(folder))

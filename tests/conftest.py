@@ -90,13 +90,13 @@ def pytest_terminal_summary(terminalreporter, config):
 @pytest.fixture
 def sample_dir(tmp_path, monkeypatch):
     """A one-row bundled sample, with the Hub not switched off: what the store falls back to."""
-    import components.sources.store as store
+    from components.sources import dataset_store
 
     folder = tmp_path / "sample"
     write(folder / "s.parquet", [row("sample/model")])
-    monkeypatch.setattr(store, "SAMPLE_DIR", folder)
+    monkeypatch.setattr(dataset_store, "SAMPLE_DIR", folder)
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
     return folder
 
 

@@ -216,7 +216,7 @@ class Served:
 
 def served(snapshot, rankings=None, records=None):
     """`Sources` serving these values (no records: an empty set, no Hub look-ups)."""
-    from components.sources.moment import Sources
+    from components.sources.app_sources import Sources
     from components.sources.rankings import empty_rankings
 
     return Sources(Served(snapshot, "dataset"), Served(rankings or empty_rankings("none")), records)

@@ -5,7 +5,7 @@
 #
 # Creates (or reuses) the virtual environment .venv (VENV=path for another), installs
 # requirements-dev.txt into it, finds or installs Chromium (tests/chromium.sh) and Node 24 (tests/node.sh),
-# runs ruff, then pytest.
+# runs ruff, then mypy, then pytest.
 # .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,4 +41,5 @@ export GRADIO_NODE_PATH
 
 "$VENV/bin/ruff" check .
 "$VENV/bin/ruff" format --check .
+"$VENV/bin/mypy"
 "$VENV/bin/python" -m pytest -q "$@"

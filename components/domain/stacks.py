@@ -40,16 +40,31 @@ class StackRef:
         return self
 
     @property
+    def compiler(self) -> str:
+        """The compiler's public version, where the compiler is named already: `2.28.7631.0`."""
+        return short_version(self.neuronx_cc)
+
+    @property
+    def library_label(self) -> str:
+        """The library and its version, where the compiler is shown beside them: `transformers 4.57.1`."""
+        return f"{self.library} {self.library_version}"
+
+    @property
     def label(self) -> str:
         """The short form, for pickers, headings and figures: `neuronx-cc 2.28.7631.0 · transformers 4.57.1`
         (the compiler's public version)."""
-        return f"neuronx-cc {short_version(self.neuronx_cc)} · {self.library} {self.library_version}"
+        return f"neuronx-cc {self.compiler} · {self.library_label}"
 
     @property
     def long_label(self) -> str:
         """The long form, exact, for text read away from the app (reports, requests, scripts, hovers):
         `neuronx-cc 2.28.7631.0+82129205 with transformers 4.57.1`."""
-        return f"neuronx-cc {self.neuronx_cc} with {self.library} {self.library_version}"
+        return f"neuronx-cc {self.neuronx_cc} with {self.library_label}"
+
+    @property
+    def plain_label(self) -> str:
+        """The long form in the words of a code comment: `neuronx-cc 2.28.7631.0+82129205 / transformers 4.57.1`."""
+        return f"neuronx-cc {self.neuronx_cc} / {self.library_label}"
 
     @property
     def spec(self) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
 from components.domain.stacks import StackRef
 from components.queries import details, formatting, links, sizes, views
-from components.sources.moment import Moment
+from components.sources.app_sources import Moment
 
 APP_NAME = "torch-neuronx model support"
 SAMPLE_LABEL = "Sample data (made up, not real results)"

@@ -15,7 +15,6 @@ import re
 
 from components.queries.views import SELECTED, VIEW_LABELS, ViewResult, query_words
 from components.sources.dataset import HUB_DATASET
-from components.sources.snapshot import Stack
 
 _READ = """import fsspec  # pip install pandas pyarrow huggingface_hub (huggingface_hub reads hf:// paths)
 import pandas as pd
@@ -119,11 +118,7 @@ def _describe(result: ViewResult) -> str:
     query, stack = result.query, result.stack
     parts = [f"The {VIEW_LABELS[query.view]} view"]
     if stack is not None:
-        parts.append(f"on {_stack_words(stack)}")
+        parts.append(f"on {stack.plain_label}")
     if query.text:
         parts.append(f"matching {query.text!r}")
     return re.sub(r"[\r\n]+", " ", " ".join(parts))
-
-
-def _stack_words(stack: Stack) -> str:
-    return f"neuronx-cc {stack.neuronx_cc} / {stack.library} {stack.library_version}"

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.web.html.render import table_columns
+from components.web.html.table import table_columns
 
 COLUMNS = list(table_columns("selected"))
 

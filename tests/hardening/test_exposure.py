@@ -13,7 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.sources.dataset import describe_error, read_files
+from components.sources.dataset import read_files
+from components.sources.errors import describe_error
 from tests.helpers import ROOT, Server
 
 FAKE_TOKEN = "hf_FAKEtokenFAKEtokenFAKEtoken12"

@@ -19,9 +19,10 @@ import pytest
 from huggingface_hub.errors import HfHubHTTPError
 from playwright.sync_api import Page, expect
 
-from components.sources import store
-from components.sources.dataset import DatasetError, load, read_files
-from components.sources.moment import Sources
+from components.sources import dataset_store
+from components.sources.app_sources import Sources
+from components.sources.dataset import load, read_files
+from components.sources.listing import DatasetError
 from components.sources.rankings import empty_rankings
 from components.sources.rankings_store import RankingsStore, fetch_live
 from components.web.pages.models import ModelsTab
@@ -80,7 +81,7 @@ def test_any_fault_at_start_serves_the_sample_at_once_and_the_hub_is_tried_again
             raise FAULTS[fault]()
         return hub_snapshot(hub_folder)
 
-    datasets = store.DatasetStore(loader=loader, startup_wait=5, refresh_seconds=0.05)
+    datasets = dataset_store.DatasetStore(loader=loader, startup_wait=5, refresh_seconds=0.05)
     started = time.monotonic()
     first = datasets.start()
     assert time.monotonic() - started < 2
@@ -99,7 +100,7 @@ def test_a_hub_whose_every_file_fails_falls_back_to_the_sample(sample_dir):
     def loader(source):
         return read_files(["a.parquet", "b.parquet"], opener, source=HUB_LABEL, kind="hub")
 
-    datasets = store.DatasetStore(loader=loader, startup_wait=5)
+    datasets = dataset_store.DatasetStore(loader=loader, startup_wait=5)
     snapshot = datasets.start()
     datasets.stop()
     assert snapshot.provenance.is_sample and len(snapshot) == 1
@@ -115,7 +116,7 @@ def test_a_hub_slower_than_the_wait_serves_the_sample_and_says_so(sample_dir, hu
         release.wait(10)
         return hub_snapshot(hub_folder)
 
-    datasets = store.DatasetStore(loader=slow, startup_wait=0.3)
+    datasets = dataset_store.DatasetStore(loader=slow, startup_wait=0.3)
     datasets.start()  # the Hub can only answer after `release`: start() gave up at its wait
     assert "did not answer within 0.3 s" in header(datasets) and not release.is_set()
     release.set()
@@ -149,7 +150,7 @@ def test_after_good_hub_data_every_fault_keeps_it_and_the_header_says_when_it_wa
             raise TimeoutError("the Hub did not answer")
         raise FAULTS[outcome]()
 
-    datasets = store.DatasetStore(loader=loader, startup_wait=5, refresh_seconds=3600)
+    datasets = dataset_store.DatasetStore(loader=loader, startup_wait=5, refresh_seconds=3600)
     good = datasets.start()
     assert good.provenance.kind == "hub"
     if fault == "slow":  # readers never wait on a refresh in progress
@@ -175,9 +176,9 @@ def test_after_good_hub_data_every_fault_keeps_it_and_the_header_says_when_it_wa
 
 def test_live_rankings_outlive_a_failing_hub_and_the_header_says_when_they_were_fetched(tmp_path, monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
     snapshot_file = tmp_path / "rankings.json"
-    snapshot_file.write_text((store.SAMPLE_DIR.parent / "rankings_snapshot.json").read_text())
+    snapshot_file.write_text((dataset_store.SAMPLE_DIR.parent / "rankings_snapshot.json").read_text())
     outcomes = [lambda: fetch_live(FakeApi()), http_500, lambda: {"garbage": True}]
 
     def fetch():
@@ -190,7 +191,7 @@ def test_live_rankings_outlive_a_failing_hub_and_the_header_says_when_they_were_
     rankings.begin(refresh=False)
     assert rankings.refresh() is True
     live = rankings.current()
-    datasets = store.DatasetStore(str(store.SAMPLE_DIR))
+    datasets = dataset_store.DatasetStore(str(dataset_store.SAMPLE_DIR))
     datasets.start()
     for _ in range(2):
         assert rankings.refresh() is False and rankings.current() is live
@@ -245,8 +246,8 @@ def hub_endpoint(request):
 REASONS = {
     "refused": "ConnectError",
     "500": "500",
-    "slow": f"did not answer within {store.STARTUP_WAIT:g} s",
-    "hang": f"did not answer within {store.STARTUP_WAIT:g} s",
+    "slow": f"did not answer within {dataset_store.STARTUP_WAIT:g} s",
+    "hang": f"did not answer within {dataset_store.STARTUP_WAIT:g} s",
     "garbage": "could not be read",
 }
 
@@ -301,7 +302,7 @@ def test_a_hub_that_never_answers_adds_nothing_to_start_up_and_lookups_answer(tm
         hanging_start = started(hanging)
         print(f"first HTTP 200: {hanging_start:.1f} s with a hanging Hub, {offline_start:.1f} s offline")
         # the Hub gets STARTUP_WAIT seconds, overlapping the page build: the rest is the machine's
-        assert hanging_start < offline_start + store.STARTUP_WAIT + 2, (hanging_start, offline_start)
+        assert hanging_start < offline_start + dataset_store.STARTUP_WAIT + 2, (hanging_start, offline_start)
         with httpx.Client(base_url=hanging.url, timeout=30) as client:
             answer = call(client, "lookup", model_id="Qwen/Qwen3-0.6B", neuronx_cc="", library_version="")
             assert answer["model_id"] == "Qwen/Qwen3-0.6B" and answer["result"] == "PASS"
@@ -316,7 +317,7 @@ def test_the_header_says_how_old_the_data_is_and_when_the_live_dataset_is_a_day_
     from datetime import UTC, datetime, timedelta
 
     fresh = hub_snapshot(hub_folder)
-    datasets = store.DatasetStore(loader=lambda source: fresh, startup_wait=5)
+    datasets = dataset_store.DatasetStore(loader=lambda source: fresh, startup_wait=5)
     datasets.start()
     datasets.stop()
     page_header = header(datasets)
@@ -332,7 +333,7 @@ def test_a_local_dataset_says_when_it_was_read_and_is_never_called_stale(tmp_pat
     from datetime import UTC, datetime, timedelta
 
     write(tmp_path / "x.parquet", [row("local/model")])
-    datasets = store.DatasetStore(str(tmp_path))
+    datasets = dataset_store.DatasetStore(str(tmp_path))
     snapshot = datasets.start()
     snapshot.provenance = dataclasses.replace(snapshot.provenance, loaded_at=datetime.now(UTC) - timedelta(days=3))
     page_header = header(datasets)

@@ -18,9 +18,9 @@ import httpx
 import pytest
 
 import app
-from components.sources import store
+from components.sources import dataset_store
+from components.sources.app_sources import Sources
 from components.sources.dataset import load
-from components.sources.moment import Sources
 from components.sources.rankings import RankedModel, Rankings
 from components.sources.rankings_store import RankingsStore
 from components.web.pages.models import ModelsTab
@@ -64,7 +64,7 @@ def generation_of_rows(rows: list[dict]) -> set[int]:
 @pytest.fixture
 def swapping_app(tmp_path, monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
     folders = []
     for g in (1, 2):
         write(tmp_path / f"gen{g}" / "rows.parquet", generation_rows(g))
@@ -81,7 +81,7 @@ def swapping_app(tmp_path, monkeypatch):
         fetches["n"] += 1
         return generation_rankings(fetches["n"] % 2 + 1)
 
-    datasets = store.DatasetStore(str(folders[0]), loader=loader, refresh_seconds=3600)
+    datasets = dataset_store.DatasetStore(str(folders[0]), loader=loader, refresh_seconds=3600)
     datasets.start()
     rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=True, fetch=fetch, read_timeout=5)
     rankings.begin(refresh=False)

@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 import app
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
+from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import RankingsStore
-from components.sources.store import DatasetStore
 from components.web.patches import unread
 from tests.helpers import ROOT, call, free_port
 

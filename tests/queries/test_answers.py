@@ -25,10 +25,10 @@ from components.domain.columns import NAMES
 from components.queries import answers, expectation, report
 from components.queries.compare import DEFAULT_THRESHOLDS
 from components.queries.views import VIEWS
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
+from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.sources.store import DatasetStore
 from components.web.routes.endpoints import Api
 from tests.helpers import ROOT
 

@@ -25,3 +25,17 @@ def test_cores_as_a_figure_a_phrase_and_a_value():
     assert (cores(4.0), cores(None)) == ("4", "—")
     assert (cores_phrase(1), cores_phrase(8.0), cores_phrase(math.nan)) == (" on 1 core", " on 8 cores", "")
     assert (core_count(4.0), core_count(None), core_count(0), core_count(True)) == (4, None, None, None)
+
+
+def test_infinite_and_missing_figures_read_as_a_dash():
+    from components.queries import formatting
+
+    assert formatting.memory(float("inf"), 24.0) == "—"
+    assert formatting.duration(float("-inf")) == "—"
+    assert formatting.plain(float("inf")) is None
+
+
+def test_counts_read_short_in_a_narrow_column():
+    from components.queries.formatting import compact
+
+    assert [compact(v) for v in (16015313, 374599, 4430, 103.5, None)] == ["16.0 M", "375 k", "4,430", "103.5", "—"]

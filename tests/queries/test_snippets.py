@@ -12,10 +12,10 @@ import pytest
 
 from components.queries import snippets, views
 from components.queries.details import lookup
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
+from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.sources.store import DatasetStore
 from tests.helpers import ROOT
 
 NEWEST_WITH_EXCLUSION = "neuronxcc-2.28.7631.0+82129205_transformers-5.0.0.parquet"

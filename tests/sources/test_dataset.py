@@ -9,7 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from components.sources.dataset import DatasetError, load
+from components.sources.dataset import load
+from components.sources.listing import DatasetError
 from tests.helpers import row, write
 
 OLD, MID, NEW = "2.9.1.0+aaaaaaaa", "2.10.2.0+bbbbbbbb", "2.28.7631.0+82129205"

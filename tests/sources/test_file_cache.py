@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from components.sources import dataset
+from components.sources import dataset, listing
 from components.sources.file_cache import FileCache
 from tests.helpers import NEW_CC, OLD_CC, row, write
 
@@ -117,8 +117,8 @@ def hub(tmp_path, monkeypatch):
     three_files(repo / "data")
     (repo / "README.md").write_text("# the card\n")
     fake = FakeHub(repo)
-    monkeypatch.setattr(dataset, "HfApi", lambda: fake)
-    monkeypatch.setattr(dataset, "HfFileSystem", lambda: fake)
+    monkeypatch.setattr(listing, "HfApi", lambda: fake)
+    monkeypatch.setattr(listing, "HfFileSystem", lambda: fake)
     return fake
 
 

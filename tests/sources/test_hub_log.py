@@ -7,7 +7,7 @@ import logging
 import pytest
 from huggingface_hub.utils import http_backoff
 
-from components.sources import hub_log, refresh, store
+from components.sources import dataset_store, hub_log, refresh
 from tests.helpers import free_port
 
 
@@ -31,7 +31,7 @@ class RefusedHub(refresh.RefreshingStore[int]):
 
 @pytest.fixture
 def quiet_logs(monkeypatch):
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
     hub_log.quiet()
 
 

@@ -226,11 +226,11 @@ def test_resolve_records_sources(tmp_path, monkeypatch):
 @pytest.fixture
 def online(monkeypatch):
     """huggingface_hub's offline switch off for this test (the suite runs with HF_HUB_OFFLINE=1)."""
-    from components.sources import store
+    from components.sources import dataset_store
 
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(store.hf_constants, "is_offline_mode", lambda: False)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(dataset_store.hf_constants, "is_offline_mode", lambda: False)
 
 
 def begun(store: RecordsStore) -> RecordsStore:
@@ -263,9 +263,9 @@ def wait_until(condition, timeout=5.0):
 
 
 def test_offline_or_from_a_file_the_answer_says_what_is_unknown(tmp_path, monkeypatch, polls):
-    from components.sources import store
+    from components.sources import dataset_store
 
-    monkeypatch.setattr(store.hf_constants, "is_offline_mode", lambda: True)
+    monkeypatch.setattr(dataset_store.hf_constants, "is_offline_mode", lambda: True)
     from_file = begun(RecordsStore(parse_records([FULL], "m.json"), live=False))
     assert "no record in m.json" in from_file.why_unknown("new/model")
     assert from_file.why_unknown("not an id!") == NOT_AN_ID

@@ -12,7 +12,7 @@ from components.domain.stacks import StackRef
 from components.queries import causes, failures
 from components.sources.snapshot import Snapshot
 from components.web.figures.stacks import _style
-from components.web.html.render import esc
+from components.web.html.markup import esc
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go

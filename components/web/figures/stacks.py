@@ -18,7 +18,7 @@ from components.domain.stacks import StackRef
 from components.queries import formatting
 from components.queries.charts import KINDS, TOP_ORGS, org_counts, stack_points, stack_trend
 from components.sources.snapshot import Snapshot, Stack
-from components.web.html.render import esc
+from components.web.html.markup import esc
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from components.domain.stacks import StackRef
 from components.queries import links
 from components.queries.answers import ComparedModel, LookupAnswer
-from components.web.html.render import join
+from components.web.html.markup import join
 
 MAX_MODELS_LISTED = 60  # per cause; the rest are counted (the /failures API lists them all)
 

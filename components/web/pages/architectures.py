@@ -11,7 +11,7 @@ from markupsafe import Markup
 from components.domain.results import OTHER, PASS, result_kind
 from components.domain.stacks import Stack, picker_choices
 from components.queries import architectures
-from components.sources.moment import Moment, Sources
+from components.sources.app_sources import Moment, Sources
 from components.web.pages.wiring import answering, by_name, components
 
 MAX_MODELS_LISTED = 12  # per architecture; the rest are counted

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import gradio as gr
 
 from components.domain.stacks import picker_choices
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
 from components.web.figures import causes as failure_charts
 from components.web.figures import stacks as charts
 from components.web.pages.wiring import answering, by_name, components

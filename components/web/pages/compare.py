@@ -13,10 +13,10 @@ from markupsafe import Markup
 from components.domain.results import OTHER
 from components.domain.stacks import picker_choices
 from components.queries import compare, formatting, links
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html import causes
-from components.web.html.render import badge, join
+from components.web.html.markup import badge, join
 from components.web.pages.wiring import answering, by_name, components
 
 MAX_SECTION_ROWS = 200

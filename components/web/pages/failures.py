@@ -16,10 +16,10 @@ from markupsafe import Markup
 from components.domain.stacks import StackRef, picker_choices
 from components.queries import failures
 from components.queries.answers import FailureCause, FailuresAnswer
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html.causes import MAX_MODELS_LISTED, docs_link, failures_query, model_links
-from components.web.html.render import join
+from components.web.html.markup import join
 from components.web.pages.wiring import ADDRESS_JS, answering, by_name
 
 CSS = """

@@ -18,12 +18,14 @@ from components.domain.columns import NAMES
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, sizes, snippets, views
-from components.sources.moment import Moment, Sources
+from components.sources.app_sources import Moment, Sources
 from components.sources.rankings import Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
-from components.web.html import causes, evidence, render
+from components.web.html import causes, evidence, markup, notice, table
+from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
+from components.web.html.history import history_table
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, answering, by_name, components
 from components.web.routes import be_found, downloads
@@ -139,8 +141,8 @@ class ModelsTab:
         """Another view: the task picker offers what that view can show, then the table."""
         now = self.sources.now()
         query, choices = self._task_for_view(now, Filters.of(values).query())
-        table = self._table(now, query, PAGE_SIZE, values.get("model"))
-        return {**table, "task": gr.update(choices=choices, value=query.task)}
+        shown = self._table(now, query, PAGE_SIZE, values.get("model"))
+        return {**shown, "task": gr.update(choices=choices, value=query.task)}
 
     def on_stack(self, **values: Any) -> dict[str, Any]:
         """A picker of the stack changed: the others follow it, then the table and the open model are
@@ -174,7 +176,7 @@ class ModelsTab:
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         panel = self._panel(now, state.model, query)
         return {
-            "header": render.page_header(self.sources, now),
+            "header": notice.page_header(self.sources, now),
             "search": query.text,
             "view": query.view,
             "size": gr.update(choices=self.size_choices(query.size), value=query.size),
@@ -201,18 +203,18 @@ class ModelsTab:
         result = views.select(now.snapshot, now.rankings, query, now.records)
         limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
         shown = result.frame.head(limit)
-        summary = render.summary_line(
+        summary = table.summary_line(
             result.total, len(shown), result.passed, result.stack, views.VIEW_LABELS[query.view]
         )
         if not result.total and hub_id(query.text):
             offer = links.build(links.PageState(query, hub_id(query.text)))
             summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
         elif result.total:
-            summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + render.TABLE_HINT
-        summary = Markup(summary) + render.size_note(result.size_unknown, sizes.label(query.size))
+            summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT
+        summary = Markup(summary) + table.size_note(result.size_unknown, sizes.label(query.size))
         pandas_code, sql = snippets.view_snippets(result)
         return {
-            "results": render.table_frame(shown, query.view),
+            "results": table.table_frame(shown, query.view),
             "summary": summary,
             "shown": list(shown["model_id"]),
             "more": gr.update(visible=result.total > len(shown)),
@@ -243,7 +245,7 @@ class ModelsTab:
         if not model_id:
             hidden = gr.update(value="", visible=False)
             return {
-                "details": render.GUIDE,
+                "details": html_details.GUIDE,
                 "install": hidden,
                 "cache_sync": hidden,
                 "run_py": hidden,
@@ -264,7 +266,7 @@ class ModelsTab:
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return {
             "details": BACK_TO_TABLE
-            + Markup(render.details(answer))
+            + Markup(html_details.details(answer))
             + evidence.evidence_html(answer)
             + causes.cause_panel(answer),  # all escaped
             "install": gr.update(value=install, visible=bool(install)),
@@ -272,7 +274,7 @@ class ModelsTab:
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed
-            "history": render.history_table(answer.get("history", [])) + be_found.panel_html(answer),
+            "history": history_table(answer.get("history", [])) + be_found.panel_html(answer),
             "model": answer["model_id"],
         }
 
@@ -298,15 +300,15 @@ class ModelsTab:
         summary = gr.HTML(elem_id="summary")
         with gr.Row():
             with gr.Column(scale=3, min_width=300):
-                # every cell is HTML the app escaped (render.table_frame)
+                # every cell is HTML the app escaped (table.table_frame)
                 results = gr.Dataframe(
-                    headers=list(render.table_columns(views.SELECTED)), datatype=render.TABLE_TYPES,
-                    column_widths=render.TABLE_WIDTHS, interactive=False, elem_id="results", wrap=True,
+                    headers=list(table.table_columns(views.SELECTED)), datatype=table.TABLE_TYPES,
+                    column_widths=table.TABLE_WIDTHS, interactive=False, elem_id="results", wrap=True,
                     max_height=640,
                 )  # fmt: skip
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
             with gr.Column(scale=2, min_width=300, elem_id="details"):
-                details_html = gr.HTML(render.GUIDE, elem_id="details-summary")
+                details_html = gr.HTML(html_details.GUIDE, elem_id="details-summary")
                 install = gr.Textbox(
                     label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
                     interactive=False, max_lines=4, visible=False,
@@ -371,10 +373,10 @@ class ModelsTab:
 
 def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:
     """The model of the clicked row, found by its model cell among the rows sent (robust to the
-    client's sorting): the cell holds the model's link as `render.model_link` wrote it."""
+    client's sorting): the cell holds the model's link as `markup.model_link` wrote it."""
     cells = [str(c) for c in (getattr(evt, "row_value", None) or [])]
     for model_id in shown:
-        link = render.model_link(model_id)
+        link = markup.model_link(model_id)
         if any(link in c for c in cells):
             return model_id
     index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index

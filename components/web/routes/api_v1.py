@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from components.domain.stacks import UnknownStack
 from components.queries import sizes, views
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
 from components.web.routes.endpoints import Api
 
 PREFIX = "/api/v1"

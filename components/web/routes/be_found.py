@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
 from components.queries import badge, feed, links
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
 

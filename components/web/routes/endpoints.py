@@ -29,7 +29,7 @@ from components.queries.answers import (
     RowAnswer,
     StackAnswer,
 )
-from components.sources.moment import Sources
+from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.web.patches.arguments import check_arguments
 

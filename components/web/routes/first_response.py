@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from components.queries import links
 from components.queries import preview as previews
-from components.sources.moment import Moment, Sources
+from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
 from components.web.html import first_paint
 from components.web.patches import page_config

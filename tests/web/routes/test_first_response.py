@@ -255,10 +255,10 @@ def _q(text: str) -> str:
 @pytest.fixture(scope="module")
 def sample_sources():
     """The bundled sample, rankings snapshot and model records, as the app serves them offline."""
-    from components.sources.moment import Sources
+    from components.sources.app_sources import Sources
+    from components.sources.dataset_store import DatasetStore
     from components.sources.rankings_store import resolve_rankings
     from components.sources.records_store import RecordsStore
-    from components.sources.store import DatasetStore
     from tests.helpers import ROOT
 
     sources = Sources(

@@ -19,10 +19,10 @@ from tests.queries.test_answers import answers_of
 @pytest.fixture(scope="module")
 def sample_api():
     """The named endpoints on the bundled sample, rankings and model records."""
-    from components.sources.moment import Sources
+    from components.sources.app_sources import Sources
+    from components.sources.dataset_store import DatasetStore
     from components.sources.rankings_store import resolve_rankings
     from components.sources.records_store import resolve_records
-    from components.sources.store import DatasetStore
 
     rankings = resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json"))
     records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))

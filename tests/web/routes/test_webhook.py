@@ -13,7 +13,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from components.sources import refresh, store
+from components.sources import dataset_store, refresh
 from components.web.routes import webhook
 from tests.helpers import Server, call, row, write
 
@@ -58,7 +58,7 @@ class Reads(refresh.RefreshingStore[int]):
 
 @pytest.fixture
 def source(monkeypatch):
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
     reads = Reads()
     yield reads
     reads.gate.set()
@@ -216,7 +216,7 @@ def test_a_huge_body_sent_in_chunks_without_a_length_is_cut_off(source):
 
 def test_offline_the_webhook_says_refreshes_are_off(source, monkeypatch):
     hub = Reads()
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", True)
     assert post(client_for(hub), json=PAYLOAD).status_code == 503
 
 

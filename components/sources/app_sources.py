@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from components.sources.dataset_store import DatasetStore
 from components.sources.rankings import Rankings
 from components.sources.rankings_store import RankingsStore
 from components.sources.records import Records, empty_records
 from components.sources.records_store import RecordsStore
 from components.sources.refresh import RefreshingStore, SourceStatus
 from components.sources.snapshot import Snapshot
-from components.sources.store import DatasetStore
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ import time
 import pytest
 
 import components.sources.refresh as refresh
-import components.sources.store as store
-from components.sources.dataset import DatasetError, load
+from components.sources import dataset_store
+from components.sources.dataset import load
+from components.sources.listing import DatasetError
 from tests.helpers import row, write
 
 
@@ -20,9 +21,9 @@ def hub_like(folder):
 
 def test_offline_serves_the_sample_at_once_and_says_why(sample_dir, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", True)
     calls = []
-    s = store.DatasetStore(loader=lambda src: calls.append(src))
+    s = dataset_store.DatasetStore(loader=lambda src: calls.append(src))
     snap = s.start()
     assert calls == []  # nothing asked of the Hub, so nothing waited for
     assert snap.provenance.is_sample and "HF_HUB_OFFLINE" in snap.provenance.fallback_reason
@@ -33,7 +34,7 @@ def test_unreachable_hub_falls_back_to_the_sample_with_the_reason(sample_dir):
     def unreachable(source):
         raise DatasetError("cannot list aws-neuron/torch-neuronx-model-support on the Hub (ConnectError)")
 
-    s = store.DatasetStore(loader=unreachable, startup_wait=5)
+    s = dataset_store.DatasetStore(loader=unreachable, startup_wait=5)
     started = time.monotonic()
     snap = s.start()
     assert time.monotonic() - started < 2
@@ -51,7 +52,7 @@ def test_slow_hub_serves_the_sample_then_swaps_the_hub_data_in(sample_dir, tmp_p
         release.wait(10)
         return hub_like(hub)(source)
 
-    s = store.DatasetStore(loader=slow, startup_wait=0.2)
+    s = dataset_store.DatasetStore(loader=slow, startup_wait=0.2)
     assert s.start().provenance.is_sample
     release.set()
     deadline = time.monotonic() + 5
@@ -64,18 +65,18 @@ def test_slow_hub_serves_the_sample_then_swaps_the_hub_data_in(sample_dir, tmp_p
 
 def test_a_local_source_is_read_as_is(tmp_path):
     write(tmp_path / "x.parquet", [row("local/model")])
-    snap = store.DatasetStore(str(tmp_path)).start()
+    snap = dataset_store.DatasetStore(str(tmp_path)).start()
     assert snap.provenance.kind == "local" and not snap.provenance.is_sample
 
 
 def test_a_missing_local_source_is_a_clear_error(tmp_path):
     with pytest.raises(DatasetError, match="not found"):
-        store.DatasetStore(str(tmp_path / "missing")).start()
+        dataset_store.DatasetStore(str(tmp_path / "missing")).start()
 
 
 def test_a_failed_refresh_keeps_the_data_being_served(tmp_path):
     write(tmp_path / "x.parquet", [row("local/model")])
-    s = store.DatasetStore(str(tmp_path))
+    s = dataset_store.DatasetStore(str(tmp_path))
     first = s.start()
     for f in tmp_path.glob("*.parquet"):
         f.unlink()
@@ -85,7 +86,7 @@ def test_a_failed_refresh_keeps_the_data_being_served(tmp_path):
 
 def test_a_refresh_swaps_a_new_snapshot_whole(tmp_path):
     write(tmp_path / "x.parquet", [row("a/one")])
-    s = store.DatasetStore(str(tmp_path))
+    s = dataset_store.DatasetStore(str(tmp_path))
     first = s.start()
     write(tmp_path / "y.parquet", [row("a/two")])
     assert s.refresh() is True
@@ -116,7 +117,7 @@ class Counter(refresh.RefreshingStore[int]):
 
 @pytest.fixture
 def online(monkeypatch):
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
 
 
 @pytest.fixture
@@ -213,14 +214,14 @@ def test_a_burst_of_refresh_requests_runs_one_read_at_a_time_with_one_more_queue
 
 
 def test_huggingface_hubs_own_offline_switch_stops_every_refresh(monkeypatch):
-    monkeypatch.setattr(store.hf_constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", True)
     s = Counter([])
     assert s.refresh() is False and s.request_refresh() is False and s.reads == 0
 
 
 def test_a_refresh_request_rereads_a_local_folder(tmp_path):
     write(tmp_path / "x.parquet", [row("a/one")])
-    s = store.DatasetStore(str(tmp_path))
+    s = dataset_store.DatasetStore(str(tmp_path))
     s.start()
     write(tmp_path / "y.parquet", [row("a/two")])
     assert s.request_refresh() is True

@@ -3,13 +3,13 @@ at one moment."""
 
 import pytest
 
-from components.sources.dataset import DatasetError
+from components.sources.app_sources import Moment, Sources
+from components.sources.dataset_store import DatasetStore
 from components.sources.errors import SourceError
-from components.sources.moment import Moment, Sources
+from components.sources.listing import DatasetError
 from components.sources.rankings_store import RankingsStore, resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.refresh import ReadTimeout, RefreshingStore, Rejected
-from components.sources.store import DatasetStore
 from tests.helpers import ROOT, Served, row, write
 
 

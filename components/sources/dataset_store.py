@@ -15,7 +15,7 @@ from pathlib import Path
 
 from huggingface_hub import constants as hf_constants
 
-from components.sources import heap
+from components.runtime import memory
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, load
 from components.sources.file_cache import FileCache
 from components.sources.refresh import Backoff, RefreshingStore, Rejected
@@ -125,7 +125,7 @@ class DatasetStore(RefreshingStore[Snapshot]):
 
     def on_success(self, snapshot: Snapshot) -> None:
         # the old snapshot is gone (requests still reading it hold their own reference): hand its memory back
-        heap.give_back()
+        memory.give_back()
 
     def after_attempt(self) -> None:
         self._first_attempt.set()

@@ -1,0 +1,125 @@
+"""The top of the Models page's details panel: a model's result on a stack, what it means, its figures, its
+error and its stack, or, before a model is opened, what the panel will hold.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from components.domain.columns import BY_NAME, STACK_PACKAGES
+from components.domain.results import MEANING, NOT_TESTED, OTHER
+from components.domain.stacks import StackRef
+from components.queries import formatting
+from components.web.html.markup import badge, join, model_link
+
+# Until a model is opened, the details column says what it will hold (never empty boxes).
+GUIDE = Markup(
+    '<div class="details-guide"><p><b>Open a model</b> (click its row, or Tab to the table and press Enter) '
+    "to get:</p><ul>"
+    "<li>its result on the chosen stack, the Trainium cores, the wall time and the peak device memory;</li>"
+    "<li>the <code>pip install</code> line pinned to the stack, and the command that fetches its compiled "
+    "graphs;</li>"
+    "<li>the exact <code>run.py</code> the harness ran, to copy or download;</li>"
+    "<li>how it fared on every other stack, or why it was excluded.</li></ul></div>"
+)
+ERROR_PREVIEW_LINES = 6
+MAX_ERROR_CHARS = 50_000
+
+
+def details(answer: dict) -> Markup:
+    """The top of the details panel: result and meaning, the reason or the error, and the stack."""
+    if not answer:
+        return Markup("")
+    kind = answer.get("kind") or OTHER
+    model_id = answer.get("model_id", "")
+    out = [
+        Markup('<div class="details-head"><h3>{} {}</h3>').format(
+            model_link(model_id), badge(kind, answer.get("result"))
+        )
+    ]
+    stack = answer.get("neuronx_cc")
+    if stack:
+        out.append(Markup('<p class="on-stack">on {}</p>').format(StackRef.of(answer).long_label))
+    known = [v for v in (answer.get("task"), answer.get("architecture")) if v]
+    if known:
+        out.append(Markup('<p class="model-kind">{}</p>').format(" · ".join(str(v) for v in known)))
+    out.append(Markup('<p class="meaning">{}</p>').format(MEANING.get(kind, MEANING[OTHER])))
+    if kind == NOT_TESTED:
+        out.append(
+            Markup("<p>This model was run on other stacks; see its history below.</p>")
+            if answer.get("history")
+            else Markup("<p>This model is not in the dataset: nobody has run it through the harness yet.</p>")
+        )
+    if answer.get("exclusion"):
+        out.append(Markup('<p class="exclusion"><b>Excluded because:</b> {}</p>').format(answer["exclusion"]))
+    if answer.get("tp") is not None:
+        instance = answer.get("instance")
+        out.append(
+            Markup(
+                '<ul class="figures"><li><b>Trainium cores:</b> {}</li>'
+                "<li><b>Wall time</b> (compilation included): {}</li>"
+                "<li><b>Peak device memory:</b> {}</li>{}{}</ul>"
+            ).format(
+                formatting.cores(answer.get("tp")),
+                formatting.duration(answer.get("wall_s")),
+                formatting.memory(answer.get("hbm_peak_gb"), answer.get("hbm_capacity_gb")),
+                _check_line(answer),
+                Markup("<li><b>Smallest instance:</b> {}</li>").format(instance) if instance else "",
+            )
+        )
+    if answer.get("error"):
+        out.append(_error_block(str(answer["error"])))
+    if answer.get("notes"):
+        out.append(Markup('<p class="notes"><b>Notes:</b> {}</p>').format(answer["notes"]))
+    if stack and kind != NOT_TESTED:  # a model with no run has no stack of its own to show
+        out.append(_stack_table(answer))
+    if answer.get("other_fields"):
+        out.append(_other_fields(answer["other_fields"]))
+    out.append(Markup("</div>"))
+    return join(out)
+
+
+def _check_line(answer: dict) -> Markup:
+    checks = []
+    if answer.get("cpu_match"):
+        checks.append(f"CPU comparison: {answer['cpu_match']}")
+    if answer.get("english"):
+        checks.append(f"judge: {answer['english']}")
+    return Markup("<li><b>Checks:</b> {}</li>").format("; ".join(checks)) if checks else Markup("")
+
+
+def _error_block(error: str) -> Markup:
+    total_lines = len(error.splitlines()) or 1
+    hidden = len(error) - MAX_ERROR_CHARS
+    if hidden > 0:  # the end of a traceback says what broke; the page stays light
+        error = (
+            f"… {hidden:,} characters not shown here (the full text is in /lookup's error) …\n"
+            + error[-MAX_ERROR_CHARS:]
+        )
+    lines = error.splitlines() or [error]
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    if total_lines <= ERROR_PREVIEW_LINES and len(error) < 600:
+        return Markup('<div class="error"><b>Error</b><pre>{}</pre></div>').format(error)
+    shown = "full traceback" if hidden <= 0 else "the end of the traceback"
+    return Markup(
+        '<details class="error"><summary><b>Error:</b> <code>{}</code> ({}, {} lines)</summary><pre>{}</pre></details>'
+    ).format(last[:300], shown, total_lines, error)
+
+
+def _stack_table(answer: dict) -> Markup:
+    rows = [(BY_NAME[c].label, answer.get(c)) for c, _ in STACK_PACKAGES]
+    rows += [("Python", answer.get("python")), ("Neuron driver", answer.get("neuron_driver"))]
+    rows.append(("Tested at", formatting.timestamp(answer.get("tested_at"))))
+    cells = join(
+        Markup('<tr><th scope="row">{}</th><td><code>{}</code></td></tr>').format(k, v or "—") for k, v in rows
+    )
+    return Markup('<table class="stack-table"><caption>Stack</caption>{}</table>').format(cells)
+
+
+def _other_fields(fields: dict) -> Markup:
+    """Columns of the row that the app does not know (a newer dataset's), as text."""
+    cells = join(
+        Markup('<tr><th scope="row">{}</th><td>{}</td></tr>').format(k, "—" if v is None else v)
+        for k, v in fields.items()
+    )
+    return Markup('<table class="stack-table other-fields"><caption>Other fields</caption>{}</table>').format(cells)

@@ -1,0 +1,36 @@
+"""The pieces every HTML fragment is built from, with markupsafe: a plain `str` is always escaped, and only
+`Markup` (the app's own tags) passes as markup. Model ids, errors, notes and scripts are data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from markupsafe import Markup, escape
+
+from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER, PASS
+from components.queries import links
+
+
+def esc(value: object) -> Markup:
+    """A value as text in HTML (None is nothing)."""
+    return Markup("") if value is None else escape(str(value))
+
+
+def join(parts: Iterable[object]) -> Markup:
+    """Pieces of HTML (each escaped unless it is Markup) as one."""
+    return Markup("").join(parts)
+
+
+def model_link(model_id: str) -> Markup:
+    """The model's id, linking to its page on the Hub."""
+    return Markup('<a href="{}" target="_blank" rel="noopener noreferrer" class="model-link">{}</a>').format(
+        links.model_url(model_id), model_id
+    )
+
+
+def badge(kind: str, result: object) -> Markup:
+    """A result as a coloured label: its kind's label, or the result itself (cut short) for another kind."""
+    label = KIND_LABELS[kind] if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else str(result or "unknown")[:40]
+    css = kind if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else OTHER
+    return Markup('<span class="badge badge-{}">{}</span>').format(css.replace(" ", "-"), label)

@@ -1,0 +1,70 @@
+"""The notice under the page's title: where the data comes from, how fresh it is, and what was skipped."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from components.queries import freshness
+from components.sources.app_sources import Moment, Sources
+from components.sources.snapshot import Provenance, Skipped
+from components.web.html.markup import join
+
+
+def provenance_line(p: Provenance) -> str:
+    """One sentence for the header: what is shown and how fresh it is."""
+    newest = p.newest_tested_at.strftime("%Y-%m-%d") if p.newest_tested_at else "unknown date"
+    what = {
+        "hub": f"Live dataset {p.source}",
+        "local": f"Local dataset '{p.source}'",
+        "sample": "Made-up data bundled with the app, not real results",
+    }.get(p.kind, p.source)
+    line = f"{what}: {p.rows_read:,} rows from {p.files_read} file(s), newest run {newest}"
+    # live data can outlive a failed refresh: say when it was read, and how long ago
+    age = freshness.age_text(freshness.data_age(p))
+    if p.kind == "hub":
+        line += f", read from the Hub {p.loaded_at:%Y-%m-%d %H:%M} UTC ({age} ago)."
+    else:
+        line += "." if p.is_sample else f", read {age} ago."
+    if p.fallback_reason:
+        line += f" Shown because {p.fallback_reason}."
+    return line
+
+
+def page_header(sources: Sources, moment: Moment) -> Markup:
+    """The notice of every page, from what `moment` serves and the dataset's `source_status()`."""
+    status = sources.datasets.source_status()
+    return header(moment.snapshot.provenance, moment.snapshot.skipped, moment.rankings.label(), status.last_error)
+
+
+def header(
+    provenance: Provenance, skipped: tuple[Skipped, ...], rankings_label: str, refresh_error: str | None = None
+) -> Markup:
+    """The notice under the title: where the data comes from, how fresh, and what was skipped.
+    `refresh_error` is why the latest refresh failed, if it did (the data shown is then older)."""
+    kind = "sample" if provenance.is_sample else provenance.kind
+    parts = [Markup('<div class="provenance provenance-{}" id="provenance">').format(kind)]
+    if provenance.is_sample:
+        parts.append(Markup('<strong class="sample-flag">Sample data</strong> '))
+    parts.append(provenance_line(provenance))
+    stale = freshness.stale_warning(provenance)
+    if stale:
+        parts.append(Markup('<br><strong class="stale">{}</strong>').format(stale))
+    if refresh_error and not provenance.is_sample:  # the sample already says why it is shown
+        parts.append(
+            Markup(
+                '<br><span class="refresh-failed">The latest refresh failed ({}); '
+                "this is the data read before it.</span>"
+            ).format(refresh_error)
+        )
+    parts.append(Markup('<br><span class="rankings-line">Rankings: {}</span>').format(rankings_label))
+    if skipped:
+        items = join(Markup("<li><code>{}</code>: {}</li>").format(s.file, s.reason) for s in skipped[:50])
+        extra = Markup("<li>… and {} more</li>").format(len(skipped) - 50) if len(skipped) > 50 else ""
+        parts.append(
+            Markup(
+                '<details class="skipped"><summary>{} problem(s) while reading the data '
+                "(the good rows are all shown)</summary><ul>{}{}</ul></details>"
+            ).format(len(skipped), items, extra)
+        )
+    parts.append(Markup("</div>"))
+    return join(parts)

@@ -1,0 +1,36 @@
+"""The details panel's top: every field from the data is escaped text, never markup."""
+
+from components.queries.details import lookup
+from components.web.html import details
+from tests.helpers import NEW_CC
+
+HOSTILE = "evil/<img src=x onerror=alert(1)>"
+
+
+def test_details_escape_every_field(world):
+    snap, _ = world
+    html = details.details(lookup(snap, HOSTILE, NEW_CC, "4.57.1"))
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html
+
+
+def test_a_long_traceback_is_collapsed_with_its_last_line_in_view():
+    error = "\n".join(f"  frame {i}" for i in range(40)) + "\nNCC_EOOM001: out of memory <b>"
+    html = details._error_block(error)
+    assert html.startswith('<details class="error">') and "NCC_EOOM001: out of memory &lt;b&gt;" in html
+
+
+def test_details_explain_what_a_result_means(world):
+    snap, _ = world
+    html = details.details(lookup(snap, "Qwen/Qwen3-0.6B", NEW_CC, "4.57.1"))
+    assert "32 tokens" in html and "says nothing about throughput" in html
+    html = details.details(lookup(snap, "google/gemma-3-4b-it", NEW_CC, "4.57.1"))
+    assert "Excluded because:</b> not prioritized" in html
+    assert "not in the dataset" in details.details(lookup(snap, "nobody/nothing"))
+
+
+def test_a_huge_error_is_cut_to_its_end():
+    error = "x" * 300_000 + "\nNCC_EOOM001: the end"
+    html = details._error_block(error)
+    assert "NCC_EOOM001: the end" in html and "characters not shown here" in html
+    assert len(html) < details.MAX_ERROR_CHARS * 2 + 2_000
