@@ -61,8 +61,9 @@ PACKAGE_COLUMNS = ("transformers", "accelerate", "torch_neuronx", "torch", "nki"
 
 
 @dataclass(frozen=True)
-class Stack:
-    """One neuronx-cc × library pair and the rest of its software stack."""
+class StackFile:
+    """One stack of the sample as a file is written for it: its neuronx-cc × library pair, the rest of its
+    software stack, its file name and its Arrow schema (not the app's `components.domain.stacks.Stack`)."""
 
     neuronx_cc: str
     library: str
@@ -93,8 +94,8 @@ class Stack:
         return pa.schema([pa.field(self.cores_column if n == "tp" else n, types.get(n, pa.string())) for n in names])
 
 
-def _stack(entry: dict[str, Any]) -> Stack:
-    return Stack(
+def _stack(entry: dict[str, Any]) -> StackFile:
+    return StackFile(
         entry["neuronx_cc"],
         entry["library"],
         entry["library_version"],
@@ -106,11 +107,11 @@ def _stack(entry: dict[str, Any]) -> Stack:
 
 
 # Oldest first.
-SAMPLE_STACKS: tuple[Stack, ...] = tuple(_stack(s) for s in STORY["stacks"])
+SAMPLE_STACKS: tuple[StackFile, ...] = tuple(_stack(s) for s in STORY["stacks"])
 STACK_INDEX = {s["name"]: i for i, s in enumerate(STORY["stacks"])}
 NEWEST_STACK = SAMPLE_STACKS[-1].key
 # Libraries beyond Transformers (diffusers, sentence-transformers): a few models each, on the newest compiler.
-LIBRARY_STACKS: tuple[Stack, ...] = tuple(_stack(s) for s in STORY["library_stacks"])
+LIBRARY_STACKS: tuple[StackFile, ...] = tuple(_stack(s) for s in STORY["library_stacks"])
 ALL_STACKS = SAMPLE_STACKS + LIBRARY_STACKS
 
 # ---------------------------------------------------------------------------------------------

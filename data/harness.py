@@ -34,7 +34,7 @@ from data.catalogue import (
     TOO_BIG,
     VISION,
     Model,
-    Stack,
+    StackFile,
     template,
 )
 
@@ -120,7 +120,7 @@ def script_frame(run_py: str, needle: str, function: str) -> str:
     raise ValueError(f"run.py has no line containing {needle!r}")
 
 
-def _traceback_head(stack: Stack, tp: int, run_py: str) -> str:
+def _traceback_head(stack: StackFile, tp: int, run_py: str) -> str:
     """The frames from run.py down to the compiled forward of the model."""
     lines = HARNESS["generate_lines"]
     generate_line, sample_line = lines.get(stack.transformers, lines["default"])
@@ -153,7 +153,7 @@ class Failure:
     """One failing run, as the error templates see it: the model, its stack and the run's own details."""
 
     model: Model
-    stack: Stack
+    stack: StackFile
     tested_at: datetime
     rng: random.Random
     run_py: str
@@ -254,7 +254,7 @@ ERRORS: dict[str, tuple[str, Callable[[Failure, str], dict[str, Any]], bool]] = 
 }
 
 
-def make_error(kind: str, model: Model, stack: Stack, tested_at: datetime, rng: random.Random, run_py: str) -> str:
+def make_error(kind: str, model: Model, stack: StackFile, tested_at: datetime, rng: random.Random, run_py: str) -> str:
     """A failure message of `kind` (a template in tracebacks/) as the harness recorded it for `model` on `stack`."""
     if kind not in ERRORS:
         raise ValueError(f"unknown error kind {kind!r}")
@@ -300,7 +300,7 @@ def new_columns() -> dict[str, list[Any]]:
 def append_row(
     cols: dict[str, list[Any]],
     model: Model,
-    stack: Stack,
+    stack: StackFile,
     outcome: str,
     tested_at: datetime,
     rng: random.Random,
@@ -391,7 +391,7 @@ def append_row(
     return int(wall)
 
 
-def to_table(cols: dict[str, list[Any]], stack: Stack) -> pa.Table:
+def to_table(cols: dict[str, list[Any]], stack: StackFile) -> pa.Table:
     sch = stack.schema()
     canonical = {stack.cores_column: "tp"}
     return pa.table({f.name: pa.array(cols[canonical.get(f.name, f.name)], type=f.type) for f in sch}, schema=sch)
@@ -411,7 +411,7 @@ def library_run_py(library: str, model_id: str, **values: Any) -> str:
     return template(f"run_py/{library}.py.tmpl").substitute(model_id=model_id, **values)
 
 
-def library_error(kind: str, model_id: str, stack: Stack, run_py: str, rng: random.Random) -> str:
+def library_error(kind: str, model_id: str, stack: StackFile, run_py: str, rng: random.Random) -> str:
     """A failure of a library model (a template in tracebacks/), with frames pointing into its run.py."""
     frames = {"module_frame": script_frame(run_py, "    main()", "<module>")}
     if "generate(pipe)" in run_py:

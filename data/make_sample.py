@@ -75,7 +75,7 @@ from data.catalogue import (  # noqa: E402
     TEXT,
     TOO_BIG,
     Model,
-    Stack,
+    StackFile,
     failure_kind,
     outcome_plan,
 )
@@ -242,13 +242,13 @@ ROWS_PER_STACK_MIN = 100
 MAX_SYNTHETIC_STACKS = 20
 
 
-def synthetic_stacks(n: int = MAX_SYNTHETIC_STACKS) -> list[Stack]:
+def synthetic_stacks(n: int = MAX_SYNTHETIC_STACKS) -> list[StackFile]:
     """The newest `n` (at most 20) synthetic stacks, oldest first: two Transformers versions per compiler.
 
     Only the two oldest of all 20 lack the `exclusion` column.
     """
     rng = random.Random(f"{SEED}:synthetic-stacks")
-    stacks: list[Stack] = []
+    stacks: list[StackFile] = []
     for k, minor in enumerate(SYNTHETIC_COMPILER_MINORS):
         cc = f"2.{minor}.{rng.randrange(1000, 20000)}.0+{rng.getrandbits(32):08x}"
         torch_v = "2.7.1" if minor < 20 else ("2.8.0" if minor < 26 else "2.9.1")
@@ -259,7 +259,7 @@ def synthetic_stacks(n: int = MAX_SYNTHETIC_STACKS) -> list[Stack]:
             versions = (tf, f"1.{7 + k // 2}.{idx % 2}", torch_neuronx, torch_v, f"0.{k // 3}.0", "3.11.13", driver)
             tested_from = datetime(2025, 1, 6, 8, tzinfo=UTC) + timedelta(days=21 * idx)
             packages = tuple(zip(PACKAGE_COLUMNS, versions))
-            stacks.append(Stack(cc, "transformers", tf, packages, tested_from, has_exclusion=idx >= 2))
+            stacks.append(StackFile(cc, "transformers", tf, packages, tested_from, has_exclusion=idx >= 2))
     return stacks[len(stacks) - min(n, len(stacks)) :]
 
 
