@@ -73,6 +73,20 @@ def cores_words(tp: object) -> str:
     return "cores unknown" if is_missing(tp) else f"{cores(tp)} core{'s' if int(tp) != 1 else ''}"  # type: ignore[call-overload]
 
 
+def cores_noted(tp: object, *, trainium: bool = False) -> str:
+    """A core count with its plural left open, as lists and suggestions word it: `4 core(s)`,
+    `4 Trainium core(s)`; missing → `— core(s)`."""
+    return f"{cores(tp)} {'Trainium ' if trainium else ''}core(s)"
+
+
+def sharding(tp: object) -> str:
+    """How a run was spread, to end a clause: `, sharded over 4 Trainium cores`, `, on one Trainium core`;
+    none or unknown → empty."""
+    if is_missing(tp) or not tp:
+        return ""
+    return ", on one Trainium core" if cores(tp) == "1" else f", sharded over {cores(tp)} Trainium cores"
+
+
 def cores_phrase(tp: object) -> str:
     """Cores in a sentence: ` on 1 core`, ` on 4 cores`; missing → empty."""
     return "" if is_missing(tp) else f" on {cores_words(tp)}"

@@ -14,7 +14,7 @@ from components.domain.columns import STACK_PACKAGES
 from components.domain.results import FAIL, PASS
 from components.domain.stacks import StackRef
 from components.domain.versions import short_version
-from components.queries import failures, links
+from components.queries import failures, formatting, links
 from components.sources.snapshot import Snapshot, Stack
 
 NEW_ISSUE = "https://github.com/aws-neuron/aws-neuron-sdk/issues/new"
@@ -99,7 +99,7 @@ def _body(answer: dict, cause: dict, last_pass: dict | None, link: str | None, e
         f"{model_id} ({links.model_url(model_id)})",
         "### Describe the workload type",
         "Inference: the model loaded with its library's own code and 32 tokens generated"
-        + (f", sharded over {tp} Trainium cores" if tp and tp != 1 else ", on one Trainium core" if tp else "")
+        + formatting.sharding(tp)
         + " (the torch-neuronx model support harness).",
         "### Instance Type",
         str(answer.get("instance") or "trn2 (instance not recorded)"),

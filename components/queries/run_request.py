@@ -11,7 +11,7 @@ from urllib.parse import quote, urlencode
 
 from components.domain.stacks import StackRef
 from components.queries.answers import RequestTest
-from components.queries.formatting import cores_phrase, parameter_count
+from components.queries.formatting import cores_noted, cores_phrase, parameter_count
 from components.queries.links import HUB, model_url
 from components.sources.dataset import HUB_REPO
 from components.sources.records import ModelRecord, hub_id
@@ -42,7 +42,7 @@ def evidence_lines(answer: dict) -> list[str]:
     if answer.get("suggested_from"):
         lines.append(
             f"An untested run.py can be adapted from {answer['suggested_from']}'s "
-            f"on {answer.get('suggested_tp')} core(s)."
+            f"on {cores_noted(answer.get('suggested_tp'))}."
         )
     return lines
 

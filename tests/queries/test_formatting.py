@@ -39,3 +39,20 @@ def test_counts_read_short_in_a_narrow_column():
     from components.queries.formatting import compact
 
     assert [compact(v) for v in (16015313, 374599, 4430, 103.5, None)] == ["16.0 M", "375 k", "4,430", "103.5", "—"]
+
+
+def test_a_core_count_with_its_plural_open_and_how_a_run_was_spread():
+    from components.queries.formatting import cores_noted, sharding
+
+    assert [cores_noted(4.0), cores_noted(1, trainium=True), cores_noted(None)] == [
+        "4 core(s)",
+        "1 Trainium core(s)",
+        "— core(s)",
+    ]
+    assert [sharding(8), sharding(1.0), sharding(None), sharding(0), sharding(float("nan"))] == [
+        ", sharded over 8 Trainium cores",
+        ", on one Trainium core",
+        "",
+        "",
+        "",
+    ]

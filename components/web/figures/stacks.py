@@ -175,7 +175,7 @@ def _org_figure(counts: pd.DataFrame) -> go.Figure:
 
 
 _POINT_HOVER = (
-    "<b>%{customdata[0]}</b><br>%{customdata[1]} on %{customdata[2]} core(s)<br>wall time %{customdata[3]}"
+    "<b>%{customdata[0]}</b><br>%{customdata[1]} on %{customdata[2]}<br>wall time %{customdata[3]}"
     "<br>peak memory %{customdata[4]}<extra></extra>"
 )
 
@@ -186,7 +186,7 @@ def _hover_rows(part: pd.DataFrame) -> list[list[str]]:
         [
             esc(model_id),
             esc(result if result is not None and not pd.isna(result) else "—"),
-            formatting.cores(tp),
+            formatting.cores_noted(tp),
             formatting.duration(wall),
             formatting.memory(peak, capacity),
         ]

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from components.queries.formatting import cores, is_missing, parameters
-from components.web.html.evidence import EXPECTATION_CLASSES
+from components.queries.formatting import cores_noted, is_missing, parameters
+from components.web.html.evidence import expectation_html
 from components.web.routes.be_found import copy_block
 
 
 def config_check_html(answer: dict) -> Markup:
     """The answer of /check_config as the Models page shows it."""
-    verdict = str(answer["expectation"]["verdict"])
-    reason = str(answer["expectation"].get("reason") or "")
     size = answer.get("num_parameters")
     estimate = (
         Markup("about <b>{}</b> (an <i>estimate</i> from the config's sizes)").format(parameters(size))
@@ -28,14 +26,7 @@ def config_check_html(answer: dict) -> Markup:
         ),
         Markup("<li><b>Size:</b> {}</li>").format(estimate),
         Markup("</ul>"),
-        Markup(
-            '<p class="expectation expectation-{}"><span class="expectation-label">What to expect (from the data, '
-            'not a run):</span> <b class="expectation-verdict">{}</b>{}</p>'
-        ).format(
-            EXPECTATION_CLASSES.get(verdict, "unknown"),
-            verdict[:1].upper() + verdict[1:],
-            Markup(" — {}.").format(reason) if reason else Markup("."),
-        ),
+        expectation_html(answer["expectation"], basis="the data", element_id=None),
     ]
     similar = answer.get("similar") or []
     if similar:
@@ -44,7 +35,7 @@ def config_check_html(answer: dict) -> Markup:
                 m["model_id"],
                 parameters(m.get("num_parameters")),
                 m.get("result") or "unknown",
-                "" if is_missing(m.get("tp")) else f" on {cores(m.get('tp'))} core(s)",
+                "" if is_missing(m.get("tp")) else f" on {cores_noted(m.get('tp'))}",
             )
             for m in similar
         )

@@ -3,12 +3,13 @@ offer to look up an id the search did not find. Built with markupsafe: every val
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import urlencode
 
 from markupsafe import Markup
 
 from components.domain.results import NOT_TESTED
-from components.queries.formatting import cores_phrase, parameters
+from components.queries.formatting import cores_noted, cores_phrase, parameters
 from components.sources.records import hub_id
 from components.web.routes import be_found
 
@@ -67,9 +68,9 @@ def evidence_html(answer: dict) -> Markup:
         parts.append(
             Markup(
                 '<p class="suggested"><b>The run.py below is UNTESTED:</b> adapted from the tested script of '
-                "<code>{}</code> with the model id replaced and {} Trainium core(s) chosen from the parameter "
+                "<code>{}</code> with the model id replaced and {} chosen from the parameter "
                 "count. There is no NEFF cache for it: compiled graphs are per model.</p>"
-            ).format(answer["suggested_from"], answer.get("suggested_tp"))
+            ).format(answer["suggested_from"], cores_noted(answer.get("suggested_tp"), trainium=True))
         )
     elif answer.get("suggested_note"):
         parts.append(Markup('<p class="suggested">{}.</p>').format(answer["suggested_note"].capitalize()))
@@ -81,18 +82,25 @@ def evidence_html(answer: dict) -> Markup:
 EXPECTATION_CLASSES = {"likely runs": "runs", "likely fails": "fails"}
 
 
-def expectation_html(expectation: dict | None) -> Markup:
-    """What to expect, from the evidence: a verdict and its reason, worded and styled as an expectation
-    (never a result badge: the result stays "not tested"). Empty without an expectation."""
+def expectation_html(
+    expectation: Mapping[str, object] | None,
+    *,
+    basis: str = "the evidence below",
+    element_id: str | None = "expectation",
+) -> Markup:
+    """The "What to expect" paragraph: a verdict and its reason, worded and styled as an expectation (never a
+    result badge: the result stays "not tested"), said to come from `basis`. Empty without an expectation."""
     if not expectation or not expectation.get("verdict"):
         return Markup("")
     verdict = str(expectation["verdict"])
     reason = str(expectation.get("reason") or "")
     return Markup(
-        '<p class="expectation expectation-{}" id="expectation"><span class="expectation-label">What to expect '
-        '(from the evidence below, not a run):</span> <b class="expectation-verdict">{}</b>{}</p>'
+        '<p class="expectation expectation-{}"{}><span class="expectation-label">What to expect '
+        '(from {}, not a run):</span> <b class="expectation-verdict">{}</b>{}</p>'
     ).format(
         EXPECTATION_CLASSES.get(verdict, "unknown"),
+        Markup(' id="{}"').format(element_id) if element_id else Markup(""),
+        basis,
         verdict[:1].upper() + verdict[1:],
         Markup(" — {}.").format(reason) if reason else Markup("."),
     )

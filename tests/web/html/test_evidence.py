@@ -77,3 +77,19 @@ def test_the_expectation_is_shown_beside_the_evidence_as_an_expectation_not_a_re
     assert "expectation-unknown" in evidence_html(untested(expectation={"verdict": "unknown", "reason": "r"}))
     assert "expectation" not in evidence_html(untested())  # no expectation, no block
     assert "What to expect" not in evidence_html({"kind": "pass", "model_id": "x/y", "expectation": {"verdict": "x"}})
+
+
+def test_the_what_to_expect_paragraph_names_its_basis_and_is_the_config_checks_too():
+    from components.web.html.config_check import config_check_html
+    from components.web.html.evidence import expectation_html
+
+    expectation = {"verdict": "likely fails", "reason": "<b>too big</b>"}
+    assert expectation_html(expectation) == (
+        '<p class="expectation expectation-fails" id="expectation"><span class="expectation-label">What to expect '
+        '(from the evidence below, not a run):</span> <b class="expectation-verdict">Likely fails</b>'
+        " — &lt;b&gt;too big&lt;/b&gt;.</p>"
+    )
+    from_data = expectation_html(expectation, basis="the data", element_id=None)
+    assert from_data.startswith('<p class="expectation expectation-fails"><span class="expectation-label">')
+    assert "(from the data, not a run)" in from_data
+    assert from_data in config_check_html({"expectation": expectation, "architecture": "X"})
