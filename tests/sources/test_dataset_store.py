@@ -107,12 +107,20 @@ class Counter(refresh.RefreshingStore[int]):
         super().__init__(**kwargs)
         self.behaviours = list(behaviours)
         self.reads = 0
+        self.attempts: list[tuple[int, bool]] = []
+        self.attempted = threading.Semaphore(0)
         self._swap(0)
 
     def read(self) -> int:
         self.reads += 1
         behaviour = self.behaviours.pop(0) if self.behaviours else (lambda: self.reads)
         return behaviour()
+
+    def after_attempt(self) -> None:
+        """Each background attempt, as the refresh thread ends it: the reads so far, and whether another
+        attempt is queued already."""
+        self.attempts.append((self.reads, self.refresh_pending()))
+        self.attempted.release()
 
 
 @pytest.fixture
@@ -134,7 +142,10 @@ def test_back_off_doubles_is_capped_and_never_later_than_the_period():
 
 
 def test_a_stuck_read_is_abandoned_and_the_next_refresh_starts_on_time(online, release):
+    stuck_threads = []
+
     def stuck():
+        stuck_threads.append(threading.current_thread())
         release.wait(10)
         return -1
 
@@ -144,8 +155,10 @@ def test_a_stuck_read_is_abandoned_and_the_next_refresh_starts_on_time(online, r
     assert s.refresh() is True and not release.is_set()  # the first read still hangs: it holds no lock
     assert s.current() == 2
     release.set()
-    time.sleep(0.1)
-    assert s.current() == 2  # the abandoned read answered late: nobody takes its answer
+    (late,) = stuck_threads
+    late.join(5)
+    assert not late.is_alive()  # the abandoned read has answered (late), and its thread is over
+    assert s.current() == 2  # nobody took its answer
 
 
 def test_reads_that_never_answer_are_not_piled_up(online, release):
@@ -205,12 +218,10 @@ def test_a_burst_of_refresh_requests_runs_one_read_at_a_time_with_one_more_queue
     for _ in range(50):
         assert s.request_refresh() is True
     release.set()
-    deadline = time.monotonic() + 5
-    while (s.reads < 2 or s.source_status().refreshing) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    time.sleep(0.2)
+    assert s.attempted.acquire(timeout=5) and s.attempted.acquire(timeout=5)  # both attempts have ended
     s.stop()
-    assert s.reads == 2 and most[0] == 1
+    # the first attempt ended with one more queued (the burst's), the second with none: fifty asks, two reads
+    assert s.attempts[:2] == [(1, True), (2, False)] and most[0] == 1
 
 
 def test_huggingface_hubs_own_offline_switch_stops_every_refresh(monkeypatch):

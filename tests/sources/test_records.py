@@ -7,6 +7,7 @@ import importlib.util
 import json
 import threading
 import time
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
@@ -502,8 +503,15 @@ def test_a_hub_that_answers_nothing_backs_off_and_a_batch_that_hangs_is_abandone
     status = store.source_status()
     assert status.source == "records" and status.failures == 1 and "OSError" in status.last_error
     assert "could not be asked" in store.why_unknown("a/two")
+
+    def waiting() -> float:
+        """How far off the refresh thread has planned its next attempt, in seconds (0 when none is planned)."""
+        planned = store.source_status().next_attempt_at
+        return 0.0 if planned is None else (planned - datetime.now(UTC)).total_seconds()
+
+    assert wait_until(lambda: waiting() > 30)  # the thread now waits out the back-off (60 s)
     store.want(["b/three"])  # queued, but the next batch waits for the back-off
-    time.sleep(0.3)
+    assert not store.refresh_pending() and waiting() > 30  # the want did not cut the back-off short
     assert store.why_unknown("b/three") == records_store.PENDING
     store.stop()
 
