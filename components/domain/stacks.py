@@ -9,12 +9,13 @@ answers an unknown stack with another one: a CI job gating an upgrade must not r
 stack it did not ask about.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cached_property
+from typing import Annotated
 from urllib.parse import parse_qsl, urlencode
+
+from typing_extensions import TypedDict
 
 from components.domain.versions import short_version
 
@@ -22,6 +23,31 @@ from components.domain.versions import short_version
 FIRST_LIBRARY = "transformers"
 ASKED_MAX = 80
 MAX_PARAM = 200  # a link's value is cut to this before it is read: no real version is near it
+
+
+# A stack's fields as the answers describe them; `queries/answers.py` uses these and every other answer type.
+# (This module's annotations are evaluated, as `answers.py`'s are: Gradio and pydantic read them as types.)
+NeuronxCc = Annotated[str, "the neuronx-cc compiler version, e.g. 2.28.7631.0+82129205"]
+Library = Annotated[str, "the modeling library, e.g. transformers or diffusers"]
+LibraryVersion = Annotated[str, "the library's version, e.g. 4.57.1"]
+
+
+class StackRefAnswer(TypedDict):
+    """A stack named in an answer (`stacks.StackRef.as_dict`)."""
+
+    neuronx_cc: NeuronxCc
+    library: Library
+    library_version: LibraryVersion
+
+
+class StackAnswer(TypedDict):
+    """A stack as the endpoints answer it (`Stack.as_dict`)."""
+
+    neuronx_cc: NeuronxCc
+    library: Library
+    library_version: LibraryVersion
+    models: Annotated[int, "how many models were run on the stack"]
+    passed: Annotated[int, "how many of them passed"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +61,7 @@ class StackRef:
     library_version: str
 
     @property
-    def ref(self) -> StackRef:
+    def ref(self) -> "StackRef":
         """The reference alone: itself (a `Stack` gives its own without its counts)."""
         return self
 
@@ -90,12 +116,12 @@ class StackRef:
         """The value of this stack in a picker of whole stacks: `neuronx_cc=…&library=…&library_version=…`."""
         return urlencode(self.params(explicit=True))
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> StackRefAnswer:
         """{neuronx_cc, library, library_version}: the stack named in an answer."""
         return {"neuronx_cc": self.neuronx_cc, "library": self.library, "library_version": self.library_version}
 
     @classmethod
-    def from_params(cls, params: Mapping[str, object] | None) -> StackRef:
+    def from_params(cls, params: Mapping[str, object] | None) -> "StackRef":
         """The stack a link's parameters ask for (as `params` writes them, either way): `transformers=V` names a
         Transformers version, `library=L` a library with its version in `library_version=V` (none: its newest).
         A missing or non-text value reads as empty, a huge one is cut to `MAX_PARAM` characters."""
@@ -112,17 +138,17 @@ class StackRef:
         return cls(get("neuronx_cc"), library, version)
 
     @classmethod
-    def parse(cls, value: str | None) -> StackRef:
+    def parse(cls, value: str | None) -> "StackRef":
         """A picker value or a query string (`neuronx_cc=…&library=…&library_version=…`) back to a reference."""
         return cls.from_params(dict(parse_qsl(value or "")))
 
     @classmethod
-    def of(cls, answer: Mapping[str, object]) -> StackRef:
+    def of(cls, answer: Mapping[str, object]) -> "StackRef":
         """The stack an answer (or a history entry) names in its `neuronx_cc`, `library`, `library_version`."""
         return cls(*(str(answer.get(k) or "") for k in STACK_KEY))
 
     @classmethod
-    def asked(cls, neuronx_cc: str | None, spec: str | None) -> StackRef:
+    def asked(cls, neuronx_cc: str | None, spec: str | None) -> "StackRef":
         """What `resolve` takes (a compiler and a `library_version` spec) as a reference."""
         return cls(str(neuronx_cc or "").strip(), *split_spec(spec))
 
@@ -142,13 +168,12 @@ class Stack(StackRef):
     passed: int
 
     @cached_property
-    def ref(self) -> StackRef:  # type: ignore[override]
+    def ref(self) -> "StackRef":  # type: ignore[override]
         """The reference alone, made once: snapshots look their rows up by it."""
         return StackRef(self.neuronx_cc, self.library, self.library_version)
 
-    def as_dict(self) -> dict[str, str | int]:  # type: ignore[override]
-        """The stack and its counts as plain JSON values; the endpoints declare the shape
-        (`queries.answers.StackAnswer`)."""
+    def as_dict(self) -> StackAnswer:
+        """The stack and its counts as plain JSON values, the shape the endpoints declare."""
         return {
             "neuronx_cc": self.neuronx_cc,
             "library": self.library,

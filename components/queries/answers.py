@@ -19,6 +19,8 @@ from typing import Annotated
 
 from typing_extensions import TypedDict, is_typeddict
 
+from components.domain.stacks import Library, LibraryVersion, NeuronxCc, StackAnswer, StackRefAnswer
+
 __all__ = [
     "ArchitectureAnswer",
     "ArchitectureEvidence",
@@ -125,29 +127,8 @@ WallTime = Annotated[int | None, "wall time of the run in seconds, compilation i
 PeakMemory = Annotated[float | None, "peak device memory (HBM) in GB"]
 Capacity = Annotated[float | None, "the device memory (HBM) of the cores used, in GB"]
 Exclusion = Annotated[str | None, "why the model was deliberately not tested, or null"]
-NeuronxCc = Annotated[str, "the neuronx-cc compiler version, e.g. 2.28.7631.0+82129205"]
-Library = Annotated[str, "the modeling library, e.g. transformers or diffusers"]
-LibraryVersion = Annotated[str, "the library's version, e.g. 4.57.1"]
 Parameters = Annotated[int | None, "the parameter count from the Hub record (safetensors.total), null when unknown"]
 ModelIds = Annotated[list[str], "model ids"]
-
-
-class StackAnswer(TypedDict):
-    """A stack as the endpoints answer it (`Stack.as_dict`)."""
-
-    neuronx_cc: NeuronxCc
-    library: Library
-    library_version: LibraryVersion
-    models: Annotated[int, "how many models were run on the stack"]
-    passed: Annotated[int, "how many of them passed"]
-
-
-class StackRefAnswer(TypedDict):
-    """A stack named in an answer (`stacks.StackRef.as_dict`)."""
-
-    neuronx_cc: NeuronxCc
-    library: Library
-    library_version: LibraryVersion
 
 
 class ModelOnStack(TypedDict, total=False):

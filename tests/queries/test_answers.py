@@ -190,9 +190,9 @@ def test_the_check_itself_finds_an_undeclared_key_a_missing_key_and_a_wrong_type
 
 
 def test_every_answer_type_is_listed_and_every_field_has_a_one_line_description():
-    declared = {
-        name for name, value in vars(answers).items() if is_typeddict(value) and value.__module__ == answers.__name__
-    }
+    # a stack's two shapes are declared beside `Stack` (domain/stacks.py), which returns them; answers.py lists them
+    homes = (answers.__name__, "components.domain.stacks")
+    declared = {name for name, value in vars(answers).items() if is_typeddict(value) and value.__module__ in homes}
     assert declared == set(answers.shapes()) and declared <= set(answers.__all__)
     for name, shape in answers.shapes().items():
         described = answers.describe(shape)
