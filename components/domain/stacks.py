@@ -168,7 +168,7 @@ class Stack(StackRef):
     passed: int
 
     @cached_property
-    def ref(self) -> "StackRef":  # type: ignore[override]
+    def ref(self) -> "StackRef":
         """The reference alone, made once: snapshots look their rows up by it."""
         return StackRef(self.neuronx_cc, self.library, self.library_version)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from typing_extensions import TypedDict
 
 from components.domain.results import EXCLUDED, PASS
-from components.queries.answers import ArchitectureAnswer, ArchitectureModel, keys
+from components.queries.answers import ArchitectureAnswer, ArchitectureModel
 from components.queries.formatting import core_count, plain
 from components.sources.rankings import Rankings
 from components.sources.records import Records
@@ -25,14 +26,53 @@ HEADLINE_DEFINITION = (
 )
 
 
-def _stack_models(snapshot: Snapshot, records: Records, stack: Stack) -> list[dict]:
+class StackModel(ArchitectureModel):
+    """A model's row on a stack as the architecture views read it: the answer's fields, and what they group
+    and filter by."""
+
+    architecture: str | None
+    task: str | None
+    kind: str
+
+
+class HeadlineRow(TypedDict):
+    """An architecture of the ranked models: how many of them have it, and whether one of it passes."""
+
+    architecture: str
+    ranked_models: int
+    passing: bool
+
+
+class Headline(TypedDict):
+    """The headline figure of the Architectures page (see `headline`)."""
+
+    share: float | None
+    passing: int
+    architectures: int
+    ranked: int
+    unknown: int
+    definition: str
+    rows: list[HeadlineRow]
+
+
+def architecture_model(model: StackModel) -> ArchitectureModel:
+    """What an answer says of a model of an architecture (`ArchitectureModel`, its fields in their order)."""
+    return {
+        "model_id": model["model_id"],
+        "result": model["result"],
+        "tp": model["tp"],
+        "num_parameters": model["num_parameters"],
+    }
+
+
+def _stack_models(snapshot: Snapshot, records: Records, stack: Stack) -> list[StackModel]:
     """Each row of the stack as {model_id, architecture, task, result, kind, tp, num_parameters}."""
     positions = snapshot.stack_positions(stack)
     ids = snapshot.rows["model_id"].to_numpy()[positions]
     results = snapshot.rows["result"].to_numpy()[positions]
     tps = snapshot.rows["tp"].to_numpy()[positions]
     kinds = snapshot.kind[positions]
-    models = []
+    models: list[StackModel] = []
     for model_id, result, tp, kind in zip(ids, results, tps, kinds):
         record = records.get(model_id)
         models.append(
@@ -49,23 +89,24 @@ def _stack_models(snapshot: Snapshot, records: Records, stack: Stack) -> list[di
     return models
 
 
-def by_architecture(snapshot: Snapshot, records: Records, stack: Stack | None) -> Mapping[str, list[dict]]:
+def by_architecture(snapshot: Snapshot, records: Records, stack: Stack | None) -> Mapping[str, list[StackModel]]:
     """The stack's models grouped by architecture (models with an unknown architecture left out)."""
     if stack is None:
         return {}
 
-    def compute():
-        groups: dict[str, list[dict]] = {}
+    def compute() -> tuple[Records, dict[str, list[StackModel]]]:
+        groups: dict[str, list[StackModel]] = {}
         for model in _stack_models(snapshot, records, stack):
-            if model["architecture"]:
-                groups.setdefault(model["architecture"], []).append(model)
+            architecture = model["architecture"]
+            if architecture:
+                groups.setdefault(architecture, []).append(model)
         return records, groups  # records kept alive: its id is in the key
 
     _, groups = snapshot.memo(("architectures", id(records), stack.ref), compute)
     return groups
 
 
-def counts(models: list[dict]) -> tuple[int, int]:
+def counts(models: list[StackModel]) -> tuple[int, int]:
     """(tested, passed): an excluded model was deliberately not tested."""
     return sum(m["kind"] != EXCLUDED for m in models), sum(m["kind"] == PASS for m in models)
 
@@ -75,7 +116,7 @@ def architectures(
 ) -> list[ArchitectureAnswer]:
     """Each architecture on `stack` as {architecture, tested, passed, models}, most tested first;
     `task` keeps only models of that task. `models` lists {model_id, result, tp, num_parameters}."""
-    answer = []
+    answer: list[ArchitectureAnswer] = []
     for name, models in by_architecture(snapshot, records, stack).items():
         if task:
             models = [m for m in models if m["task"] == task]
@@ -88,7 +129,7 @@ def architectures(
                 "tested": tested,
                 "passed": passed,
                 "models": [
-                    {k: m[k] for k in keys(ArchitectureModel)}
+                    architecture_model(m)
                     for m in sorted(models, key=lambda m: (m["num_parameters"] or 0, m["model_id"]))
                 ],
             }
@@ -97,7 +138,7 @@ def architectures(
     return answer
 
 
-def headline(snapshot: Snapshot, rankings: Rankings, records: Records, stack: Stack | None) -> dict:
+def headline(snapshot: Snapshot, rankings: Rankings, records: Records, stack: Stack | None) -> Headline:
     """The share of the top trending text-generation models' architectures with a passing model on `stack`.
 
     Returns {share (0..1, None when no architecture is known), passing, architectures, ranked, unknown,
@@ -114,7 +155,7 @@ def headline(snapshot: Snapshot, rankings: Rankings, records: Records, stack: St
         else:
             unknown += 1
     rows = sorted(
-        ({"architecture": n, "ranked_models": c, "passing": n in passing} for n, c in per_architecture.items()),
+        (HeadlineRow(architecture=n, ranked_models=c, passing=n in passing) for n, c in per_architecture.items()),
         key=lambda r: (-r["ranked_models"], r["architecture"]),
     )
     hits = sum(r["passing"] for r in rows)
@@ -129,10 +170,10 @@ def headline(snapshot: Snapshot, rankings: Rankings, records: Records, stack: St
     }
 
 
-def closest_by_size(models: list[dict], num_parameters: int | None, limit: int = 3) -> list[dict]:
+def closest_by_size(models: list[StackModel], num_parameters: int | None, limit: int = 3) -> list[StackModel]:
     """The `limit` models nearest in parameter count (by ratio); all models when the count is unknown."""
     if not num_parameters:
         return models[:limit]
-    sized = [m for m in models if m.get("num_parameters")]
-    sized.sort(key=lambda m: (abs(np.log(m["num_parameters"] / num_parameters)), m["model_id"]))
+    sized = [m for m in models if m["num_parameters"]]
+    sized.sort(key=lambda m: (abs(np.log((m["num_parameters"] or 0) / num_parameters)), m["model_id"]))
     return sized[:limit]

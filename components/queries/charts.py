@@ -24,7 +24,7 @@ def stack_trend(snapshot: Snapshot) -> pd.DataFrame:
     """One row per stack, oldest first: label, neuronx_cc, library, library_version, run (not
     excluded), passed, failed, excluded, pass_rate (passed / run, None when nothing ran), newest
     tested_at."""
-    return snapshot.memo(("chart-data", "trend"), lambda: _stack_trend(snapshot))  # type: ignore[return-value]
+    return snapshot.memo(("chart-data", "trend"), lambda: _stack_trend(snapshot))
 
 
 def _stack_trend(snapshot: Snapshot) -> pd.DataFrame:

@@ -6,12 +6,13 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import cast
 
 import numpy as np
 
 from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, OTHER, PASS
 from components.queries import failures
-from components.queries.answers import CompareAnswer, ComparedModel, keys
+from components.queries.answers import CompareAnswer, ComparedModel, ThresholdsAnswer, keys
 from components.queries.formatting import plain
 from components.sources.snapshot import Snapshot, Stack
 
@@ -99,22 +100,29 @@ def compare(
     `failures.py`). A stack compared with itself changes nothing.
     """
     key = ("compare", stack_a.ref if stack_a else None, stack_b.ref if stack_b else None, thresholds)
-    return snapshot.memo(key, lambda: _compare(snapshot, stack_a, stack_b, thresholds))  # type: ignore[return-value]
+    return snapshot.memo(key, lambda: _compare(snapshot, stack_a, stack_b, thresholds))
 
 
 def _compare(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None, thresholds: Thresholds) -> CompareAnswer:
     answer: CompareAnswer = {
         "stack_a": stack_a.as_dict() if stack_a else None,
         "stack_b": stack_b.as_dict() if stack_b else None,
-        "thresholds": {**asdict(thresholds), "description": thresholds.describe()},
-        **{name: [] for name in LISTS},
-    }
+        # asdict is untyped: Thresholds' fields and its description are ThresholdsAnswer's
+        "thresholds": cast(ThresholdsAnswer, {**asdict(thresholds), "description": thresholds.describe()}),
+        "regressions": [],
+        "fixes": [],
+        "added": [],
+        "removed": [],
+        "changed": [],
+        "other_changes": [],
+    }  # the lists in LISTS' order
     if stack_a is None or stack_b is None or stack_a.ref == stack_b.ref:
         return answer
     side_a, side_b = _side(snapshot, stack_a), _side(snapshot, stack_b)
     for model_id in sorted(side_a.keys() | side_b.keys(), key=lambda m: (m.casefold(), m)):
         a, b = side_a.get(model_id), side_b.get(model_id)
-        entry = {"model_id": model_id, **_suffixed(a, "_a"), **_suffixed(b, "_b")}
+        # _suffixed gives each of ComparedModel's side fields, with its side's suffix
+        entry = cast(ComparedModel, {"model_id": model_id, **_suffixed(a, "_a"), **_suffixed(b, "_b")})
         if a is None:
             answer["added"].append(entry)
         elif b is None:
@@ -130,8 +138,10 @@ def _compare(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None, t
         elif a["kind"] != b["kind"] or (a["kind"] == OTHER and a["result"] != b["result"]):
             answer["other_changes"].append(entry)
     causes = failures.causes_of(snapshot, stack_b, [e["model_id"] for e in answer["regressions"]])
-    for entry in answer["regressions"]:
-        entry["cause"] = causes.get(entry["model_id"])
+    for regression in answer["regressions"]:
+        cause = causes.get(regression["model_id"])
+        if cause is not None:  # always, as a regression FAILs on B
+            regression["cause"] = cause
     return answer
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import re
 import shlex
+from collections.abc import Mapping
+from typing import cast
 
 from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
@@ -16,7 +18,7 @@ from components.queries.expectation import expectation
 from components.queries.formatting import plain
 from components.queries.run_request import request_test
 from components.sources.records import Records, empty_records, hub_id
-from components.sources.snapshot import Snapshot
+from components.sources.snapshot import Snapshot, Stack
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
 # Libraries the harness runs beyond Transformers, installed from PyPI by their own names.
@@ -34,12 +36,12 @@ def cache_sync_command(neuronx_cc: str) -> str:
     return f"hf buckets sync {shlex.quote(f'{NEFF_BUCKET}/neuronxcc-{neuronx_cc}')} /tmp/neff_cache"
 
 
-def install_command(row: dict) -> str:
+def install_command(row: Mapping[str, object]) -> str:
     """`pip install` pinned to the stack a row was tested on: the Neuron packages, and the library the
     stack is named by (Transformers, diffusers, sentence-transformers, ...); packages the row does not
     name are left out."""
     pins = []
-    library = normalise_library(row.get("library") or "")
+    library = normalise_library(str(row.get("library") or ""))
     for column, package in STACK_PACKAGES:
         version = row.get(column)
         if version is None and column == library:
@@ -65,9 +67,10 @@ def history(snapshot: Snapshot, model_id: str) -> list[HistoryEntry]:
     rank = {s.ref: i for i, s in enumerate(snapshot.stacks)}
     positions = snapshot.model_positions(model_id)
     rows = snapshot.rows.iloc[positions]
-    entries = []
+    entries: list[HistoryEntry] = []
     for position, row in zip(positions, rows[list(HISTORY_FIELDS)].itertuples(index=False)):
-        entry = {k: plain(v) for k, v in zip(HISTORY_FIELDS, row)}
+        # HISTORY_FIELDS are HistoryEntry's keys; the marks are set below
+        entry = cast(HistoryEntry, {k: plain(v) for k, v in zip(HISTORY_FIELDS, row)})
         entry["kind"] = str(snapshot.kind[position])
         entries.append(entry)
     entries.sort(key=lambda e: rank.get(StackRef.of(e), len(rank)))
@@ -103,7 +106,7 @@ def lookup(
         stack = snapshot.resolve_stack(neuronx_cc, library_version)
     except UnknownStack as unknown:
         # never another stack's answer: a CI job gating an upgrade must not read a PASS it did not ask for
-        answer = {
+        answer: LookupAnswer = {
             "model_id": canonical or asked,
             "result": NOT_TESTED_RESULT,
             "kind": NOT_TESTED,
@@ -119,15 +122,18 @@ def lookup(
         answer.update(_query_snippet(canonical or hub_id(asked)))
         return answer
     position = snapshot.row_for(canonical, stack) if stack and canonical else None
-    if position is None:
+    if position is None or not stack or not canonical:
         answer = _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
         answer.update(_query_snippet(canonical or hub_id(asked)))
         return answer
     row = snapshot.record(position)
-    answer = {name: plain(value) for name, value in row.items() if name in NAMES or not name.startswith("_")}
+    # the row's columns are the documented ones (LookupAnswer's) and any a newer dataset adds
+    answer = cast(
+        LookupAnswer, {name: plain(value) for name, value in row.items() if name in NAMES or not name.startswith("_")}
+    )
     answer["kind"] = result_kind(answer.get("result"), answer.get("exclusion"))
     answer["install_command"] = install_command(answer)
-    answer["cache_sync_command"] = cache_sync_command(answer["neuronx_cc"])
+    answer["cache_sync_command"] = cache_sync_command(answer.get("neuronx_cc") or "")
     answer.update(_record_fields(records, canonical))
     instance = hardware().smallest_instance(answer.get("tp"))
     answer["instance"] = instance.name if instance else None
@@ -138,10 +144,19 @@ def lookup(
     return answer
 
 
-def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> LookupAnswer:
+def _not_tested(
+    snapshot: Snapshot,
+    model_id: str,
+    stack: Stack | None,
+    records: Records | None,
+    record_unknown: str | None,
+    known: bool,
+) -> LookupAnswer:
     answer: LookupAnswer = {"model_id": model_id, "result": NOT_TESTED_RESULT, "kind": NOT_TESTED}
     if stack:
-        answer.update(neuronx_cc=stack.neuronx_cc, library=stack.library, library_version=stack.library_version)
+        answer["neuronx_cc"] = stack.neuronx_cc
+        answer["library"] = stack.library
+        answer["library_version"] = stack.library_version
     records = records if records is not None else empty_records()
     record = records.get(model_id)
     answer.update(_record_fields(records, model_id))
@@ -157,8 +172,9 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> Lo
         prefer = base["model_id"] if base else None
         suggestion = evidence.suggest_run_py(snapshot, records, stack, model_id, record, prefer)
         answer.update(suggestion)
-        if "suggested_from" in suggestion:
-            source = snapshot.record(snapshot.row_for(suggestion["suggested_from"], stack))
+        position = snapshot.row_for(suggestion["suggested_from"], stack) if "suggested_from" in suggestion else None
+        if position is not None:
+            source = snapshot.record(position)
             answer["install_command"] = install_command({k: plain(v) for k, v in source.items()})
     if known:
         answer["history"] = history(snapshot, model_id)
@@ -168,14 +184,14 @@ def _not_tested(snapshot, model_id, stack, records, record_unknown, known) -> Lo
     return answer
 
 
-def _query_snippet(model_id: str | None) -> dict:
+def _query_snippet(model_id: str | None) -> LookupAnswer:
     """{query_snippet} for a model in the data or a well-formed Hub id; nothing for any other text."""
     return {"query_snippet": snippets.model_snippet(model_id)} if model_id else {}
 
 
-def _record_fields(records: Records | None, model_id: str) -> dict:
+def _record_fields(records: Records | None, model_id: str) -> LookupAnswer:
     record = records.get(model_id) if records is not None else None
-    fields = {
+    fields: LookupAnswer = {
         "task": record.task if record else None,
         "architecture": record.architecture if record else None,
         "num_parameters": record.num_parameters if record else None,

@@ -7,8 +7,8 @@ import re
 
 from components.domain.hardware import hardware
 from components.domain.results import EXCLUDED, PASS
-from components.queries.answers import ArchitectureEvidence, ArchitectureModel, BaseModelEvidence, Suggestion, keys
-from components.queries.architectures import by_architecture, closest_by_size, counts
+from components.queries.answers import ArchitectureEvidence, BaseModelEvidence, Suggestion
+from components.queries.architectures import StackModel, architecture_model, by_architecture, closest_by_size, counts
 from components.queries.formatting import core_count, parameter_count, plain
 from components.sources.records import ModelRecord, Records, base_chain
 from components.sources.snapshot import Snapshot, Stack
@@ -22,7 +22,9 @@ def base_model_evidence(snapshot: Snapshot, records: Records, stack: Stack, mode
     {model_id, result, tp, hops}; None when no base model within reach was run there."""
     for base, hops in base_chain(records, model_id, BASE_HOPS):
         canonical = snapshot.canonical_model_id(base)
-        position = snapshot.row_for(canonical, stack) if canonical else None
+        if not canonical:
+            continue
+        position = snapshot.row_for(canonical, stack)
         if position is not None:
             row = snapshot.record(position)
             return {"model_id": canonical, "result": plain(row["result"]), "tp": core_count(row["tp"]), "hops": hops}
@@ -44,7 +46,7 @@ def architecture_evidence(
         "name": record.architecture,
         "tested": tested,
         "passed": passed,
-        "closest": [{k: m[k] for k in keys(ArchitectureModel)} for m in closest],
+        "closest": [architecture_model(m) for m in closest],
     }
 
 
@@ -83,7 +85,7 @@ def suggest_run_py(
         script = snapshot.record(position).get("run_py") if position is not None else None
         if not isinstance(script, str) or source["model_id"] not in script:
             continue
-        tp = need or int(source["tp"])
+        tp = need or int(source["tp"] or 0)  # `passing` holds only models with their cores
         if tp != source["tp"] and not _TP_LINE.search(script):
             continue
         return {
@@ -94,7 +96,7 @@ def suggest_run_py(
     return {"suggested_note": f"no run.py suggested: no passing {record.architecture} script on this stack fits"}
 
 
-def _adapt(script: str, source: dict, model_id: str, tp: int, record: ModelRecord, stack: Stack) -> str:
+def _adapt(script: str, source: StackModel, model_id: str, tp: int, record: ModelRecord, stack: Stack) -> str:
     hw = hardware()
     if record.num_parameters:
         why = (

@@ -18,7 +18,7 @@ from __future__ import annotations
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, PASS, result_kind
 from components.queries import causes, failures
-from components.queries.answers import Expectation
+from components.queries.answers import ArchitectureEvidence, Evidence, Expectation
 from components.queries.formatting import parameter_count
 from components.sources.records import ModelRecord, Records
 from components.sources.snapshot import Snapshot, Stack
@@ -48,7 +48,7 @@ def failure_summary(snapshot: Snapshot, stack: Stack, model_id: str) -> str:
 
 
 def expectation(
-    snapshot: Snapshot, records: Records, stack: Stack, record: ModelRecord | None, found: dict
+    snapshot: Snapshot, records: Records, stack: Stack, record: ModelRecord | None, found: Evidence
 ) -> Expectation:
     """{verdict, basis, reason} for a model with no row on `stack`, from its Hub `record` and `found` (its
     `evidence`: base_model and architecture, as `details.lookup` builds them). verdict is one of VERDICTS,
@@ -104,7 +104,7 @@ def _same_kind(record: ModelRecord | None, base: ModelRecord | None) -> tuple[bo
     return True, f"with the same architecture ({own_arch}) and a similar size ({sizes})"
 
 
-def _architecture_verdict(architecture: dict | None) -> tuple[str, str]:
+def _architecture_verdict(architecture: ArchitectureEvidence | None) -> tuple[str, str]:
     """The verdict of the architecture's record on the stack (rule 4), and the clause that states it."""
     if not architecture:
         return UNKNOWN, "the model's architecture is unknown"

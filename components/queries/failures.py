@@ -35,7 +35,7 @@ class StackCauses:
 def stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
     """The causes of a stack's FAILs, worked out once per distinct error text on first use and kept with the
     snapshot. One stack at a time: a failed model's panel pays for its own stack only, never for all."""
-    return snapshot.memo(("failure-causes", ALGORITHM, stack.ref), lambda: _stack_causes(snapshot, stack))  # type: ignore[return-value]
+    return snapshot.memo(("failure-causes", ALGORITHM, stack.ref), lambda: _stack_causes(snapshot, stack))
 
 
 def _stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
@@ -82,7 +82,7 @@ def _text_causes(snapshot: Snapshot) -> dict[int, Cause]:
     column = snapshot.rows["error"]
     if not isinstance(column.dtype, pd.CategoricalDtype):
         return {}
-    return snapshot.memo(("failure-text-causes", ALGORITHM), dict)  # type: ignore[return-value]
+    return snapshot.memo(("failure-text-causes", ALGORITHM), dict)
 
 
 def _first_seen(snapshot: Snapshot, library: str) -> dict[str, Stack]:
@@ -96,7 +96,7 @@ def _first_seen(snapshot: Snapshot, library: str) -> dict[str, Stack]:
                     seen[cause.signature] = s
         return seen
 
-    return snapshot.memo(("failure-first-seen", ALGORITHM, library), compute)  # type: ignore[return-value]
+    return snapshot.memo(("failure-first-seen", ALGORITHM, library), compute)
 
 
 def _passing(snapshot: Snapshot, stack: Stack) -> set[str]:
@@ -113,7 +113,7 @@ def failures(snapshot: Snapshot, stack: Stack | None) -> FailuresAnswer:
     models}, newest first). Memoised per snapshot: treat it as read-only."""
     if stack is None:
         return {"stack": None, "failed": 0, "causes": []}
-    return snapshot.memo(("failures", ALGORITHM, stack.ref), lambda: _failures(snapshot, stack))  # type: ignore[return-value]
+    return snapshot.memo(("failures", ALGORITHM, stack.ref), lambda: _failures(snapshot, stack))
 
 
 def _failures(snapshot: Snapshot, stack: Stack) -> FailuresAnswer:
@@ -174,4 +174,4 @@ def across_stacks(snapshot: Snapshot, top: int = 8) -> dict:
             "causes": [{**causes[sig].as_dict(), "counts": counts[sig]} for sig in order],
         }
 
-    return snapshot.memo(("failures-across", ALGORITHM, top), compute)  # type: ignore[return-value]
+    return snapshot.memo(("failures-across", ALGORITHM, top), compute)

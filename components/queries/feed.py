@@ -12,11 +12,13 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal
 from urllib.parse import quote, urlencode
 
 import pandas as pd
 
 from components.domain.results import EXCLUDED
+from components.domain.stacks import StackRef
 from components.queries import links
 from components.queries.compare import compare
 from components.sources.dataset import HUB_REPO
@@ -28,7 +30,11 @@ TITLE = "torch-neuronx model support"
 # A tag URI (RFC 4151) names the dataset, not the host: ids stay the same whatever address serves the feed.
 TAG = f"tag:huggingface.co,2026:{HUB_REPO}"
 # compare()'s lists that are news, each with its kind (the entry id's part and its category)
-KINDS = (("regressions", "regression"), ("fixes", "fix"), ("added", "newly-tested"))
+KINDS: tuple[tuple[Literal["regressions", "fixes", "added"], str], ...] = (
+    ("regressions", "regression"),
+    ("fixes", "fix"),
+    ("added", "newly-tested"),
+)
 KIND_ORDER = {kind: i for i, (_, kind) in enumerate(KINDS)}
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Characters XML 1.0 cannot hold, even escaped: a hostile value in the data must not break the document.
@@ -87,7 +93,7 @@ def changes(snapshot: Snapshot, limit: int = MAX_ENTRIES) -> tuple[Change, ...]:
     """The newest `limit` changes between consecutive stacks of each library, newest first (memoised per
     snapshot). Pairs are worked out newest run first, and only while they can still hold one of them:
     comparing every pair of a large dataset takes seconds."""
-    return snapshot.memo(("feed-changes", limit), lambda: _newest(snapshot, limit))  # type: ignore[return-value]
+    return snapshot.memo(("feed-changes", limit), lambda: _newest(snapshot, limit))
 
 
 def _newest(snapshot: Snapshot, limit: int) -> tuple[Change, ...]:
@@ -115,7 +121,7 @@ def model_changes(snapshot: Snapshot, model_id: str) -> tuple[Change, ...]:
 def pair_changes(snapshot: Snapshot, older: Stack, newer: Stack) -> tuple[Change, ...]:
     """The regressions, fixes and newly tested models from `older` to `newer`, as `compare()` finds them
     (memoised per snapshot); a model only excluded on `newer` is no news."""
-    return snapshot.memo(("feed-pair", older.ref, newer.ref), lambda: _pair(snapshot, older, newer))  # type: ignore[return-value]
+    return snapshot.memo(("feed-pair", older.ref, newer.ref), lambda: _pair(snapshot, older, newer))
 
 
 def _pair(snapshot: Snapshot, older: Stack, newer: Stack) -> tuple[Change, ...]:
@@ -140,19 +146,21 @@ def _order(snapshot: Snapshot):
     return lambda c: (-c.updated.timestamp(), rank[c.newer.ref], KIND_ORDER[c.kind], c.model_id)
 
 
-def _latest_runs(snapshot: Snapshot) -> dict[tuple[str, str, str], datetime]:
+def _latest_runs(snapshot: Snapshot) -> dict[StackRef, datetime]:
     """Each stack's newest run (the dataset's newest date, else the epoch, for a stack without dates)."""
 
-    def latest() -> dict:
-        times = pd.to_datetime(snapshot.rows["tested_at"], utc=True, errors="coerce") if len(snapshot) else None
+    def latest() -> dict[StackRef, datetime]:
         fallback = snapshot.provenance.newest_tested_at or EPOCH
-        found = {}
+        found: dict[StackRef, datetime] = {}
+        if not len(snapshot):
+            return found
+        times = pd.to_datetime(snapshot.rows["tested_at"], utc=True, errors="coerce")
         for stack in snapshot.stacks:
             newest = times.iloc[snapshot.stack_positions(stack)].max()
             found[stack.ref] = fallback if pd.isna(newest) else newest.to_pydatetime()
         return found
 
-    return snapshot.memo(("feed-latest-runs",), latest)  # type: ignore[return-value]
+    return snapshot.memo(("feed-latest-runs",), latest)
 
 
 def _tested_at(snapshot: Snapshot, stack: Stack) -> dict[str, datetime]:

@@ -100,9 +100,10 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
     cores, wall = formatting.cores_words(answer.get("tp")), formatting.duration(answer.get("wall_s"))
     detail = ""
     if kind == NOT_TESTED:
-        expected = (answer.get("expectation") or {}).get("verdict", "")
+        expectation = answer.get("expectation")
+        expected = expectation["verdict"] if expectation else ""
         verdict = f"not tested (expected: {expected})" if expected else KIND_LABELS[NOT_TESTED]
-        detail = (answer.get("expectation") or {}).get("reason", "") or answer.get("unknown_stack", "")
+        detail = (expectation["reason"] if expectation else "") or answer.get("unknown_stack", "")
         description = f"{model}: {verdict} on {stack}." + (f" {detail}." if detail else "")
     else:
         verdict = KIND_LABELS[kind] if kind != OTHER else " ".join(str(answer.get("result") or "").split())

@@ -8,6 +8,7 @@ lines give way first.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
 from components.domain.columns import STACK_PACKAGES
@@ -15,6 +16,7 @@ from components.domain.results import FAIL, PASS
 from components.domain.stacks import StackRef
 from components.domain.versions import short_version
 from components.queries import failures, formatting, links
+from components.queries.answers import HistoryEntry, LookupAnswer, ModelCause
 from components.sources.snapshot import Snapshot, Stack
 
 NEW_ISSUE = "https://github.com/aws-neuron/aws-neuron-sdk/issues/new"
@@ -31,7 +33,7 @@ def deep_link(model_id: str, stack: Stack, base: str | None) -> str | None:
     return f"{base}/?{links.model_on_stack(model_id, stack)}"
 
 
-def last_pass_before(history: list[dict], stack: Stack) -> dict | None:
+def last_pass_before(history: list[HistoryEntry], stack: Stack) -> HistoryEntry | None:
     """The newest entry of `history` (newest first) that passed on a stack older than `stack`."""
     refs = [StackRef.of(e) for e in history]
     if stack.ref not in refs:
@@ -39,7 +41,9 @@ def last_pass_before(history: list[dict], stack: Stack) -> dict | None:
     return next((e for e in history[refs.index(stack.ref) + 1 :] if e.get("kind") == PASS), None)
 
 
-def fail_fields(snapshot: Snapshot, stack: Stack, model_id: str, answer: dict, base: str | None = None) -> dict:
+def fail_fields(
+    snapshot: Snapshot, stack: Stack, model_id: str, answer: LookupAnswer, base: str | None = None
+) -> LookupAnswer:
     """`cause` and `report_url` for /lookup of a model that FAILs on `stack` (nothing for any other result).
     `answer` is the lookup's answer (row, install_command, instance, history); `base` the app's address."""
     if answer.get("kind") != FAIL:
@@ -63,7 +67,7 @@ def _block(text: str) -> str:
     return f"{fence}\n{text}\n{fence}"
 
 
-def report_url(answer: dict, cause: dict, last_pass: dict | None, link: str | None) -> str:
+def report_url(answer: LookupAnswer, cause: ModelCause, last_pass: HistoryEntry | None, link: str | None) -> str:
     """The new-issue address, title and body filled in, at most `MAX_URL` bytes long."""
     model_id = str(answer.get("model_id") or "")
     what = cause.get("code") or cause.get("summary") or "FAIL"
@@ -85,11 +89,14 @@ def report_url(answer: dict, cause: dict, last_pass: dict | None, link: str | No
     return url
 
 
-def _body(answer: dict, cause: dict, last_pass: dict | None, link: str | None, error_lines: list[str]) -> str:
+def _body(
+    answer: LookupAnswer, cause: ModelCause, last_pass: HistoryEntry | None, link: str | None, error_lines: list[str]
+) -> str:
     model_id = str(answer.get("model_id") or "")
-    pins = [f"{package}=={answer[column]}" for column, package in STACK_PACKAGES if answer.get(column)]
-    pins += [f"{name}: {answer[key]}" for key, name in (("python", "Python"), ("neuron_driver", "Neuron driver"))
-             if answer.get(key)]  # fmt: skip
+    fields: Mapping[str, object] = answer  # read by column name
+    pins = [f"{package}=={fields[column]}" for column, package in STACK_PACKAGES if fields.get(column)]
+    pins += [f"{name}: {fields[key]}" for key, name in (("python", "Python"), ("neuron_driver", "Neuron driver"))
+             if fields.get(key)]  # fmt: skip
     tp = answer.get("tp")
     shared = cause.get("shared_with") or []
     parts = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import quote, urlencode
 
 from components.domain.stacks import StackRef
-from components.queries.answers import RequestTest
+from components.queries.answers import LookupAnswer, RequestTest
 from components.queries.formatting import cores_noted, cores_phrase, parameter_count
 from components.queries.links import HUB, model_url
 from components.sources.dataset import HUB_REPO
@@ -22,16 +22,16 @@ DISCUSSIONS = f"{HUB}/datasets/{HUB_REPO}/discussions"
 MAX_URL = 8 * 1024
 
 
-def evidence_lines(answer: dict) -> list[str]:
+def evidence_lines(answer: LookupAnswer) -> list[str]:
     """What the app found about an untested model, one line each, as plain text."""
     lines = []
-    found = answer.get("evidence") or {}
-    base = found.get("base_model")
+    found = answer.get("evidence")
+    base = found.get("base_model") if found else None
     if base:
         lines.append(f"Base model {base['model_id']}: {base.get('result') or 'unknown'}{cores_phrase(base.get('tp'))}.")
     else:
         lines.append("Base model: none with a run on this stack is known.")
-    arch = found.get("architecture")
+    arch = found.get("architecture") if found else None
     if arch:
         lines.append(f"Architecture {arch['name']}: {arch['passed']} of {arch['tested']} tested models pass.")
     else:
@@ -47,7 +47,7 @@ def evidence_lines(answer: dict) -> list[str]:
     return lines
 
 
-def request_test(answer: dict, record: ModelRecord | None) -> RequestTest | None:
+def request_test(answer: LookupAnswer, record: ModelRecord | None) -> RequestTest | None:
     """`{url, title, text}` asking for a test of the `not tested` model of a lookup `answer` on its stack;
     None when its id is not a Hub id. `record` is the model's Hub record (None when unknown)."""
     model = hub_id(answer.get("model_id"))

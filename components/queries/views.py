@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -55,7 +56,7 @@ class ViewResult:
     frame: pd.DataFrame  # one row per model shown, in display order
     query: Query
     size_unknown: int = 0  # models left out because a size range was picked and their size is unknown
-    _records: list[dict] | None = field(default=None, init=False, repr=False, compare=False)
+    _records: list[RowAnswer] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def total(self) -> int:
@@ -71,9 +72,10 @@ class ViewResult:
         if records is None:
             fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in self.frame.columns]
             columns = [_plain_values(self.frame[c]) for c in fields]
-            records = [dict(zip(fields, values)) for values in zip(*columns)]
+            # `fields` are RowAnswer's keys that the frame has (a ranked view's rank fields among them)
+            records = [cast(RowAnswer, dict(zip(fields, values))) for values in zip(*columns)]
             object.__setattr__(self, "_records", records)  # the frame never changes: keep the answer
-        return [dict(r) for r in (records if limit is None else records[:limit])]
+        return [cast(RowAnswer, dict(r)) for r in (records if limit is None else records[:limit])]
 
     def __sizeof__(self) -> int:
         """What this answer may hold, its rows as dicts included (`records()` keeps them once made):

@@ -106,19 +106,19 @@ def read_file(name: str, key: str, opener: Callable[[str], BinaryIO]) -> FileTab
 def _build(files: dict[str, FileTable], cache: FileCache, *, source: str, kind: str) -> tuple[Snapshot, dict]:
     """One snapshot from every file's table, and where each stack's rows sit in it. A stack whose files are
     the ones the cache's last snapshot was built from is taken from it; only the others are merged."""
-    holders: dict[parts.StackKey, list[tuple[str, FileTable, np.ndarray | None]]] = {}
+    holders: dict[parts.StackKey, list[tuple[str, FileTable, pa.Table, np.ndarray | None]]] = {}
     for name, f in files.items():
         for key, positions in f.stacks if f.table is not None else ():
-            holders.setdefault(key, []).append((name, f, positions))
+            holders.setdefault(key, []).append((name, f, f.table, positions))
     last, spans = cache.last()
     pieces, placed, start = [], {}, 0
     for key, held in holders.items():
-        sources = tuple((name, f.key) for name, f, _ in held)
+        sources = tuple((name, f.key) for name, f, _, _ in held)
         span = spans.get(key)
         if last is not None and span is not None and span.sources == sources:
             columns, columns_of = parts.of_rows(last.rows, span), span.columns
         else:
-            tables = [f.table if positions is None else f.table.take(positions) for _, f, positions in held]
+            tables = [table if positions is None else table.take(positions) for _, _, table, positions in held]
             columns = parts.build_part(tables)
             columns_of = tuple(columns)
         length = len(columns["model_id"])

@@ -92,7 +92,7 @@ class DatasetStore(RefreshingStore[Snapshot]):
     # ---- RefreshingStore ---------------------------------------------------------------------------
 
     def read(self) -> Snapshot:
-        if not self.live and Path(self.source).resolve() == SAMPLE_DIR.resolve():
+        if not self.live and self.source and Path(self.source).resolve() == SAMPLE_DIR.resolve():
             return load_sample("it was chosen with --dataset")
         return self._loader(self.source or HUB_DATASET)
 

@@ -61,4 +61,5 @@ def last_cause(thread_id: int | None) -> str | None:
 def forget(thread_id: int | None) -> None:
     """Drop what was remembered for a thread that has finished."""
     with _lock:
-        _causes.pop(thread_id, None)
+        if thread_id is not None:
+            _causes.pop(thread_id, None)

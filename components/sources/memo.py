@@ -11,6 +11,7 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,8 @@ import pandas as pd
 _DEPTH = 6
 # A longer container is weighed by this many items spread over it, scaled up: answers' lists are uniform.
 _SAMPLE = 256
+
+T = TypeVar("T")
 
 
 def approx_bytes(value: object, _depth: int = 0) -> int:
@@ -66,13 +69,14 @@ class Memo:
     def __contains__(self, key: Hashable) -> bool:
         return key in self._entries
 
-    def get(self, key: Hashable, compute: Callable[[], object]) -> object:
-        """The answer for `key`, computing it with `compute()` unless it is kept or being computed."""
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The answer for `key`, computing it with `compute()` unless it is kept or being computed.
+        A key is always computed by the same function, so what is kept under it is what `compute` returns."""
         while True:
             with self._lock:
                 if key in self._entries:
                     self._entries.move_to_end(key)
-                    return self._entries[key][0]
+                    return cast(T, self._entries[key][0])
                 waiting = self._pending.get(key)
                 if waiting is None:
                     done = self._pending[key] = threading.Event()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -33,8 +34,8 @@ SHARED: tuple[str, ...] = tuple(sorted(set(HEAVY) | {
 }))  # fmt: skip
 _INT32 = {pa.int32(): pd.Int32Dtype()}.get
 
-StackKey = tuple[str, str, str]
-Columns = dict[str, object]  # a column name → its codes (SHARED) or a pandas Series
+StackKey = tuple[str, ...]  # (neuronx_cc, library, library_version), in the order of STACK_KEY
+Columns = dict[str, "np.ndarray | pd.Series"]  # a column name → its codes (SHARED) or a pandas Series
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def build_part(tables: Sequence[pa.Table]) -> Columns:
     model (a tie goes to the earlier file), newest first, as columns (stack key columns left out)."""
     pieces = [_columns(t) for t in tables]
     columns = concat_columns(pieces, [t.num_rows for t in tables])
-    times = columns["tested_at"].array
+    times = cast(pd.Series, columns["tested_at"]).array
     stamps, missing = times.asi8, np.asarray(times.isna())
     # newest first, a missing time last; stable, so a tie keeps the files' order
     order = np.lexsort((-np.where(missing, 0, stamps), missing))
@@ -103,7 +104,7 @@ def _take(values, positions: np.ndarray):
     return values[positions]
 
 
-def concat_columns(pieces: Sequence[Mapping[str, object]], lengths: Sequence[int]) -> Columns:
+def concat_columns(pieces: Sequence[Mapping[str, np.ndarray | pd.Series]], lengths: Sequence[int]) -> Columns:
     """Pieces of columns one after another; a column a piece lacks is empty (null) there."""
     names = list(dict.fromkeys(n for piece in pieces for n in piece))
     out: Columns = {}

@@ -13,11 +13,12 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx2
 from huggingface_hub import HfApi
 from huggingface_hub import constants as hf_constants
+from huggingface_hub.hf_api import ExpandModelProperty_T
 
 from components.sources import rankings as snapshots
 from components.sources.errors import SourceError
@@ -37,9 +38,14 @@ from components.sources.refresh import Backoff, RefreshingStore
 log = logging.getLogger(__name__)
 
 # The `sort` value huggingface_hub's `list_models` takes for each ranking.
-HUB_SORT = {"trending": "trending_score", "downloads": "downloads"}
+HUB_SORT: dict[str, Literal["trending_score", "downloads"]] = {"trending": "trending_score", "downloads": "downloads"}
 # Only what a row needs; `safetensors` carries the parameter count.
-HUB_EXPAND = ["downloads", "likes", "trendingScore", "safetensors"]
+HUB_EXPAND: list[ExpandModelProperty_T] = [
+    "downloads",
+    "likes",
+    "trendingScore",
+    "safetensors",
+]
 
 # Errors a Hub call can raise for an unreachable Hub or a malformed answer.
 HUB_ERRORS = (httpx2.HTTPError, OSError, ValueError, KeyError, TypeError, AttributeError, SourceError)

@@ -112,7 +112,7 @@ def parse_record(entry: Any) -> ModelRecord | None:
     model_id = hub_id(entry.get("id") if entry.get("id") is not None else entry.get("modelId"))
     if model_id is None:
         return None
-    config = entry.get("config") if isinstance(entry.get("config"), Mapping) else {}
+    config: Mapping[str, Any] = entry["config"] if isinstance(entry.get("config"), Mapping) else {}
     task = entry.get("pipeline_tag")
     model_type = config.get("model_type")
     gated = entry.get("gated")
@@ -135,7 +135,7 @@ def parse_record(entry: Any) -> ModelRecord | None:
 
 def hub_json(info: Any) -> dict[str, Any]:
     """The Hub JSON record of a huggingface_hub `ModelInfo` (or look-alike): what a record file holds."""
-    card = getattr(info, "card_data", None)
+    card: Any = getattr(info, "card_data", None)
     if hasattr(card, "to_dict"):
         card = card.to_dict()
     safetensors = getattr(info, "safetensors", None)

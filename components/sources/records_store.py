@@ -247,8 +247,8 @@ class RecordsStore(RefreshingStore[Records]):
             started, count = self._window
             if now - started >= LOOKUP_WINDOW:
                 started, count = now, 0
-            for model_id in model_ids:
-                model_id = hub_id(model_id)
+            for asked in model_ids:
+                model_id = hub_id(asked)
                 if model_id is None or records.get(model_id) is not None:
                     continue
                 key = model_id.casefold()

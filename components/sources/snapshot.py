@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,8 @@ from components.domain.versions import newest_first
 from components.sources.memo import Memo
 
 __all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,8 @@ class Snapshot:
             for code, (key, positions) in enumerate(zip(uniques, _group_positions(self.stack_code, len(uniques)))):
                 self._stack_rows[StackRef(*key)] = positions
                 self._stack_code[StackRef(*key)] = code
-                stacks.append(Stack(*key, models=len(positions), passed=int(passed[code])))
+                neuronx_cc, library, library_version = key
+                stacks.append(Stack(neuronx_cc, library, library_version, len(positions), int(passed[code])))
         cc_rank = {v: i for i, v in enumerate(newest_first(s.neuronx_cc for s in stacks))}
         lv_rank = {v: i for i, v in enumerate(newest_first(s.library_version for s in stacks))}
         # Transformers first on each compiler: the page and `""` in every endpoint mean its newest stack.
@@ -164,7 +168,7 @@ class Snapshot:
     # What one snapshot keeps of computed answers (views, comparisons, charts), whatever the traffic.
     MEMO_BYTES = 64 * 1024 * 1024
 
-    def memo(self, key: Hashable, compute: Callable[[], object]) -> object:
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
         """Compute once per snapshot, kept while it fits the byte bound: answers die with their snapshot.
         Concurrent requests for one key compute it once."""
         return self._memo.get(key, compute)

@@ -27,7 +27,7 @@ CAPTION = (
 
 def causes_figure(snapshot: Snapshot) -> go.Figure:
     """One line per top cause: models it blocks on each stack, oldest stack on the left."""
-    return snapshot.memo(("chart", "causes", causes.ALGORITHM), lambda: _causes_figure(snapshot))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "causes", causes.ALGORITHM), lambda: _causes_figure(snapshot))
 
 
 def _label(cause: dict) -> str:

@@ -45,22 +45,22 @@ CAPTIONS = {
 
 def trend_figure(snapshot: Snapshot) -> go.Figure:
     """Pass rate and models run per stack, oldest stack on the left."""
-    return snapshot.memo(("chart", "trend"), lambda: _trend_figure(stack_trend(snapshot)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "trend"), lambda: _trend_figure(stack_trend(snapshot)))
 
 
 def wall_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Wall time against cores on one stack, one colour per result."""
-    return snapshot.memo(("chart", "wall", stack.ref), lambda: _wall_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "wall", stack.ref), lambda: _wall_figure(stack_points(snapshot, stack)))
 
 
 def memory_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Peak device memory against the capacity of the cores used, on one stack."""
-    return snapshot.memo(("chart", "memory", stack.ref), lambda: _memory_figure(stack_points(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "memory", stack.ref), lambda: _memory_figure(stack_points(snapshot, stack)))
 
 
 def org_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     """Stacked result counts for the organisations with the most models on one stack."""
-    return snapshot.memo(("chart", "orgs", stack.ref), lambda: _org_figure(org_counts(snapshot, stack)))  # type: ignore[return-value]
+    return snapshot.memo(("chart", "orgs", stack.ref), lambda: _org_figure(org_counts(snapshot, stack)))
 
 
 def _trend_figure(trend: pd.DataFrame) -> go.Figure:
