@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import cast
+from typing import Literal, cast
 
 import numpy as np
 
@@ -18,7 +18,8 @@ from components.sources.snapshot import Snapshot, Stack
 
 # What each side of a compared model says (`answers.ComparedModel`: `result_a`, `tp_a`, ...), kind aside.
 SIDE_FIELDS = tuple(k.removesuffix("_a") for k in keys(ComparedModel) if k.endswith("_a") and k != "kind_a")
-LISTS = ("regressions", "fixes", "added", "removed", "changed", "other_changes")
+ListName = Literal["regressions", "fixes", "added", "removed", "changed", "other_changes"]
+LISTS: tuple[ListName, ...] = ("regressions", "fixes", "added", "removed", "changed", "other_changes")
 
 
 @dataclass(frozen=True)

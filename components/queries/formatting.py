@@ -17,11 +17,19 @@ def is_missing(value: object) -> bool:
         return False
 
 
+def figure(value: object) -> float | None:
+    """A figure from the data as a float; None when it is missing (`is_missing`)."""
+    if is_missing(value):
+        return None
+    return float(value)  # type: ignore[arg-type]  # a present figure is a number (numpy's, pandas' or Python's); float() reads each
+
+
 def duration(seconds: object) -> str:
     """`725` → `12 min 5 s`; `3725` → `1 h 2 min`; missing → `—`."""
-    if is_missing(seconds):
+    value = figure(seconds)
+    if value is None:
         return "—"
-    total = int(round(float(seconds)))  # type: ignore[arg-type]
+    total = int(round(value))
     if total < 60:
         return f"{total} s"
     minutes, secs = divmod(total, 60)
@@ -33,22 +41,22 @@ def duration(seconds: object) -> str:
 
 def memory(peak_gb: object, capacity_gb: object) -> str:
     """`12.3 / 24 GB (51%)`; either figure missing reads as `—`."""
-    if is_missing(peak_gb):
+    peak, capacity = figure(peak_gb), figure(capacity_gb)
+    if peak is None:
         return "—"
-    peak = float(peak_gb)  # type: ignore[arg-type]
-    if is_missing(capacity_gb) or not float(capacity_gb):  # type: ignore[arg-type]
+    if not capacity:
         return f"{peak:.1f} GB"
-    capacity = float(capacity_gb)  # type: ignore[arg-type]
     return f"{peak:.1f} / {capacity:g} GB ({peak / capacity:.0%})"
 
 
 def memory_change(peak_a: object, capacity_a: object, peak_b: object, capacity_b: object) -> str:
     """Memory on two runs: `8.0 → 8.1 / 24 GB` when both used the same capacity, else each side in full
     (`change`)."""
-    if not any(is_missing(v) for v in (peak_a, peak_b, capacity_a)) and capacity_a == capacity_b:
-        a, b = f"{float(peak_a):.1f}", f"{float(peak_b):.1f}"  # type: ignore[arg-type]
+    peak_a_, peak_b_, capacity = figure(peak_a), figure(peak_b), figure(capacity_a)
+    if peak_a_ is not None and peak_b_ is not None and capacity is not None and capacity_a == capacity_b:
+        a, b = f"{peak_a_:.1f}", f"{peak_b_:.1f}"
         if a != b:
-            return f"{a} → {b} / {float(capacity_a):g} GB"  # type: ignore[arg-type]
+            return f"{a} → {b} / {capacity:g} GB"
     return change(memory(peak_a, capacity_a), memory(peak_b, capacity_b))
 
 
@@ -63,14 +71,14 @@ def change(a: str, b: str) -> str:
 
 def cores(tp: object) -> str:
     """Trainium cores: `4`; missing → `—`."""
-    if is_missing(tp):
-        return "—"
-    return str(int(tp))  # type: ignore[call-overload]
+    value = figure(tp)
+    return "—" if value is None else str(int(value))
 
 
 def cores_words(tp: object) -> str:
     """Cores as words: `1 core`, `4 cores`; missing → `cores unknown`."""
-    return "cores unknown" if is_missing(tp) else f"{cores(tp)} core{'s' if int(tp) != 1 else ''}"  # type: ignore[call-overload]
+    value = figure(tp)
+    return "cores unknown" if value is None else f"{cores(tp)} core{'s' if int(value) != 1 else ''}"
 
 
 def cores_noted(tp: object, *, trainium: bool = False) -> str:
@@ -107,17 +115,17 @@ def parameter_count(value: object, unknown: str = "unknown") -> str:
 
 def count(value: object) -> str:
     """A whole count as people read it: `1234567` → `1,234,567`; a score keeps one decimal; missing → `—`."""
-    if is_missing(value):
+    number = figure(value)
+    if number is None:
         return "—"
-    number = float(value)  # type: ignore[arg-type]
     return f"{int(number):,}" if number.is_integer() else f"{number:,.1f}"
 
 
 def compact(value: object) -> str:
     """A count in a narrow column: `16015313` → `16.0 M`, `374599` → `375 k`, `4430` → `4,430`."""
-    if is_missing(value):
+    number = figure(value)
+    if number is None:
         return "—"
-    number = float(value)  # type: ignore[arg-type]
     if abs(number) >= 1e6:
         return f"{number / 1e6:.1f} M"
     if abs(number) >= 1e4:

@@ -49,7 +49,10 @@ def label(text: str) -> str:
     for name, value in CHOICES:
         if value == canonical:
             return name
-    low, high = parse(canonical)  # type: ignore[misc]
+    bounds = parse(canonical)
+    if bounds is None:  # normalise() gives a range parse() reads, or "" (a choice, named above)
+        raise ValueError(f"not a size range: {text!r}")
+    low, high = bounds
     if low is None:
         return f"Under {high:g} B"
     if high is None:

@@ -24,7 +24,7 @@ OTHER_COLOUR = (75, 85, 99)
 SAMPLE_COLOUR = (124, 58, 237)
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)  # Pillow's own font: no system font needed
 
 
@@ -54,7 +54,7 @@ def draw(card: Preview) -> bytes:
     inner = WIDTH - 2 * MARGIN
     pen.text((MARGIN, MARGIN), APP_NAME, font=_font(34), fill=SUBDUED)
     pen.text((MARGIN, MARGIN + 44), "Does it run unmodified on AWS Trainium?", font=_font(26), fill=SUBDUED)
-    y = MARGIN + 120
+    y: float = MARGIN + 120
     title_font = _font(60)
     heading = card.model or card.title.split(" · ")[0]
     for line in _lines(pen, heading, title_font, inner, 2):

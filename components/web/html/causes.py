@@ -103,23 +103,28 @@ def cause_panel(answer: LookupAnswer) -> Markup:
 
 def regressions_by_cause(regressions: list[ComparedModel]) -> Markup:
     """Regressions grouped by cause, most models first: "7 models newly fail with NRT_RESOURCE"."""
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list[ComparedModel]] = {}
     for entry in regressions:
-        cause = entry.get("cause") or {}
-        groups.setdefault(cause.get("signature") or "", []).append(entry)
+        cause = entry.get("cause")
+        groups.setdefault((cause["signature"] if cause else "") or "", []).append(entry)
     if not groups:
         return Markup("")
     items = []
-    for entries in sorted(groups.values(), key=lambda g: (-len(g), (g[0].get("cause") or {}).get("summary") or "")):
-        cause = entries[0].get("cause") or {}
-        what = cause.get("code") or cause.get("summary") or "an unknown cause"
+
+    def summary(entries: list[ComparedModel]) -> str:
+        cause = entries[0].get("cause")
+        return (cause["summary"] if cause else "") or ""
+
+    for entries in sorted(groups.values(), key=lambda g: (-len(g), summary(g))):
+        cause = entries[0].get("cause")
+        what = (cause["code"] or cause["summary"] if cause else "") or "an unknown cause"
         items.append(
             Markup("<li><b>{:,}</b> model{} newly fail{} with <code>{}</code> {}<br><small>{}: {}</small></li>").format(
                 len(entries),
                 *_plurals(len(entries)),
                 what,
-                docs_link(cause.get("docs")),
-                cause.get("summary") or "",
+                docs_link(cause["docs"] if cause else None),
+                summary(entries),
                 ", ".join(e["model_id"] for e in entries),
             )  # fmt: skip
         )

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from components.queries.answers import ConfigCheckAnswer
 from components.queries.formatting import cores_noted, is_missing, parameters
 from components.web.html.evidence import expectation_html
 from components.web.routes.be_found import copy_block
 
 
-def config_check_html(answer: dict) -> Markup:
+def config_check_html(answer: ConfigCheckAnswer) -> Markup:
     """The answer of /check_config as the Models page shows it."""
     size = answer.get("num_parameters")
     estimate = (
@@ -47,7 +48,9 @@ def config_check_html(answer: dict) -> Markup:
             Markup(
                 '<p class="suggested"><b>The run.py below is UNTESTED:</b> adapted from the tested script of '
                 "<code>{}</code>; put your model's folder in place of <code>/path/to/your/model</code>.</p>{}"
-            ).format(answer["suggested_from"], copy_block("config-run-py", answer["suggested_run_py"], "Copy run.py"))
+            ).format(
+                answer["suggested_from"], copy_block("config-run-py", answer["suggested_run_py"] or "", "Copy run.py")
+            )
         )
     parts.append(Markup("</div>"))
     return Markup("").join(parts)

@@ -4,12 +4,15 @@ error and its stack, or, before a model is opened, what the panel will hold.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from markupsafe import Markup
 
 from components.domain.columns import BY_NAME, STACK_PACKAGES
 from components.domain.results import MEANING, NOT_TESTED, OTHER
 from components.domain.stacks import StackRef
 from components.queries import formatting
+from components.queries.answers import LookupAnswer
 from components.web.html.markup import badge, join, model_link
 
 # Until a model is opened, the details column says what it will hold (never empty boxes).
@@ -26,8 +29,9 @@ ERROR_PREVIEW_LINES = 6
 MAX_ERROR_CHARS = 50_000
 
 
-def details(answer: dict) -> Markup:
-    """The top of the details panel: result and meaning, the reason or the error, and the stack."""
+def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = None) -> Markup:
+    """The top of the details panel: result and meaning, the reason or the error, and the stack; then
+    `other_fields`, the row's columns the app does not know (a newer dataset's), as text."""
     if not answer:
         return Markup("")
     kind = answer.get("kind") or OTHER
@@ -73,13 +77,13 @@ def details(answer: dict) -> Markup:
         out.append(Markup('<p class="notes"><b>Notes:</b> {}</p>').format(answer["notes"]))
     if stack and kind != NOT_TESTED:  # a model with no run has no stack of its own to show
         out.append(_stack_table(answer))
-    if answer.get("other_fields"):
-        out.append(_other_fields(answer["other_fields"]))
+    if other_fields:
+        out.append(_other_fields(other_fields))
     out.append(Markup("</div>"))
     return join(out)
 
 
-def _check_line(answer: dict) -> Markup:
+def _check_line(answer: LookupAnswer) -> Markup:
     checks = []
     if answer.get("cpu_match"):
         checks.append(f"CPU comparison: {answer['cpu_match']}")
@@ -106,7 +110,7 @@ def _error_block(error: str) -> Markup:
     ).format(last[:300], shown, total_lines, error)
 
 
-def _stack_table(answer: dict) -> Markup:
+def _stack_table(answer: LookupAnswer) -> Markup:
     rows = [(BY_NAME[c].label, answer.get(c)) for c, _ in STACK_PACKAGES]
     rows += [("Python", answer.get("python")), ("Neuron driver", answer.get("neuron_driver"))]
     rows.append(("Tested at", formatting.timestamp(answer.get("tested_at"))))
@@ -116,7 +120,7 @@ def _stack_table(answer: dict) -> Markup:
     return Markup('<table class="stack-table"><caption>Stack</caption>{}</table>').format(cells)
 
 
-def _other_fields(fields: dict) -> Markup:
+def _other_fields(fields: Mapping[str, object]) -> Markup:
     """Columns of the row that the app does not know (a newer dataset's), as text."""
     cells = join(
         Markup('<tr><th scope="row">{}</th><td>{}</td></tr>').format(k, "—" if v is None else v)

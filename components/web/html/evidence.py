@@ -9,12 +9,13 @@ from urllib.parse import urlencode
 from markupsafe import Markup
 
 from components.domain.results import NOT_TESTED
+from components.queries.answers import LookupAnswer
 from components.queries.formatting import cores_noted, cores_phrase, parameters
 from components.sources.records import hub_id
 from components.web.routes import be_found
 
 
-def evidence_html(answer: dict) -> Markup:
+def evidence_html(answer: LookupAnswer) -> Markup:
     """The evidence block of a `not tested` lookup answer (empty for a tested one)."""
     if answer.get("kind") != NOT_TESTED or "evidence" not in answer:
         return Markup("")
@@ -117,7 +118,7 @@ def lookup_offer(text: str, query_string: str) -> Markup:
     ).format(query_string or urlencode({"model": model_id}), model_id)
 
 
-def request_test_html(answer: dict) -> Markup:
+def request_test_html(answer: LookupAnswer) -> Markup:
     """The offer to ask for a run of an untested model in the dataset's discussions ("" when there is none)."""
     asking = answer.get("request_test")
     if not asking:

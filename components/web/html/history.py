@@ -7,10 +7,11 @@ from markupsafe import Markup
 from components.domain.results import OTHER
 from components.domain.stacks import StackRef
 from components.queries import formatting
+from components.queries.answers import HistoryEntry
 from components.web.html.markup import badge, join
 
 
-def history_table(entries: list[dict]) -> Markup:
+def history_table(entries: list[HistoryEntry]) -> Markup:
     """The model on every stack, newest first, marking its last pass and the first failure after it.
     Four columns, figures on one line each: it reads at the details column's width."""
     if not entries:

@@ -17,8 +17,8 @@ def esc(value: object) -> Markup:
     return Markup("") if value is None else escape(str(value))
 
 
-def join(parts: Iterable[object]) -> Markup:
-    """Pieces of HTML (each escaped unless it is Markup) as one."""
+def join(parts: Iterable[str]) -> Markup:
+    """Pieces of HTML (each `str` escaped unless it is Markup) as one."""
     return Markup("").join(parts)
 
 

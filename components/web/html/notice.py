@@ -42,7 +42,7 @@ def header(
     """The notice under the title: where the data comes from, how fresh, and what was skipped.
     `refresh_error` is why the latest refresh failed, if it did (the data shown is then older)."""
     kind = "sample" if provenance.is_sample else provenance.kind
-    parts = [Markup('<div class="provenance provenance-{}" id="provenance">').format(kind)]
+    parts: list[str] = [Markup('<div class="provenance provenance-{}" id="provenance">').format(kind)]
     if provenance.is_sample:
         parts.append(Markup('<strong class="sample-flag">Sample data</strong> '))
     parts.append(provenance_line(provenance))

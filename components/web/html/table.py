@@ -5,6 +5,7 @@ lines around it (the summary, the hint, the size note).
 from __future__ import annotations
 
 import numbers
+from typing import Literal
 
 import pandas as pd
 from markupsafe import Markup
@@ -23,10 +24,10 @@ TABLE_HINT = Markup(
 # elsewhere. One shape for every view lets the table keep its column widths.
 _FIGURE = {"trending": ("Trending score", "trending_score")}
 _DOWNLOADS = ("Downloads", "downloads")
-TABLE_WIDTHS = ["28%", "12%", "8%", "9%", "13%", "16%", "14%"]
+TABLE_WIDTHS: list[str | int] = ["28%", "12%", "8%", "9%", "13%", "16%", "14%"]
 SIZE_HEADER = "Size (B)"
 # Size is a number cell (billions of parameters), so the table sorts it by number; the rest is HTML.
-TABLE_TYPES = ["html", "html", "number", "html", "html", "html", "html"]
+TABLE_TYPES: list[Literal["html", "number"]] = ["html", "html", "number", "html", "html", "html", "html"]
 
 
 def table_columns(view: str) -> tuple[str, ...]:
@@ -52,7 +53,7 @@ def table_frame(frame: pd.DataFrame, view: str = "selected") -> pd.DataFrame:
         if r.get("task"):
             model += Markup('<br><small class="task">{}</small>').format(r["task"])
         if not formatting.is_missing(rank):
-            model = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank)) + model
+            model = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + model
         rows.append(
             [
                 model,

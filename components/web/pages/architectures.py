@@ -11,13 +11,14 @@ from markupsafe import Markup
 from components.domain.results import OTHER, PASS, result_kind
 from components.domain.stacks import Stack, picker_choices
 from components.queries import architectures
+from components.queries.answers import ArchitectureAnswer
 from components.sources.app_sources import Moment, Sources
-from components.web.pages.wiring import answering, by_name, components
+from components.web.pages.wiring import PRIVATE, answering, by_name, components
 
 MAX_MODELS_LISTED = 12  # per architecture; the rest are counted
 
 
-def headline_html(figure: dict) -> Markup:
+def headline_html(figure: architectures.Headline) -> Markup:
     """The headline figure with its definition right beside it."""
     if figure["share"] is None:
         value = Markup('<p class="headline-figure">No architecture of the ranked models is known.</p>')
@@ -44,7 +45,7 @@ def headline_html(figure: dict) -> Markup:
     )
 
 
-def table_html(rows: list[dict]) -> Markup:
+def table_html(rows: list[ArchitectureAnswer]) -> Markup:
     """Architectures with tested and passed counts and their models (smallest first)."""
     if not rows:
         return Markup('<p class="summary empty">No model on this stack has a known architecture.</p>')
@@ -108,7 +109,7 @@ def build(opened: Callable, sources: Sources) -> None:
     page's load event (`demo.load`), which fills it."""
     tab = ArchitecturesTab(sources)
     tab.layout()
-    picker, private = by_name(tab, ("stack",)), {"api_visibility": "private"}
+    picker, private = by_name(tab, ("stack",)), PRIVATE
     drawn = components(tab, ("headline", "table"))
     opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, *drawn], **private)
     tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=drawn, trigger_mode="always_last",

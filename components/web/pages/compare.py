@@ -13,14 +13,15 @@ from markupsafe import Markup
 from components.domain.results import OTHER
 from components.domain.stacks import picker_choices
 from components.queries import compare, formatting, links
+from components.queries.answers import ComparedModel
 from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html import causes
 from components.web.html.markup import badge, join
-from components.web.pages.wiring import answering, by_name, components
+from components.web.pages.wiring import PRIVATE, answering, by_name, components
 
 MAX_SECTION_ROWS = 200
-SECTIONS = (
+SECTIONS: tuple[tuple[compare.ListName, str, str], ...] = (
     ("regressions", "Regressions", "PASS on A, FAIL on B."),
     ("fixes", "Fixes", "FAIL on A, PASS on B."),
     ("added", "Added", "Run on B, not on A."),
@@ -107,7 +108,9 @@ class CompareTab:
         return join(parts)
 
 
-def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: Stack, stack_b: Stack) -> Markup:
+def _section(
+    entries: list[ComparedModel], name: str, title: str, meaning: str, stack_a: Stack, stack_b: Stack
+) -> Markup:
     head = Markup('<h3 id="compare-{}-title">{} ({:,})</h3><p class="meaning">{}</p>').format(
         name, title, len(entries), meaning
     )
@@ -130,7 +133,7 @@ def _section(entries: list[dict], name: str, title: str, meaning: str, stack_a: 
     ).format(name, head, extra, rows, more)
 
 
-def _row(e: dict, opened_on: Stack, changed: bool) -> Markup:
+def _row(e: ComparedModel, opened_on: Stack, changed: bool) -> Markup:
     # the model opens on the Models page, on the stack where it was run (its library named exactly)
     link = links.model_on_stack(e["model_id"], opened_on)
     cores = formatting.change(formatting.cores(e.get("tp_a")), formatting.cores(e.get("tp_b")))
@@ -154,7 +157,7 @@ def build(opened: Callable, sources: Sources) -> None:
     tab = CompareTab(sources)
     gr.Markdown(INTRO, elem_classes=["hint"])
     tab.layout()
-    pickers, private = by_name(tab, ("stack_a", "stack_b")), {"api_visibility": "private"}
+    pickers, private = by_name(tab, ("stack_a", "stack_b")), PRIVATE
     opened(answering(tab, tab.on_open), inputs_kwargs=pickers, outputs=components(tab, (*pickers, "result")), **private)
     gr.on([tab.stack_a.input, tab.stack_b.input], answering(tab, tab.on_change), inputs_kwargs=pickers,
           outputs=[tab.result], trigger_mode="always_last", **private)  # fmt: skip

@@ -24,7 +24,10 @@ class Filters:
     @classmethod
     def of(cls, values: dict[str, Any]) -> Filters:
         """The filters among an event's inputs (by name; a missing one is empty)."""
-        get = values.get
+
+        def get(name: str) -> str:
+            return values.get(name) or ""
+
         return cls(get("search"), get("view"), get("task"), get("cc"), get("library"), get("version"), get("size"))
 
     @property

@@ -7,7 +7,7 @@ The filters travel as one `Filters` value (`filters.py`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,7 +27,7 @@ from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.html.history import history_table
 from components.web.pages.filters import Filters
-from components.web.pages.wiring import ADDRESS_JS, answering, by_name, components
+from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, by_name, components
 from components.web.routes import be_found, downloads
 
 PAGE_SIZE = 100
@@ -206,8 +206,9 @@ class ModelsTab:
         summary = table.summary_line(
             result.total, len(shown), result.passed, result.stack, views.VIEW_LABELS[query.view]
         )
-        if not result.total and hub_id(query.text):
-            offer = links.build(links.PageState(query, hub_id(query.text)))
+        asked = hub_id(query.text)
+        if not result.total and asked:
+            offer = links.build(links.PageState(query, asked))
             summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
         elif result.total:
             summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT
@@ -258,15 +259,14 @@ class ModelsTab:
         unknown = None if record else records.why_unknown(model_id)
         answer = details.lookup(now.snapshot, model_id, query.neuronx_cc, query.library_version, now.records, unknown)
         # columns a newer dataset added, which the app does not know yet: shown as text
-        answer["other_fields"] = {
-            c: answer[c] for c in now.snapshot.rows.columns if c not in NAMES and answer.get(c) is not None
-        }
+        row: Mapping[str, object] = answer
+        other_fields = {c: row[c] for c in now.snapshot.rows.columns if c not in NAMES and row.get(c) is not None}
         install = answer.get("install_command", "")
         cache_sync = answer.get("cache_sync_command", "")
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return {
             "details": BACK_TO_TABLE
-            + Markup(html_details.details(answer))
+            + Markup(html_details.details(answer, other_fields))
             + evidence.evidence_html(answer)
             + causes.cause_panel(answer),  # all escaped
             "install": gr.update(value=install, visible=bool(install)),
@@ -335,20 +335,23 @@ class ModelsTab:
                                   max_lines=20)  # fmt: skip
             config_button = gr.Button("Check it on this stack", size="sm", elem_id="config-button")
             config_answer = gr.HTML(elem_id="config-answer")
+        shown, limit, model = gr.State([]), gr.State(PAGE_SIZE), gr.State("")  # made in this order, then the link
+        link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
         self.w = Widgets(
             header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
             cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
             snippets=snippets_box, config_json=config_json, config_button=config_button, config_answer=config_answer,
-            link=None, shown=gr.State([]), limit=gr.State(PAGE_SIZE), model=gr.State(""),
+            link=link, shown=shown, limit=limit, model=model,
         )  # fmt: skip
-        self.w.link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
         return self.w
 
     def wire(self, demo: gr.Blocks) -> None:
         """Connect the tab's events (after `layout`)."""
         w = self.w
-        private = {"api_visibility": "private"}
+        if w is None:
+            raise RuntimeError("wire() needs the widgets layout() makes")
+        private = PRIVATE
 
         def event(handler, inputs, outputs, **options) -> dict:
             return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),

@@ -11,9 +11,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from components.queries.preview import APP_NAME
+
+
+class Visibility(TypedDict):
+    """The keyword that keeps a page's own events off the API page and out of MCP."""
+
+    api_visibility: Literal["public", "private", "undocumented"]
+
+
+PRIVATE: Visibility = {"api_visibility": "private"}
 
 # The one address-bar script: a component's `.change` runs it in the browser, and the address bar shows the
 # page's view without a new history entry. It reads a query string (the Models page's link box, which then
