@@ -1,7 +1,7 @@
 """The immutable in-memory snapshot every handler reads, and what it knows about itself.
 
 A snapshot is built once per load and never changed; a refresh builds a new one and swaps
-it in whole (see `store.py`), so a request that took a snapshot sees one consistent dataset.
+it in whole (see `dataset_store.py`), so a request that took a snapshot sees one consistent dataset.
 """
 
 from __future__ import annotations
