@@ -5,7 +5,8 @@ Freed memory stays with the allocator that served it: Arrow's pool (mimalloc) ke
 glibc's malloc keeps freed heap in each of its arenas (one per thread that allocated, up to eight per
 core). `limit_arenas()` (at start, before the server's threads exist) keeps glibc to a few arenas;
 `give_back()` (after a refresh swapped its snapshot in) returns both allocators' free pages to the system.
-Both do nothing where the C library is not glibc.
+Both do nothing where the C library is not glibc. This is the process's own business, not a source's:
+`app.py` calls `limit_arenas()` at start and the dataset store `give_back()` after a refresh.
 """
 
 from __future__ import annotations

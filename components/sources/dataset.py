@@ -1,10 +1,9 @@
 """Reading the support dataset: any mix of Parquet files, whatever schema each file has.
 
-Where the files are is `listing.py`'s job; giving one file's table the documented schema is `schema.py`'s.
-
 `load(source)` reads a folder (recursively), one file, or an `hf://datasets/...` path and
 returns one `Snapshot`: the union of all files' columns with the documented types, one row
 per model and stack (the newest `tested_at` wins), and a report of everything it skipped.
+Where the files are is `listing.py`'s job; giving one file's table the documented schema, `schema.py`'s.
 """
 
 from __future__ import annotations
