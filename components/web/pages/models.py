@@ -313,7 +313,7 @@ class ModelsTab:
                 )  # fmt: skip
                 cache_sync = gr.Textbox(
                     label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
-                    interactive=False, visible=False,
+                    interactive=False, visible=False, info=" · ".join(details.CACHE_SYNC_NOTES),
                 )  # fmt: skip
                 run_py = gr.Code(
                     label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
