@@ -19,6 +19,7 @@ from components.sources.records import Records, empty_records, hub_id
 from components.sources.snapshot import Snapshot
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
+RUN_COMMAND = "python3 run.py"  # a sharded script starts its own ranks: no torchrun
 NEFF_CACHE_DIR = "/tmp/neff_cache"  # TorchNeuron's default TORCH_NEURONX_NEFF_CACHE_DIR
 # What the cache command needs to work as pasted (flags checked against `hf buckets sync --help`):
 # `hf buckets` came with huggingface_hub 1.5.0, and the command takes a whole compiler version's cache.

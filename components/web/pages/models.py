@@ -31,7 +31,7 @@ from components.web.routes import be_found, downloads
 PAGE_SIZE = 100
 MAX_ROWS = 2000
 ALL_TASKS = ("All tasks", "")
-RUN_COMMAND = "python3 run.py"
+RUN_COMMAND = details.RUN_COMMAND
 # Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
 # the link at narrow widths only).
 BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to the table</a></p>')
