@@ -23,7 +23,7 @@ from pathlib import Path
 
 from huggingface_hub import CommitScheduler, HfApi
 
-from components.queries.wanted import Wanted
+from components.sources.wanted_counts import Wanted
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ import pytest
 from huggingface_hub import HfApi
 from huggingface_hub.hf_api import RepoUrl
 
-from components.queries.wanted import Wanted
 from components.sources import wanted_store
+from components.sources.wanted_counts import Wanted
 
 REPO = "someone/wanted-models"
 ADDRESSES = ("203.0.113.7", "198.51.100.23", "2001:db8::1")

@@ -18,12 +18,12 @@ from components.domain.columns import NAMES
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, sizes, snippets, views, wanted
-from components.queries.wanted import Wanted
 from components.sources import wanted_store
 from components.sources.moment import Moment, Sources
 from components.sources.rankings import Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
+from components.sources.wanted_counts import Wanted
 from components.web.html import causes, evidence, render
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.pages.filters import Filters

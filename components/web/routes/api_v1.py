@@ -30,8 +30,8 @@ from starlette.routing import Route
 
 from components.domain.stacks import UnknownStack
 from components.queries import sizes, views
-from components.queries.wanted import Wanted
 from components.sources.moment import Sources
+from components.sources.wanted_counts import Wanted
 from components.web.routes.endpoints import Api
 
 PREFIX = "/api/v1"

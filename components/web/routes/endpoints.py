@@ -285,6 +285,7 @@ def address_of(request: gr.Request) -> str:
     inner = getattr(request, "request", None)
     if inner is not None and hasattr(inner, "scope"):
         return client_of(inner.scope)
-    headers = [(str(k).encode("latin-1"), str(v).encode("latin-1")) for k, v in dict(request.headers or {}).items()]
+    given = dict(getattr(request, "headers", None) or {})
+    headers = [(str(k).encode("latin-1", "replace"), str(v).encode("latin-1", "replace")) for k, v in given.items()]
     client = getattr(request, "client", None)
     return client_of({"headers": headers, "client": (getattr(client, "host", "unknown"), 0)})

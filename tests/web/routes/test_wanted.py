@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.testclient import TestClient
 
-from components.queries.wanted import Wanted
+from components.sources.wanted_counts import Wanted
 from components.web.routes import api_v1
 from components.web.routes import wanted as wanted_routes
 from components.web.routes.endpoints import Api
