@@ -95,6 +95,7 @@ def _lay_out(sources: Sources) -> gr.Blocks:
         gr.api(api.architectures, api_name="architectures")
         gr.api(api.failures, api_name="failures")
         gr.api(api.check_config, api_name="check_config")
+        gr.api(api.wanted, api_name="wanted")
     return demo
 
 

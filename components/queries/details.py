@@ -25,8 +25,8 @@ NEFF_CACHE_DIR = "/tmp/neff_cache"  # TorchNeuron's default TORCH_NEURONX_NEFF_C
 # `hf buckets` came with huggingface_hub 1.5.0, and the command takes a whole compiler version's cache.
 CACHE_SYNC_NOTES = (
     'Needs huggingface_hub 1.5 or newer, which added "hf buckets": pip install -U "huggingface_hub>=1.5"',
-    "To see the size first, run the same command with --dry-run: it prints the plan, one JSON line per file "
-    "with its size, and downloads nothing.",
+    "To see the size first, run the same command with --dry-run: it prints the plan as JSON lines (the first "
+    "line's summary has total_size in bytes) and downloads nothing.",
     f"TorchNeuron reads its compiled graphs from TORCH_NEURONX_NEFF_CACHE_DIR (default {NEFF_CACHE_DIR}), where "
     "the command writes them: the synced folder is used as it is.",
 )
