@@ -160,11 +160,12 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
     specs = dict.fromkeys(s.spec for s in snapshot.stacks)
     return SearchForm(
         query.text, query.view,
-        "" if default or stack is None else stack.neuronx_cc,
+        "" if default or stack is None else short_version(stack.neuronx_cc),
         "" if default or stack is None else stack.spec,
         tuple((v, views.VIEW_LABELS[v]) for v in views.VIEWS),
-        (("", "newest"), *((cc, short_version(cc)) for cc in snapshot.compilers())),
-        (("", "newest"), *((spec, spec.replace("==", " ") if "==" in spec else f"transformers {spec}") for spec in specs)),
+        # a compiler without its +local tag matches the stack that has it: the shorter value keeps `/` light
+        (("", "newest"), *((short_version(cc), short_version(cc)) for cc in snapshot.compilers())),
+        (("", "newest"), *((spec, spec) for spec in specs)),
     )  # fmt: skip
 
 

@@ -88,7 +88,7 @@ def head(preview: Preview, url: str, image: str) -> Markup:
         named.format("twitter:image", image),
         Markup('<link rel="canonical" href="{}">').format(url),
     ]
-    return Markup("").join(tags) + STYLE + whole_job.STYLE
+    return Markup("").join(tags) + STYLE + (whole_job.STYLE if preview.model else "")
 
 
 def _badge(kind: str, text: str) -> Markup:

@@ -13,21 +13,20 @@ from markupsafe import Markup
 from components.queries.details import RUN_COMMAND
 from components.queries.preview import Preview, SearchForm
 
-STYLE = Markup(
-    "<style>#first-paint form{display:flex;flex-wrap:wrap;gap:.5em;align-items:end;margin:.6em 0}"
-    "#first-paint label{display:flex;flex-direction:column;font-size:.85em}"
-    "#first-paint input,#first-paint select,#first-paint button{font:inherit;font-size:1rem;padding:.25em .4em}"
-    "#first-paint pre{white-space:pre-wrap;word-break:break-word;padding:.6em;margin:.2em 0 .8em;"
-    "border:1px solid #d1d5db;border-radius:6px;max-height:24em;overflow:auto;font-size:.85em}"
-    "#first-paint h3{font-size:1em;margin:.8em 0 .1em}"
-    "@media (prefers-color-scheme:dark){#first-paint pre{border-color:#374151}}</style>"
-)
+# only a model link carries it (`first_paint.head`): scripts wrap and scroll
+STYLE = Markup("<style>#first-paint pre{white-space:pre-wrap;max-height:24em;overflow:auto}</style>")
 
 
 def _select(name: str, label: str, choices: tuple[tuple[str, str], ...], chosen: str) -> Markup:
+    # `/` stays light: an option's value is its text unless told otherwise (views are read in any case), the
+    # first option is chosen unless another is, and an option needs no end tag
     options = Markup("").join(
-        Markup('<option value="{}"{}>{}</option>').format(value, Markup(" selected") if value == chosen else "", text)
-        for value, text in choices
+        Markup("<option{}{}>{}").format(
+            Markup(' value="{}"').format(value) if value.lower() != text.lower() else "",
+            Markup(" selected") if value == chosen and i else "",
+            text,
+        )
+        for i, (value, text) in enumerate(choices)
     )
     return Markup('<label>{}<select name="{}">{}</select></label>').format(label, name, options)
 
@@ -36,9 +35,8 @@ def search_form(form: SearchForm) -> Markup:
     """A GET form to the Models page: `q`, `view`, `neuronx_cc` and `library_version`, as its deep links
     name them; it works with scripts off, the live page reads the same link."""
     return Markup(
-        '<form method="get" action="./" role="search" aria-label="Search the models">'
-        '<label>Search<input type="search" name="q" value="{}" placeholder="e.g. qwen3 0.6b" maxlength="200"></label>'
-        '{}{}{}<button type="submit">Search</button></form>'
+        '<form action="./" role="search"><label>Search<input type="search" name="q" value="{}"></label>'
+        "{}{}{}<button>Search</button></form>"
     ).format(
         form.text,
         _select("view", "View", form.views, form.view),

@@ -280,7 +280,10 @@ class ModelsTab:
             + evidence.evidence_html(answer)
             + causes.cause_panel(answer),  # all escaped
             "install": gr.update(value=install, visible=bool(install)),
-            "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
+            # what the command needs to work as pasted, sent with it (the first page stays light)
+            "cache_sync": gr.update(
+                value=cache_sync, visible=bool(cache_sync), info=" · ".join(answer.get("cache_sync_notes") or ())
+            ),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed
@@ -325,7 +328,7 @@ class ModelsTab:
                 )  # fmt: skip
                 cache_sync = gr.Textbox(
                     label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
-                    interactive=False, visible=False, info=" · ".join(details.CACHE_SYNC_NOTES),
+                    interactive=False, visible=False,
                 )  # fmt: skip
                 run_py = gr.Code(
                     label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
