@@ -21,21 +21,26 @@ __all__ = ["TOP", "Counted", "Wanted", "note_lookup", "ranking", "untested"]
 TOP = 100  # models in the ranking (docs/limits.md)
 
 
-def untested(snapshot: Snapshot, model_id: str) -> str | None:
-    """The id to count when a lookup of `model_id` is of a model with no row on the newest stack (its
-    canonical id, or the Hub id asked for); None for a tested model or text that is not a Hub id."""
+def untested(snapshot: Snapshot, model_id: str, records: Records | None = None) -> str | None:
+    """The id to count when a lookup of `model_id` is of a model with no row on the newest stack (its id in
+    the data, else in its Hub record, else the Hub id as asked); None for a tested model or text that is not
+    a Hub id."""
     canonical = snapshot.canonical_model_id(" ".join(str(model_id or "").split()))
     stack = snapshot.newest
     if stack is None:
         return None
     if canonical:
         return canonical if snapshot.row_for(canonical, stack) is None else None
-    return hub_id(str(model_id or "").strip())
+    asked = hub_id(str(model_id or "").strip())
+    record = records.get(asked) if records is not None and asked else None
+    return record.model_id if record else asked  # "org/name" and "Org/Name" count as one where the Hub knows it
 
 
-def note_lookup(wanted: Wanted, snapshot: Snapshot, model_id: str, address: str) -> bool:
+def note_lookup(
+    wanted: Wanted, snapshot: Snapshot, model_id: str, address: str, records: Records | None = None
+) -> bool:
     """Count a lookup of `model_id` by `address` when the model is untested on the newest stack."""
-    counted = untested(snapshot, model_id)
+    counted = untested(snapshot, model_id, records)
     return wanted.note(counted, address) if counted else False
 
 

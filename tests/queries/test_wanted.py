@@ -102,3 +102,11 @@ def test_the_ranking_has_downloads_and_expectation_and_leaves_out_tested_models(
     assert first["expectation"] in ("likely runs", "likely fails", "unknown")
     assert answer["stack"]["library_version"] == "5.0.0" and answer["persisted"] is False
     assert len(wanted.ranking(counts, snapshot, records, limit=1)["models"]) == 1
+
+
+def test_a_hub_id_in_another_case_counts_under_its_records_id(snapshot):
+    records = parse_records([{"id": "Someone/New-Model", "downloads": 7}], "test")
+    counts = wanted.Wanted(clock=Clock())
+    assert wanted.note_lookup(counts, snapshot, "someone/new-model", "a", records)
+    assert wanted.note_lookup(counts, snapshot, "SOMEONE/NEW-MODEL", "b", records)
+    assert [(c.model_id, c.lookups) for c in counts.counted()] == [("Someone/New-Model", 2)]

@@ -196,7 +196,7 @@ class ModelsTab:
     def _count(self, now: Moment, model_id: str, request: gr.Request | None) -> None:
         """A model opened on the page counts towards /wanted when it is untested (queries/wanted.py)."""
         if model_id and request is not None:
-            wanted.note_lookup(self.wanted, now.snapshot, model_id, address_of(request))
+            wanted.note_lookup(self.wanted, now.snapshot, model_id, address_of(request), now.records)
 
     def _task_for_view(self, now: Moment, query: views.Query):
         """The query with a task its view offers (a ranked view has no "All tasks"), and the choices."""

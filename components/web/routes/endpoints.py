@@ -162,7 +162,7 @@ class Api:
         unknown = None if record else records.why_unknown(str(model_id or ""))
         now = self.sources.now()  # after the wait: the records it may have brought
         if request is not None:  # an untested model asked for counts towards /wanted (queries/wanted.py)
-            wanted_models.note_lookup(self.asked, now.snapshot, str(model_id), address_of(request))
+            wanted_models.note_lookup(self.asked, now.snapshot, str(model_id), address_of(request), now.records)
         return details.lookup(now.snapshot, model_id, neuronx_cc, library_version, now.records, unknown)
 
     @documented(
