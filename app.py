@@ -30,9 +30,11 @@ from components.web.pages import architectures as architectures_tab
 from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
 from components.web.pages import failures as failures_tab
+from components.web.pages import wanted as wanted_page
 from components.web.pages.models import ModelsTab
 from components.web.patches import build_once
 from components.web.routes import api_v1, be_found, downloads, first_response, limits, refusals, streams, webhook
+from components.web.routes import wanted as wanted_routes
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
@@ -74,6 +76,7 @@ def _lay_out(sources: Sources) -> gr.Blocks:
         ("Charts", "charts", lambda: charts_tab.build(demo.load, sources)),
         ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, sources)),
         ("Failures", "failures", lambda: failures_tab.build(demo.load, sources)),
+        ("Wanted", "wanted", lambda: wanted_page.build(demo.load, sources)),
         ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
     )
     for name, path, lay_out in pages:
@@ -93,6 +96,7 @@ def _lay_out(sources: Sources) -> gr.Blocks:
         gr.api(api.architectures, api_name="architectures")
         gr.api(api.failures, api_name="failures")
         gr.api(api.check_config, api_name="check_config")
+        gr.api(api.wanted, api_name="wanted")
     return demo
 
 
@@ -144,6 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     # the webhook, download, badge, feed and /api/v1 routes come first, before every route of Gradio's own
     routes = webhook.routes(sources.datasets) + downloads.routes(sources) + be_found.routes(sources)
     routes += api_v1.routes(sources) + first_response.routes(sources)
+    routes += wanted_routes.routes(sources)  # /wanted.atom
     # every page's first HTML says what it shows and paints its first screen (first_response.py)
     app_kwargs = {"routes": routes, "middleware": [first_response.middleware(sources)]}
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=app_kwargs)

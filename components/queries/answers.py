@@ -46,6 +46,8 @@ __all__ = [
     "StackRefAnswer",
     "Suggestion",
     "ThresholdsAnswer",
+    "WantedAnswer",
+    "WantedModel",
     "describe",
     "keys",
     "returns",
@@ -325,6 +327,10 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
     instance: Annotated[str | None, "the smallest trn2 instance for its cores"]
     install_command: Annotated[str, "pip install of the stack's packages, pinned"]
     cache_sync_command: Annotated[str, "fetches the graphs the run compiled (not for an untested model)"]
+    cache_sync_notes: Annotated[
+        list[str],
+        "what cache_sync_command needs: huggingface_hub>=1.5 (which added hf buckets), --dry-run to print the plan and its size first, and TORCH_NEURONX_NEFF_CACHE_DIR (default /tmp/neff_cache), where TorchNeuron reads the graphs",
+    ]
     history: Annotated[list[HistoryEntry], "the model on every stack, newest first"]
     evidence: Annotated[Evidence, "a model with no row on the stack: what the stack says about it"]
     record_unknown: Annotated[str, "why the model's Hub record is unknown, when it is"]
@@ -415,3 +421,23 @@ class CompareAnswer(TypedDict):
         list[ComparedModel],
         "any other change of result, such as PASS to EXCLUDED (an exclusion is a decision, not a regression)",
     ]
+
+
+class WantedModel(TypedDict):
+    """An untested model people look up."""
+
+    model_id: ModelId
+    lookups: Annotated[int, "distinct askers over the window, each address counted once a model a day"]
+    last_day: Annotated[str, "the last day (UTC, ISO 8601) it was looked up"]
+    downloads: Annotated[int | None, "the Hub's download count from its model record, null when unknown"]
+    task: Annotated[str | None, "the Hub task from its model record, null when unknown"]
+    expectation: Annotated[str, 'what to expect on the newest stack: "likely runs", "likely fails" or "unknown"']
+
+
+class WantedAnswer(TypedDict):
+    """The models with no row on the newest stack that people look up most."""
+
+    stack: Annotated[StackAnswer | None, "the newest stack, which the models have no row on"]
+    days: Annotated[int, "how many days the counts cover"]
+    persisted: Annotated[bool, "whether the counts are kept in a dataset repo (else in memory, lost on restart)"]
+    models: Annotated[list[WantedModel], "the most looked-up first"]

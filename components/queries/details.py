@@ -21,6 +21,17 @@ from components.sources.records import Records, empty_records, hub_id
 from components.sources.snapshot import Snapshot, Stack
 
 NEFF_BUCKET = "hf://buckets/aws-neuron/torch-neuronx-neff-cache"
+RUN_COMMAND = "python3 run.py"  # a sharded script starts its own ranks: no torchrun
+NEFF_CACHE_DIR = "/tmp/neff_cache"  # TorchNeuron's default TORCH_NEURONX_NEFF_CACHE_DIR
+# What the cache command needs to work as pasted (flags checked against `hf buckets sync --help`):
+# `hf buckets` came with huggingface_hub 1.5.0, and the command takes a whole compiler version's cache.
+CACHE_SYNC_NOTES = (
+    'Needs huggingface_hub 1.5 or newer, which added "hf buckets": pip install -U "huggingface_hub>=1.5"',
+    "To see the size first, run the same command with --dry-run: it prints the plan as JSON lines (the first "
+    "line's summary has total_size in bytes) and downloads nothing.",
+    f"TorchNeuron reads its compiled graphs from TORCH_NEURONX_NEFF_CACHE_DIR (default {NEFF_CACHE_DIR}), where "
+    "the command writes them: the synced folder is used as it is.",
+)
 # Libraries the harness runs beyond Transformers, installed from PyPI by their own names.
 KNOWN_LIBRARIES = ("diffusers", "sentence-transformers")
 PIP_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,80}")
@@ -33,7 +44,7 @@ HISTORY_FIELDS = tuple(k for k in keys(HistoryEntry) if k not in ("kind", "last_
 
 def cache_sync_command(neuronx_cc: str) -> str:
     """The command that fetches the compiled graphs (NEFFs) of one compiler version."""
-    return f"hf buckets sync {shlex.quote(f'{NEFF_BUCKET}/neuronxcc-{neuronx_cc}')} /tmp/neff_cache"
+    return f"hf buckets sync {shlex.quote(f'{NEFF_BUCKET}/neuronxcc-{neuronx_cc}')} {NEFF_CACHE_DIR}"
 
 
 def install_command(row: Mapping[str, object]) -> str:
@@ -134,6 +145,7 @@ def lookup(
     answer["kind"] = result_kind(answer.get("result"), answer.get("exclusion"))
     answer["install_command"] = install_command(answer)
     answer["cache_sync_command"] = cache_sync_command(answer.get("neuronx_cc") or "")
+    answer["cache_sync_notes"] = list(CACHE_SYNC_NOTES)
     answer.update(_record_fields(records, canonical))
     instance = hardware().smallest_instance(answer.get("tp"))
     answer["instance"] = instance.name if instance else None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
 from components.domain.stacks import StackRef
+from components.domain.versions import short_version
 from components.queries import details, formatting, links, sizes, views
 from components.sources.app_sources import Moment
 
@@ -25,6 +26,7 @@ PAGES = {
     "architectures": ("Architectures", "Which model architectures run on AWS Trainium with torch-neuronx"),
     "failures": ("Failures", "Why models fail on AWS Trainium: failures grouped by cause, with fixes"),
     "about": ("About", "How models are tested on AWS Trainium and what a result means"),
+    "wanted": ("Wanted", "The untested models people look up most, for the dataset's maintainers to test next"),
     "endpoints": ("API endpoints", "The named JSON endpoints of the app"),
 }
 
@@ -46,6 +48,26 @@ class Preview:
     wall_time: str = ""
     detail: str = ""  # a FAIL's first error line, an untested model's reason
     sample: bool = False
+    # what a model link's reader came to copy (the painted block carries them; the card does not)
+    install: str = ""
+    cache_sync: str = ""
+    cache_notes: tuple[str, ...] = ()
+    run_py: str = ""
+    run_py_from: str = ""  # an untested model's script: the tested model it was adapted from
+
+
+@dataclass(frozen=True)
+class SearchForm:
+    """The painted block's GET form (works with scripts off): the link's search text, view and stack, and
+    the choices on offer (`(value, label)`; "" is the default, the newest)."""
+
+    text: str
+    view: str
+    neuronx_cc: str
+    library_version: str
+    views: tuple[tuple[str, str], ...]
+    compilers: tuple[tuple[str, str], ...]
+    libraries: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -119,7 +141,33 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
         description += f" {SAMPLE_LABEL}."
     title = f"{model}: {verdict} on Trainium · {APP_NAME}"
     query_string = links.build(links.PageState(query, model))
-    return Preview("", title, description, query_string, model, verdict, kind, stack, cores, wall, detail, sample)
+    return Preview(
+        "", title, description, query_string, model, verdict, kind, stack, cores, wall, detail, sample,
+        install=answer.get("install_command") or "",
+        cache_sync=answer.get("cache_sync_command") or "",
+        cache_notes=tuple(answer.get("cache_sync_notes") or ()) if answer.get("cache_sync_command") else (),
+        run_py=answer.get("run_py") or answer.get("suggested_run_py") or "",
+        run_py_from="" if answer.get("run_py") else answer.get("suggested_from") or "",
+    )  # fmt: skip
+
+
+def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
+    """The form for a Models page link's `params`: its state as the page opens it, every view and stack."""
+    snapshot = moment.snapshot
+    query = links.opened(params, snapshot, moment.rankings, moment.records).query
+    newest = snapshot.newest
+    stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+    default = stack is None or stack == newest
+    specs = dict.fromkeys(s.spec for s in snapshot.stacks)
+    return SearchForm(
+        query.text, query.view,
+        "" if default or stack is None else short_version(stack.neuronx_cc),
+        "" if default or stack is None else stack.spec,
+        tuple((v, views.VIEW_LABELS[v]) for v in views.VIEWS),
+        # a compiler without its +local tag matches the stack that has it: the shorter value keeps `/` light
+        (("", "newest"), *((short_version(cc), short_version(cc)) for cc in snapshot.compilers())),
+        (("", "newest"), *((spec, spec) for spec in specs)),
+    )  # fmt: skip
 
 
 def first_rows(

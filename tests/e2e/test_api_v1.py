@@ -32,7 +32,6 @@ def calls(stacks: list[dict]) -> list[tuple[str, dict, dict]]:
          {"neuronx_cc": old["neuronx_cc"], "library_version": old["library_version"]}),
         ("lookup", {"model": "Qwen/Qwen3-0.6B"}, {"model_id": "Qwen/Qwen3-0.6B"}),
         ("lookup", {"model": "nobody/nothing"}, {"model_id": "nobody/nothing"}),
-        ("lookup", {"model": "Qwen/Qwen3-0.6B", "neuronx_cc": "2.99.0"}, {"model_id": "Qwen/Qwen3-0.6B", "neuronx_cc": "2.99.0"}),
         ("compare", {"neuronx_cc_a": old["neuronx_cc"], "library_version_a": old["library_version"]},
          {"neuronx_cc_a": old["neuronx_cc"], "library_version_a": old["library_version"]}),
         ("failures", {}, {}),
@@ -52,6 +51,13 @@ def test_each_route_answers_the_named_endpoints_json_on_the_sample(sample_app, c
     stacks = client.predict(api_name="/stacks")
     for name, params, kwargs in calls(stacks):
         same_json(sample_app.url, client, name, params, kwargs)
+
+
+def test_an_unknown_stack_is_a_404_over_http_and_not_tested_in_the_named_lookup(sample_app, client):
+    answer = httpx.get(f"{sample_app.url}/api/v1/lookup", params={"model": "Qwen/Qwen3-0.6B", "neuronx_cc": "2.99.0"})
+    assert answer.status_code == 404 and "Known stacks" in answer.json()["error"]
+    named = client.predict(model_id="Qwen/Qwen3-0.6B", neuronx_cc="2.99.0", api_name="/lookup")
+    assert named["result"] == "not tested" and "2.99.0" in named["unknown_stack"]
 
 
 @pytest.fixture(scope="module")

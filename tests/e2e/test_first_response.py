@@ -44,6 +44,33 @@ def test_without_javascript_the_rows_are_readable(browser: Browser, sample_app):
         context.close()
 
 
+def test_without_javascript_a_person_searches_opens_a_model_and_finds_all_three_to_copy(browser: Browser, sample_app):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(sample_app.url + "/")
+        form = page.get_by_role("search")
+        form.locator("input[name=q]").fill("qwen3")
+        form.get_by_role("button", name="Search").click()
+        page.wait_for_url("**/?q=qwen3*")
+        expect(page.locator("#first-paint input[name=q]")).to_have_value("qwen3")
+        page.get_by_role("link", name="Qwen/Qwen3-0.6B", exact=True).click()
+        expect(page.locator("#first-paint h2")).to_have_text("Qwen/Qwen3-0.6B")
+        install = page.locator("#fp-install").inner_text()
+        assert install.startswith("pip install ") and "torch-neuronx==" in install
+        cache = page.locator("#fp-cache-sync").inner_text()
+        assert cache.startswith("hf buckets sync hf://buckets/aws-neuron/torch-neuronx-neff-cache/neuronxcc-")
+        notes = page.locator("#first-paint").inner_text()
+        for note in ("huggingface_hub>=1.5", "--dry-run", "TORCH_NEURONX_NEFF_CACHE_DIR"):
+            assert note in notes, note
+        run_py = page.locator("#fp-run-py").inner_text()
+        assert 'MODEL_ID = "Qwen/Qwen3-0.6B"' in run_py and "import torch" in run_py
+        # the form keeps the stack the link asked for: another search stays on it
+        assert page.locator("#first-paint select[name=view]").input_value().lower() == "selected"
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("query", ["", f"?model={MODEL}"])
 def test_the_live_page_takes_the_painted_rows_place(browser: Browser, sample_app, query):
     context = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -8,6 +8,7 @@ OTHER_PAGES = {
     "charts": "chart-wall",
     "architectures": "arch-table",
     "failures": "failures-result",
+    "wanted": "wanted-result",
 }
 
 

@@ -80,6 +80,8 @@ ROUTES = [
              attachment=True),
     AppRoute(f"/api/v1/lookup?model={MODEL}", "application/json", lambda b: json.loads(b)["model_id"] == MODEL),
     AppRoute("/api/v1/openapi.json", "application/json", lambda b: json.loads(b)["openapi"] == "3.1.0"),
+    AppRoute("/api/v1/wanted", "application/json", lambda b: isinstance(json.loads(b)["models"], list)),
+    AppRoute("/wanted.atom", "application/atom+xml", lambda b: ET.fromstring(b).tag == "{http://www.w3.org/2005/Atom}feed"),
 ]  # fmt: skip
 
 

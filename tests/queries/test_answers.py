@@ -119,7 +119,7 @@ def stack_arguments(api: Api) -> list[tuple[str, str]]:
 def calls(api: Api, signature: inspect.Signature):
     """Keyword arguments for one endpoint: every value of every parameter at least once, and every
     stack on each pair of stack parameters at least four times (for compare, B walks against A)."""
-    params = [p for p in signature.parameters if p != "self"]
+    params = [p for p in signature.parameters if p not in ("self", "request")]  # a request is not an argument
     pools = argument_pools(api)
     stacks = stack_arguments(api)
     suffixes = sorted({p.removeprefix("neuronx_cc") for p in params if p.startswith("neuronx_cc")})
@@ -258,7 +258,8 @@ def test_each_endpoint_describes_every_argument_it_takes_once_in_words():
         fn = getattr(Api, name)
         _, arguments, _ = get_function_description(fn)  # what Gradio sends to MCP clients, argument by argument
         arguments.pop("self", None)  # Gradio lists it, undescribed, on a method
-        taken = [p for p in inspect.signature(fn).parameters if p != "self"]
+        arguments.pop("request", None)  # Gradio injects a gr.Request; its API info and MCP list no such argument
+        taken = [p for p in inspect.signature(fn).parameters if p not in ("self", "request")]
         assert sorted(arguments) == sorted(taken), name
         for argument, text in arguments.items():
             assert text and "{" not in text and "\n" not in text, f"/{name}: {argument}: {text!r}"

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from components.queries.preview import APP_NAME, SAMPLE_LABEL, Preview, Row, view_words
 from components.queries.views import SELECTED, VIEW_LABELS, Query, ViewResult
+from components.web.html import whole_job
 
 # While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
 # the page's width and the system font the theme uses.
@@ -87,7 +88,7 @@ def head(preview: Preview, url: str, image: str) -> Markup:
         named.format("twitter:image", image),
         Markup('<link rel="canonical" href="{}">').format(url),
     ]
-    return Markup("").join(tags) + STYLE
+    return Markup("").join(tags) + STYLE + (whole_job.STYLE if preview.model else "")
 
 
 def _badge(kind: str, text: str) -> Markup:
@@ -105,8 +106,8 @@ def model_block(preview: Preview) -> Markup:
     if preview.kind != "not tested":
         figures = Markup("<li>{} · wall time {}</li>").format(preview.cores, preview.wall_time)
     detail = Markup("<li>{}</li>").format(preview.detail) if preview.detail else Markup("")
-    return Markup('<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul><p class="fp-note"><a href="./">All models</a></p>').format(
-        preview.model, _badge(preview.kind, preview.verdict), preview.stack, figures, detail
+    return Markup('<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul>{}<p class="fp-note"><a href="./">All models</a></p>').format(
+        preview.model, _badge(preview.kind, preview.verdict), preview.stack, figures, detail, whole_job.job(preview)
     )
 
 

@@ -17,11 +17,13 @@ from markupsafe import Markup
 from components.domain.columns import NAMES
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
-from components.queries import config_check, details, links, sizes, snippets, views
+from components.queries import config_check, details, links, sizes, snippets, views, wanted
+from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
 from components.sources.rankings import Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
+from components.sources.wanted_counts import Wanted
 from components.web.html import causes, evidence, markup, notice, table
 from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
@@ -29,11 +31,12 @@ from components.web.html.history import history_table
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, by_name, components
 from components.web.routes import be_found, downloads
+from components.web.routes.endpoints import address_of
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
 ALL_TASKS = ("All tasks", "")
-RUN_COMMAND = "python3 run.py"
+RUN_COMMAND = details.RUN_COMMAND
 # Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
 # the link at narrow widths only).
 BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to the table</a></p>')
@@ -82,8 +85,9 @@ class Widgets:
 
 
 class ModelsTab:
-    def __init__(self, sources: Sources):
+    def __init__(self, sources: Sources, wanted: Wanted | None = None):
         self.sources = sources
+        self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
         self.w: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
@@ -160,10 +164,12 @@ class ModelsTab:
         """Another library: its newest version on the compiler (the old version is another library's)."""
         return self.on_stack(**{**values, "version": ""})
 
-    def on_select(self, evt: gr.SelectData, **values: Any) -> dict[str, Any]:
+    def on_select(self, evt: gr.SelectData, request: gr.Request | None = None, **values: Any) -> dict[str, Any]:
         model_id = _model_from_event(evt, values.get("shown") or [])
         query = Filters.of(values).query()
-        panel = self._panel(self.sources.now(), model_id, query)
+        now = self.sources.now()
+        self._count(now, model_id, request)
+        panel = self._panel(now, model_id, query)
         return {**panel, "link": links.build(links.PageState(query, panel["model"]))}
 
     def on_load(self, request: gr.Request | None) -> dict[str, Any]:
@@ -174,6 +180,7 @@ class ModelsTab:
         state = links.opened(params, now.snapshot, now.rankings, now.records)
         query = state.query
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        self._count(now, state.model, request)
         panel = self._panel(now, state.model, query)
         return {
             "header": notice.page_header(self.sources, now),
@@ -187,6 +194,11 @@ class ModelsTab:
         }
 
     # ---- what the handlers share -----------------------------------------------------------
+
+    def _count(self, now: Moment, model_id: str, request: gr.Request | None) -> None:
+        """A model opened on the page counts towards /wanted when it is untested (queries/wanted.py)."""
+        if model_id and request is not None:
+            wanted.note_lookup(self.wanted, now.snapshot, model_id, address_of(request), now.records)
 
     def _task_for_view(self, now: Moment, query: views.Query):
         """The query with a task its view offers (a ranked view has no "All tasks"), and the choices."""
@@ -270,7 +282,10 @@ class ModelsTab:
             + evidence.evidence_html(answer)
             + causes.cause_panel(answer),  # all escaped
             "install": gr.update(value=install, visible=bool(install)),
-            "cache_sync": gr.update(value=cache_sync, visible=bool(cache_sync)),
+            # what the command needs to work as pasted, sent with it (the first page stays light)
+            "cache_sync": gr.update(
+                value=cache_sync, visible=bool(cache_sync), info=" · ".join(answer.get("cache_sync_notes") or ())
+            ),
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed

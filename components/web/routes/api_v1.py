@@ -31,6 +31,7 @@ from starlette.routing import Route
 from components.domain.stacks import UnknownStack
 from components.queries import sizes, views
 from components.sources.app_sources import Sources
+from components.sources.wanted_counts import Wanted
 from components.web.routes.endpoints import Api
 
 PREFIX = "/api/v1"
@@ -79,12 +80,16 @@ class Endpoint:
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("stacks"),
     Endpoint("search", function="search_by_size"),
-    Endpoint("lookup"),
+    Endpoint("lookup", function="lookup_on_stack"),  # an unknown stack is a 404 here, "not tested" in /lookup
     Endpoint("compare"),
     Endpoint("failures"),
     Endpoint("architectures"),
     Endpoint("check_config", body="config_json"),
+    Endpoint("wanted"),
 )
+# An `Api` method's argument that is not a parameter: the route hands it the request (who asked, as
+# /lookup counts askers for /wanted).
+REQUEST = "request"
 
 
 @dataclass(frozen=True)
@@ -105,7 +110,7 @@ def parameters(method: Callable[..., Any], endpoint: Endpoint) -> list[Parameter
     _, described, _ = get_function_description(method)
     found = []
     for argument, p in inspect.signature(method).parameters.items():
-        if argument == "self" or argument == endpoint.body:
+        if argument in ("self", REQUEST) or argument == endpoint.body:
             continue
         required = p.default is inspect.Parameter.empty
         found.append(
@@ -223,6 +228,7 @@ class HttpApi:
     def route(self, endpoint: Endpoint) -> Route:
         method = self.method(endpoint)
         params = parameters(method, endpoint)
+        takes_request = REQUEST in inspect.signature(method).parameters
         methods = ("GET", "HEAD", "OPTIONS") if endpoint.method == "GET" else ("POST", "OPTIONS")
         allowed = ", ".join(methods)
 
@@ -235,6 +241,8 @@ class HttpApi:
                 kwargs = arguments(request.scope.get("query_string", b""), endpoint, params)
                 if endpoint.body:
                     kwargs[endpoint.body] = await read_text(request)
+                if takes_request:
+                    kwargs[REQUEST] = gr.Request(request=request)
                 result = await run_in_threadpool(method, **kwargs)
             except Refused as refused:
                 return error(refused.status, str(refused))
@@ -284,7 +292,7 @@ async def read_text(request: Request) -> str:
         raise Refused(400, "the body is not UTF-8 text") from None
 
 
-def routes(sources: Sources, endpoints: Sequence[Endpoint] = ENDPOINTS) -> list[Route]:
+def routes(sources: Sources, endpoints: Sequence[Endpoint] = ENDPOINTS, wanted: Wanted | None = None) -> list[Route]:
     """`GET /api/v1/NAME` for every endpoint of `endpoints`, `/api/v1/openapi.json`, and a JSON 404 for any
-    other address under /api/v1."""
-    return HttpApi(Api(sources), endpoints).routes()
+    other address under /api/v1; `wanted`: the counts /lookup adds to (default: the process's own)."""
+    return HttpApi(Api(sources, wanted), endpoints).routes()

@@ -20,6 +20,7 @@ import gradio as gr
 from components.domain.stacks import UnknownStack
 from components.queries import answers, architectures, config_check, details, expectation, failures, report, views
 from components.queries import compare as comparison
+from components.queries import wanted as wanted_models
 from components.queries.answers import (
     ArchitectureAnswer,
     CompareAnswer,
@@ -28,10 +29,13 @@ from components.queries.answers import (
     LookupAnswer,
     RowAnswer,
     StackAnswer,
+    WantedAnswer,
 )
+from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.web.patches.arguments import check_arguments
+from components.web.routes.streams import client_of
 
 log = logging.getLogger(__name__)
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
@@ -87,8 +91,9 @@ def _expectation_rules() -> str:
 # stays on one line, however long: wrapped, it reaches the API page and MCP clients garbled.
 @check_arguments  # a string argument sent as a number, list, object or null is a clear error
 class Api:
-    def __init__(self, sources: Sources):
+    def __init__(self, sources: Sources, wanted: wanted_models.Wanted | None = None):
         self.sources = sources
+        self.asked = wanted if wanted is not None else wanted_store.shared()  # counts for /wanted
 
     @documented("a list of stacks, newest first")
     def stacks(self) -> list[StackAnswer]:
@@ -142,7 +147,9 @@ class Api:
         _expectation_rules(),
         f"report_url is at most {report.MAX_URL // 1024} KB",
     )
-    def lookup(self, model_id: str, neuronx_cc: str = "", library_version: str = "") -> LookupAnswer:
+    def lookup(
+        self, model_id: str, neuronx_cc: str = "", library_version: str = "", request: gr.Request | None = None
+    ) -> LookupAnswer:
         """Everything about one model on one stack: the result, how to reproduce it, and its history.
 
         Args:
@@ -154,7 +161,37 @@ class Api:
         record = records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
         unknown = None if record else records.why_unknown(str(model_id or ""))
         now = self.sources.now()  # after the wait: the records it may have brought
+        if request is not None:  # an untested model asked for counts towards /wanted (queries/wanted.py)
+            wanted_models.note_lookup(self.asked, now.snapshot, str(model_id), address_of(request), now.records)
         return details.lookup(now.snapshot, model_id, neuronx_cc, library_version, now.records, unknown)
+
+    @documented(
+        'one object whose keys depend on the case, as /lookup answers; a model with no row on the stack gives result "not tested"',
+        UNKNOWN_STACK_IS_AN_ERROR,
+    )
+    def lookup_on_stack(
+        self, model_id: str, neuronx_cc: str = "", library_version: str = "", request: gr.Request | None = None
+    ) -> LookupAnswer:
+        """Everything about one model on one stack, as /lookup answers, except that a stack not in the data is an error (GET /api/v1/lookup answers it 404; the named /lookup keeps its "not tested" answer).
+
+        Args:
+            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
+            neuronx_cc: {neuronx_cc}; {unknown_stack}.
+            library_version: {library_version}
+        """
+        try:
+            self.sources.now().snapshot.resolve_stack(neuronx_cc, library_version)
+        except UnknownStack as unknown:
+            raise gr.Error(str(unknown), print_exception=False) from None
+        return self.lookup(model_id, neuronx_cc, library_version, request)
+
+    @documented(
+        f"at most {wanted_models.TOP} models; a model tested on the newest stack since it was asked for leaves the list"
+    )
+    def wanted(self) -> WantedAnswer:
+        """The models with no row on the newest stack that people look up most (on the page, /lookup or GET /api/v1/lookup), each address counted once a model a day; nothing about who asked is kept."""
+        now = self.sources.now()
+        return wanted_models.ranking(self.asked, now.snapshot, now.records)
 
     @documented(
         "a list of architectures, most tested first; models whose Hub record is unknown are left out",
@@ -241,3 +278,14 @@ class Api:
             raise gr.Error(f"config_json: {error}", print_exception=False) from None
         log.info("check_config: %s, %s", answer["architecture"] or "no architecture", answer["expectation"]["verdict"])
         return answer
+
+
+def address_of(request: gr.Request) -> str:
+    """The address a Gradio request came from, read as the app's middleware reads it (`streams.client_of`)."""
+    inner = getattr(request, "request", None)
+    if inner is not None and hasattr(inner, "scope"):
+        return client_of(inner.scope)
+    given = dict(getattr(request, "headers", None) or {})
+    headers = [(str(k).encode("latin-1", "replace"), str(v).encode("latin-1", "replace")) for k, v in given.items()]
+    client = getattr(request, "client", None)
+    return client_of({"headers": headers, "client": (getattr(client, "host", "unknown"), 0)})

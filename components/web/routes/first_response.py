@@ -28,7 +28,7 @@ from components.queries import links
 from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
-from components.web.html import first_paint
+from components.web.html import first_paint, whole_job
 from components.web.patches import page_config
 
 CARD_PATH = "/card.png"
@@ -66,10 +66,10 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
     card_query = preview.query or (f"page={page}" if page else "")
     image = base + CARD_PATH + (f"?{card_query}" if card_query else "")
     if preview.model:
-        content = first_paint.model_block(preview)
+        content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.model_block(preview)
     elif page == "":
         rows, result = previews.first_rows(moment, params)
-        content = first_paint.rows_block(rows, result)
+        content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.rows_block(rows, result)
     else:
         content = first_paint.page_block(preview)
     html = re.sub(_GRADIO_TAG, "", page_config.slim(html))

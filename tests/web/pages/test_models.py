@@ -108,3 +108,14 @@ def test_a_pasted_config_is_checked_and_broken_text_says_why(tab):
     assert "config-run-py" not in html  # no passing script of that architecture to adapt
     broken = tab.on_config(config_json="[1, 2]", cc=NEW_CC, library="transformers", version="4.57.1")
     assert "JSON list" in str(broken["config_answer"])
+
+
+def test_the_cache_command_comes_with_what_it_needs_to_work_as_pasted(tab):
+    from components.queries.details import CACHE_SYNC_NOTES
+
+    opened = tab.on_load(SimpleNamespace(query_params={"model": "Qwen/Qwen3-0.6B"}))
+    assert value(opened["cache_sync"]).startswith("hf buckets sync ")
+    info = opened["cache_sync"]["info"]
+    assert all(note in info for note in CACHE_SYNC_NOTES)
+    assert 'pip install -U "huggingface_hub>=1.5"' in info and "--dry-run" in info
+    assert "TORCH_NEURONX_NEFF_CACHE_DIR" in info

@@ -19,6 +19,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
+from components.queries import details
 from components.sources.dataset import load
 from components.web.routes import first_response
 from tests.hardening.hostile import HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, LONG_MODEL
@@ -305,3 +306,41 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
         assert "Trending" in head.title and "the Trending view" in head.painted
     if params.get("q") == "<b>x</b>":  # search text is data: named in the title and the block, as text
         assert "“<b>x</b>”" in head.title and "<b>x</b>" not in html
+
+
+# ---- the whole job without scripts: a search form, and on a model link what to copy ---------------------
+
+
+def test_a_model_link_carries_install_line_cache_command_with_its_notes_and_run_py(http):
+    html, head = first_html(http, "/?model=org/passes")
+    painted = head.painted
+    assert "pip install --extra-index-url https://pip.repos.neuron.amazonaws.com" in painted
+    assert "hf buckets sync hf://buckets/aws-neuron/torch-neuronx-neff-cache/neuronxcc-" in painted
+    for note in details.CACHE_SYNC_NOTES:
+        assert note in painted
+    assert re.search(r'<pre id="fp-run-py"><code>[^<]', html) and "python3 run.py" in painted
+    for element_id in ("fp-install", "fp-cache-sync", "fp-run-py"):
+        assert html.count(f'id="{element_id}"') == 1
+
+
+def test_only_a_model_link_carries_run_py_and_every_models_page_has_the_form(http):
+    for url in ("/", "/?q=org", "/?model=org/passes"):
+        html, _ = first_html(http, url)
+        assert re.search(r'<form action="./" role="search"', html), url
+        assert 'name="q"' in html and 'name="view"' in html and 'name="neuronx_cc"' in html, url
+        assert ('id="fp-run-py"' in html) == ("model=" in url), url
+    html, _ = first_html(http, "/compare")
+    assert "<form" not in html
+
+
+def test_the_form_keeps_the_links_search_and_escapes_it(http):
+    html, _ = first_html(http, "/?q=" + _q('"><script>window.__pwned=1</script>'))
+    assert "window.__pwned" not in "".join(re.findall(r"<script>(.*?)</script>", html, re.S))
+    assert 'value="&#34;&gt;&lt;script&gt;' in html
+
+
+@pytest.mark.parametrize("model", [HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL])
+def test_a_hostile_models_script_and_commands_stay_text(http, model):
+    html, head = first_html(http, f"/?model={_q(model)}")
+    assert 'id="fp-install"' in html
+    assert "<img src=x" not in html and "__pwned" not in "".join(re.findall(r"<script>(.*?)</script>", html, re.S))

@@ -123,3 +123,17 @@ def test_the_copies_keep_names_and_required_keys():
     assert item.__name__ == "FailuresAnswer" and item.__required_keys__ == answers.FailuresAnswer.__required_keys__
     assert openapi.portable(answers.StackRefAnswer) is not answers.StackRefAnswer
     assert openapi.portable(str | None) == (str | None)
+
+
+def test_lookup_lists_its_404_and_wanted_its_ranking(document):
+    lookup = document["paths"]["/api/v1/lookup"]["get"]
+    assert "known stacks" in lookup["responses"]["404"]["description"]
+    assert "a stack not in the data is an error" in lookup["summary"] + lookup["responses"]["200"]["description"]
+    assert [p["name"] for p in lookup["parameters"]] == ["model", "neuronx_cc", "library_version"]  # no `request`
+    wanted = document["paths"]["/api/v1/wanted"]["get"]
+    assert wanted["parameters"] == []
+    assert wanted["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/WantedAnswer"
+    }
+    models = document["components"]["schemas"]["WantedModel"]["properties"]
+    assert {"model_id", "lookups", "downloads", "expectation"} <= set(models)

@@ -1,0 +1,115 @@
+"""The wanted counts: lookups of untested models per model and day, each address counted at most once a
+model a day (`queries/wanted.py` decides which lookups count and ranks them).
+
+`Wanted` keeps a day's salt (random, in memory only, replaced when the day turns) and the set of keyed
+hashes of (address, model) already counted that day; the address itself is never kept, and neither the
+salt nor the hashes outlive the day or the process. What is kept, and persisted when a store is attached
+(`wanted_store.py`), is a model id and a day's count of distinct askers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+# Limits (docs/limits.md).
+MAX_IDS = 10_000  # model ids kept; past it the rarest (fewest lookups, then longest unseen) goes first
+MAX_SEEN = 200_000  # (address, model) pairs remembered a day, ~15 MB; past it a new pair is not counted that day
+WINDOW_DAYS = 30  # the ranking counts the last 30 days; older days are dropped when the day turns
+
+
+@dataclass(frozen=True)
+class Counted:
+    """One model's lookups: the total over the window and the last day it was looked up."""
+
+    model_id: str
+    lookups: int
+    last_day: date
+
+
+def today() -> date:
+    return datetime.now(UTC).date()
+
+
+class Wanted:
+    """The counts, safe to share between threads. `sink(day, model_id)` is told of each counted lookup
+    (the store appends it); `persisted` says whether the counts outlive the process."""
+
+    def __init__(
+        self,
+        clock: Callable[[], date] = today,
+        max_ids: int = MAX_IDS,
+        max_seen: int = MAX_SEEN,
+        window_days: int = WINDOW_DAYS,
+        sink: Callable[[date, str], None] | None = None,
+        persisted: bool = False,
+    ):
+        self.clock = clock
+        self.max_ids, self.max_seen, self.window_days = max_ids, max_seen, window_days
+        self.sink = sink
+        self.persisted = persisted
+        self.lock = threading.Lock()
+        self.days: dict[str, Counter[date]] = {}  # model id -> its count on each day
+        self.totals: Counter[str] = Counter()  # model id -> its count over the window (for the rarest)
+        self.day = clock()
+        self.salt = secrets.token_bytes(16)
+        self.seen: set[int] = set()
+        self.version = 0  # changes with every count: the ranking is cached against it
+
+    def note(self, model_id: str, address: str) -> bool:
+        """Count one lookup of `model_id` by `address`; False when that address already counted it today
+        (or today's memory of askers is full)."""
+        with self.lock:
+            day = self._turn()
+            key = int.from_bytes(
+                hashlib.blake2b(f"{address}\0{model_id}".encode(), key=self.salt, digest_size=8).digest(), "big"
+            )
+            if key in self.seen or len(self.seen) >= self.max_seen:
+                return False
+            self.seen.add(key)
+            self._add(day, model_id, 1)
+        if self.sink is not None:
+            self.sink(day, model_id)
+        return True
+
+    def add(self, day: date, model_id: str, lookups: int) -> None:
+        """Counts read back from a store (earlier replicas and runs); days outside the window are ignored."""
+        with self.lock:
+            if day > self._turn() - timedelta(days=self.window_days):
+                self._add(day, model_id, lookups)
+
+    def counted(self) -> list[Counted]:
+        """Every model kept, most lookups first (then most recently looked up, then by id)."""
+        with self.lock:
+            self._turn()
+            found = [Counted(m, self.totals[m], max(d)) for m, d in self.days.items() if d]
+        return sorted(found, key=lambda c: (-c.lookups, -c.last_day.toordinal(), c.model_id))
+
+    def _turn(self) -> date:
+        """Today; when the day has turned, a new salt, no askers remembered, and days past the window dropped."""
+        day = self.clock()
+        if day != self.day:
+            self.day, self.salt = day, secrets.token_bytes(16)
+            self.seen = set()
+            oldest = day - timedelta(days=self.window_days)
+            for model in list(self.days):
+                kept = Counter({d: n for d, n in self.days[model].items() if d > oldest})
+                if kept:
+                    self.days[model], self.totals[model] = kept, sum(kept.values())
+                else:
+                    del self.days[model], self.totals[model]
+        return day
+
+    def _add(self, day: date, model_id: str, lookups: int) -> None:
+        if model_id not in self.days and len(self.days) >= self.max_ids:
+            # the rarest goes: fewest lookups, then the one unseen longest
+            rarest = min(self.days, key=lambda m: (self.totals[m], max(self.days[m], default=day)))
+            del self.days[rarest], self.totals[rarest]
+        self.days.setdefault(model_id, Counter())[day] += lookups
+        self.totals[model_id] += lookups
+        self.version += 1

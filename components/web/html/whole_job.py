@@ -1,0 +1,72 @@
+"""The whole job in the first response, with or without scripts: a plain GET search form (search text, view,
+stack) for the painted block of the Models page, and on a model link what a person came to copy (the pinned
+install line, the cache command with its notes, run.py) as selectable text. Escaped by `markupsafe`.
+
+The ids are the live page's with an `fp-` prefix: the painted block and the live page are on the page
+together for a moment, and an id must not be there twice.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from components.queries.details import RUN_COMMAND
+from components.queries.preview import Preview, SearchForm
+
+# only a model link carries it (`first_paint.head`): scripts wrap and scroll
+STYLE = Markup("<style>#first-paint pre{white-space:pre-wrap;max-height:24em;overflow:auto}</style>")
+
+
+def _select(name: str, label: str, choices: tuple[tuple[str, str], ...], chosen: str) -> Markup:
+    # `/` stays light: an option's value is its text unless told otherwise (views are read in any case), the
+    # first option is chosen unless another is, and an option needs no end tag
+    options = Markup("").join(
+        Markup("<option{}{}>{}").format(
+            Markup(' value="{}"').format(value) if value.lower() != text.lower() else "",
+            Markup(" selected") if value == chosen and i else "",
+            text,
+        )
+        for i, (value, text) in enumerate(choices)
+    )
+    return Markup('<label>{}<select name="{}">{}</select></label>').format(label, name, options)
+
+
+def search_form(form: SearchForm) -> Markup:
+    """A GET form to the Models page: `q`, `view`, `neuronx_cc` and `library_version`, as its deep links
+    name them; it works with scripts off, the live page reads the same link."""
+    return Markup(
+        '<form action="./" role="search"><label>Search<input type="search" name="q" value="{}"></label>'
+        "{}{}{}<button>Search</button></form>"
+    ).format(
+        form.text,
+        _select("view", "View", form.views, form.view),
+        _select("neuronx_cc", "neuronx-cc", form.compilers, form.neuronx_cc),
+        _select("library_version", "Library", form.libraries, form.library_version),
+    )
+
+
+def _copy(element_id: str, title: str, text: str, notes: tuple[str, ...] = ()) -> Markup:
+    listed = Markup("").join(Markup("<li>{}</li>").format(n) for n in notes)
+    return Markup('<h3>{}</h3><pre id="{}"><code>{}</code></pre>{}').format(
+        title, element_id, text, Markup('<ul class="fp-note">{}</ul>').format(listed) if notes else ""
+    )
+
+
+def job(preview: Preview) -> Markup:
+    """What a model link's reader came to copy: the install line, the cache command and its notes, run.py
+    and the command that runs it; nothing the answer does not have."""
+    parts = []
+    if preview.install:
+        parts.append(_copy("fp-install", "Install (pinned to this stack)", preview.install))
+    if preview.cache_sync:
+        title = "Fetch the compiled graphs (NEFF cache)"
+        parts.append(_copy("fp-cache-sync", title, preview.cache_sync, preview.cache_notes))
+    if preview.run_py:
+        title = (
+            Markup("run.py (UNTESTED: adapted from {})").format(preview.run_py_from)
+            if preview.run_py_from
+            else "run.py"
+        )
+        parts.append(_copy("fp-run-py", title, preview.run_py))
+        parts.append(_copy("fp-run-command", "Then run it (a sharded script starts its own ranks)", RUN_COMMAND))
+    return Markup("").join(parts)

@@ -1,0 +1,34 @@
+"""`GET /wanted.atom`: the untested models people look up most, as an Atom feed (in the family of
+`/feed.atom`, `be_found.py`). The JSON twin is GET /api/v1/wanted (`api_v1.py`)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from components.queries import links, wanted
+from components.queries.wanted_feed import wanted_feed
+from components.sources import wanted_store
+from components.sources.app_sources import Sources
+from components.web.routes.be_found import FEED_TYPE, FEED_VARY
+
+WANTED_FEED_PATH = "/wanted.atom"
+CACHE_CONTROL = "public, max-age=600"  # the counts are committed every 10 minutes
+
+
+def routes(sources: Sources, counts: wanted.Wanted | None = None) -> list[Route]:
+    """`GET /wanted.atom` over `counts` (default: the process's own)."""
+    counts = counts if counts is not None else wanted_store.shared()
+
+    def feed(request: Request) -> Response:  # sync: Starlette runs it in its thread pool
+        base = links.space_url()
+        headers = {"Cache-Control": CACHE_CONTROL}
+        if base is None:  # off a Space: links from the request's own address, which a cache must key on
+            base = links.public_url(request)
+            headers["Vary"] = FEED_VARY
+        now = sources.now()
+        document = wanted_feed(wanted.ranking(counts, now.snapshot, now.records), base)
+        return Response(document, media_type=FEED_TYPE, headers=headers)
+
+    return [Route(WANTED_FEED_PATH, feed, methods=["GET"])]
