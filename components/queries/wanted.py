@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from components.queries import evidence
-from components.queries.answers import WantedAnswer, WantedModel
+from components.queries.answers import Evidence, WantedAnswer, WantedModel
 from components.queries.expectation import expectation
 from components.sources.records import Records, hub_id
 from components.sources.snapshot import Snapshot
@@ -59,7 +59,7 @@ def ranking(
         record = records.get(c.model_id)
         verdict = "unknown"
         if stack is not None:
-            found = {
+            found: Evidence = {
                 "base_model": evidence.base_model_evidence(snapshot, records, stack, c.model_id),
                 "architecture": evidence.architecture_evidence(snapshot, records, stack, record),
             }

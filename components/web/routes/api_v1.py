@@ -159,15 +159,15 @@ def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> di
             raise Refused(400, f"parameter {named(name)} given more than once; give it once")
         given[name] = value
     for p in params:
-        value = given.get(p.name)
-        if p.required and not (value or "").strip():
-            why = "missing" if value is None else "empty"
+        asked = given.get(p.name)
+        if p.required and not (asked or "").strip():
+            why = "missing" if asked is None else "empty"
             raise Refused(400, f"{why} parameter {p.name!r}" + (f": {p.description}" if p.description else ""))
-        if p.choices and value is not None and value.strip().lower() not in p.choices:
-            raise Refused(400, f"parameter {p.name!r} is {named(value)}; use one of {', '.join(p.choices)}")
+        if p.choices and asked is not None and asked.strip().lower() not in p.choices:
+            raise Refused(400, f"parameter {p.name!r} is {named(asked)}; use one of {', '.join(p.choices)}")
         form, hint = FORMS.get(p.argument, (None, ""))
-        if form and value and value.strip() and not form.match(value.strip().lower()):
-            raise Refused(400, f"parameter {p.name!r} is {named(value)}; {hint}")
+        if form and asked and asked.strip() and not form.match(asked.strip().lower()):
+            raise Refused(400, f"parameter {p.name!r} is {named(asked)}; {hint}")
     return {by_name[name].argument: value for name, value in given.items()}
 
 
@@ -238,7 +238,7 @@ class HttpApi:
             if request.method not in methods:
                 return error(405, f"{endpoint.path} answers {endpoint.method}", {"Allow": allowed})
             try:
-                kwargs = arguments(request.scope.get("query_string", b""), endpoint, params)
+                kwargs: dict[str, object] = dict(arguments(request.scope.get("query_string", b""), endpoint, params))
                 if endpoint.body:
                     kwargs[endpoint.body] = await read_text(request)
                 if takes_request:
