@@ -7,7 +7,7 @@ from markupsafe import Markup
 
 from components.queries.formatting import cores, is_missing, parameters
 from components.web.html.evidence import EXPECTATION_CLASSES
-from components.web.routes.be_found import copy_block
+from components.web.routes.badge_feed import copy_block
 
 
 def config_check_html(answer: dict) -> Markup:

@@ -26,7 +26,7 @@ from components.web.html import causes, evidence, render
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, answering, by_name, components
-from components.web.routes import be_found, downloads
+from components.web.routes import badge_feed, downloads
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -272,7 +272,7 @@ class ModelsTab:
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed
-            "history": render.history_table(answer.get("history", [])) + be_found.panel_html(answer),
+            "history": render.history_table(answer.get("history", [])) + badge_feed.panel_html(answer),
             "model": answer["model_id"],
         }
 

@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from components.sources import refresh, store
+from components.web import asgi
 from components.web.routes import webhook
 from tests.helpers import Server, call, row, write
 
@@ -176,7 +177,7 @@ def refusal_lines(caplog) -> list[str]:
 def test_refused_calls_are_logged_a_few_a_minute_then_counted(caplog):
     caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
     clock = Clock()
-    refusals = webhook.RefusalLog(shown=3, window=60.0, clock=clock)
+    refusals = asgi.RefusalLog(shown=3, window=60.0, clock=clock)
     for i in range(200):
         refusals.refused("with a wrong X-Webhook-Secret" if i % 4 else "without the X-Webhook-Secret header")
     assert len(refusal_lines(caplog)) == 3
@@ -192,7 +193,7 @@ def test_refused_calls_are_logged_a_few_a_minute_then_counted(caplog):
 
 def test_the_count_is_logged_when_the_minute_ends_without_another_call(caplog):
     caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
-    refusals = webhook.RefusalLog(shown=1, window=0.3)
+    refusals = asgi.RefusalLog(shown=1, window=0.3)
     for _ in range(5):
         refusals.refused("with a wrong X-Webhook-Secret")
     assert wait_for(lambda: any("4 more refused calls" in line for line in refusal_lines(caplog)), 3)
@@ -202,7 +203,7 @@ def test_a_flood_of_wrong_secrets_adds_a_few_log_lines(source, caplog):
     caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
     client = client_for(source)
     statuses = {post(client, headers={webhook.HEADER: f"guess-{i}"}, json=PAYLOAD).status_code for i in range(200)}
-    assert statuses == {403} and len(refusal_lines(caplog)) <= webhook.REFUSALS_SHOWN + 1
+    assert statuses == {403} and len(refusal_lines(caplog)) <= asgi.REFUSALS_SHOWN + 1
 
 
 def test_a_huge_body_sent_in_chunks_without_a_length_is_cut_off(source):
