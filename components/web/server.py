@@ -234,7 +234,13 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         blocked_paths=blocked_paths(dataset) + env_list("GRADIO_BLOCKED_PATHS"),
         root_path=os.environ.get("GRADIO_ROOT_PATH", ""),
         pwa=on_space(),  # as launch() does: on a Space the page can be installed as an app
-        app_kwargs={"middleware": gradio_middleware(), "lifespan": unread.lifespan},
+        app_kwargs={
+            "middleware": gradio_middleware(),
+            "lifespan": unread.lifespan,
+            # Gradio's app answers its own routes' exceptions before they reach `OneLineErrors`: the same
+            # JSON 500 as it, and the exception goes on to it, which logs one line
+            "exception_handlers": {Exception: limits.internal_error},
+        },
     )
 
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import Any
+
+from starlette.responses import JSONResponse
 
 from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
 from components.web.routes import webhook
@@ -158,3 +161,9 @@ class OneLineErrors:
             log.debug("the traceback", exc_info=True)
             if not started:
                 await answer(send, 500, "internal error", close=False)
+
+
+async def internal_error(request: Any, exc: Exception) -> JSONResponse:
+    """The answer of a Starlette app whose route raised (its `exception_handlers[Exception]`): the same
+    500 `OneLineErrors` gives. The app goes on to raise `exc`, which `OneLineErrors`, outside, logs."""
+    return JSONResponse({"error": "internal error"}, status_code=500)
