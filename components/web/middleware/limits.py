@@ -7,7 +7,8 @@ ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a b
 is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it; a
 request with both headers is refused (400), since the server reads the chunks, not the length; and the
 bytes that arrive are counted whatever the headers say.
-`OneLineErrors` turns an exception that escapes a route into one log line: Gradio's routes raise on
+`OneLineErrors` turns an exception that escapes a route into one log line (and a body already begun is
+ended whole): Gradio's routes raise on
 input they do not expect (`POST /gradio_api/call/NAME` with an unknown NAME, `/gradio_api/queue/join`
 with an unknown `fn_index`), and each such call printed a 40-to-70-line traceback.
 Both stand in the app's one list of middleware (`server.py`), in front of every route.
@@ -15,6 +16,7 @@ Both stand in the app's one list of middleware (`server.py`), in front of every 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -146,11 +148,12 @@ class OneLineErrors:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = False
+        started = finished = False
 
         async def watched(message: Message) -> None:
-            nonlocal started
+            nonlocal started, finished
             started = started or message["type"] == "http.response.start"
+            finished = finished or (message["type"] == "http.response.body" and not message.get("more_body", False))
             await send(message)
 
         try:
@@ -161,6 +164,11 @@ class OneLineErrors:
             log.debug("the traceback", exc_info=True)
             if not started:
                 await answer(send, 500, "internal error", close=False)
+            elif not finished:
+                # the answer began (an event stream that raised after its `error` event, as Gradio's reads of an
+                # unknown result do): ended here, whole, rather than cut (a broken body, one more log line)
+                with contextlib.suppress(Exception):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 async def internal_error(request: Any, exc: Exception) -> JSONResponse:

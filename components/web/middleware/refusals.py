@@ -49,7 +49,7 @@ def mcp_methods() -> frozenset[str]:
     """The JSON-RPC methods an MCP client may send, read from the MCP library's own message types."""
     from mcp import types
 
-    methods = set()
+    methods: set[str] = set()
     for union in (types.ClientRequest, types.ClientNotification):
         for model in get_args(union.model_fields["root"].annotation):
             methods.update(get_args(model.model_fields["method"].annotation))

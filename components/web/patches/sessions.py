@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from copy import copy
+from typing import Any
 
 from gradio import state_holder
 
@@ -24,7 +25,7 @@ from components.web.patches.guard import Patch, PatchMismatch, assigned, need, n
 # What Gradio 6.31's `SessionState.__init__` sets: LeanSessionState sets each of them too.
 ATTRIBUTES = frozenset({"blocks_config", "config_values", "state_data", "_state_ttl", "is_closed", "STATE_TTL_WHEN_CLOSED"})  # fmt: skip
 # Gradio's own class (`object` where it is gone: the module still imports, and the check stands the patch down).
-ORIGINAL = getattr(state_holder, "SessionState", object)
+ORIGINAL: Any = getattr(state_holder, "SessionState", object)
 
 
 class LeanSessionState(ORIGINAL):
@@ -67,7 +68,7 @@ def check() -> None:
 
 
 def apply() -> type:
-    state_holder.SessionState = LeanSessionState
+    state_holder.SessionState = LeanSessionState  # type: ignore[misc]  # the patch: Gradio makes sessions from this name
     return ORIGINAL
 
 
