@@ -31,7 +31,9 @@ from fastapi import FastAPI
 from huggingface_hub import constants as hf_constants
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import BaseRoute
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from components.sources.moment import Sources
@@ -134,14 +136,26 @@ class DeadlineH11Protocol(H11Protocol):
 
 def routes(sources: Sources) -> list[BaseRoute]:
     """Every route the app serves itself, ahead of Gradio's: the webhook, the downloads, the badge and feed,
-    the plain HTTP API and the link preview card."""
+    the plain HTTP API and the link preview card; and Gradio's start-up route, answered as after a start."""
     return [
         *webhook.routes(sources.datasets),
         *downloads.routes(sources),
         *badge_feed.routes(sources),
         *api_v1.routes(sources),
         *card.routes(sources),
+        Route(STARTUP_EVENTS, started, methods=["GET"]),
     ]
+
+
+# `launch()` called this route of Gradio's once to start the queue, and from then on it answered `false`. A
+# mounted app starts the queue from the lifespan instead and leaves the route armed: the first caller would
+# start a second queue loop (resetting the running jobs' slots). It answers as after a start.
+STARTUP_EVENTS = "/gradio_api/startup-events"
+
+
+def started(request: Request) -> JSONResponse:
+    """`GET /gradio_api/startup-events`: `false`, the events ran when the server started."""
+    return JSONResponse(False)
 
 
 def middleware(sources: Sources) -> list[Middleware]:

@@ -103,3 +103,8 @@ def test_uvicorn_serves_it_on_a_thread_and_stops(sample):
         running.stop()
     assert not running.thread.is_alive()
     assert isinstance(running.server, uvicorn.Server)
+
+
+def test_gradios_start_up_route_does_not_start_the_queue_again(client):
+    """A mounted Gradio leaves its start-up route armed; the app answers it as Gradio does after a start."""
+    assert client.get("/gradio_api/startup-events").json() is False
