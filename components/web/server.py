@@ -80,8 +80,9 @@ KEEP_ALIVE = 5
 # A browser sends a request's head in one packet and this app's bodies are a few KB: 20 s is generous for
 # a slow phone and still frees a slot held by a client that sends nothing, or drips a line at a time.
 REQUEST_DEADLINE = 20.0
-# A request's head (request line and headers) over this many bytes is refused (h11's own default, made
-# explicit): a browser's is under 8 KB.
+# A request's head still incomplete past this many bytes is refused (h11's buffer limit, its own default
+# made explicit): a browser's head is under 8 KB. A head that arrives whole in one read (asyncio reads up to
+# 64 KB) is parsed whatever its size, so this bounds what a client can make the server buffer, not a head.
 MAX_HEAD = 16 * 1024
 # On stopping, open streams (a tab's heartbeat never ends by itself) get this long before they are cut.
 GRACEFUL_STOP = 3
@@ -281,8 +282,19 @@ def lifespan(demo: gr.Blocks, host: str, port: int) -> Callable[[Any], contextli
     return running
 
 
+class CancelledOnStop(logging.Filter):
+    """On uvicorn's logger: a request cancelled because the server stopped (an open stream past
+    `GRACEFUL_STOP`) is not logged with its traceback; uvicorn's line "Cancel N running task(s)" says it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and record.exc_info[0] is asyncio.CancelledError)
+
+
 def config(app: Any, host: str, port: int) -> uvicorn.Config:
     """uvicorn's configuration: the connection cap, keep-alive, the request deadline and the head size limit."""
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, CancelledOnStop) for f in errors.filters):
+        errors.addFilter(CancelledOnStop())
     return uvicorn.Config(
         app,
         host=host,
