@@ -54,7 +54,7 @@ def building(launch_next: bool = False) -> Iterator[None]:
     asked: dict[int, tuple[blocks.Blocks, dict]] = {}
     had: dict[int, object] = {}
 
-    class Deferred(real):  # type: ignore[misc, valid-type]
+    class Deferred(real):  # type: ignore[misc, valid-type]  # a subclass of the class found at run time
         @staticmethod
         def create_app(block, *args, **kwargs):  # noqa: ANN001 - Gradio's own signature
             if args:  # not the call this patch was written for: built as Gradio builds it
