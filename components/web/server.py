@@ -168,7 +168,9 @@ def middleware(sources: Sources) -> list[Middleware]:
         Middleware(refusals.McpGate),  # an MCP POST whose body is not MCP gets a JSON-RPC error
         Middleware(arguments.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
         Middleware(streams.EventStreams),  # event streams capped per client and ended
-        Middleware(GZipMiddleware),  # the app's own routes compressed (Gradio compresses its own, inside)
+        # the app's own routes compressed (Gradio compresses its own, inside; what is compressed passes as it
+        # is). Level 6, not Starlette's 9: an 8 MB CSV export in ~70 ms instead of ~210 ms, 1% larger
+        Middleware(GZipMiddleware, compresslevel=6),
         Middleware(assets.Assets),  # Gradio's scripts and stylesheets from memory
         Middleware(first_response.FirstResponse, sources=sources),  # each page's first HTML says what it shows
     ]
