@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import gradio as gr
-from huggingface_hub import constants as hf_constants
 
 from components.runtime import memory
 from components.sources import hub_log
@@ -24,7 +23,7 @@ from components.sources.errors import SourceError
 from components.sources.listing import check_local_source
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.web import patches, theme
+from components.web import server
 from components.web.html import head, notice
 from components.web.pages import architectures as architectures_tab
 from components.web.pages import charts as charts_tab
@@ -33,26 +32,11 @@ from components.web.pages import failures as failures_tab
 from components.web.pages import wanted as wanted_page
 from components.web.pages.models import ModelsTab
 from components.web.patches import build_once
-from components.web.routes import api_v1, be_found, downloads, first_response, limits, refusals, streams, webhook
-from components.web.routes import wanted as wanted_routes
+from components.web.routes import badge_feed, endpoints
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
-ASSETS = ROOT / "assets"
 TITLE = "torch-neuronx model support"
-
-# Limits (docs/limits.md). Every handler reads one immutable snapshot, holds no lock and takes
-# milliseconds, so events may run side by side. Gradio runs one call of each event at a time unless
-# told otherwise, and then one slow answer (a 10,000-row /search, a chart's first draw, a CSV export)
-# makes everyone asking for the same thing wait behind it; the `gr.api` endpoints are events too.
-# 16 at a time per event lets a crowd search at once; all events share Gradio's 40 worker threads,
-# and on a 2-vCPU Space more would only queue on the GIL.
-CONCURRENCY_LIMIT = 16
-MAX_THREADS = 40
-# A burst beyond this many waiting events is told "queue full" at once rather than made to wait.
-QUEUE_MAX_SIZE = 512
-# The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
-MAX_FILE_SIZE = "1kb"
 
 
 def build(sources: Sources) -> gr.Blocks:
@@ -89,14 +73,8 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     # lists each with the schema of its answer, ~45 KB that no page needs, so they sit on a page of their
     # own that the nav bar does not show.
     with demo.route("API endpoints", "/endpoints", show_in_navbar=False):
-        gr.api(api.stacks, api_name="stacks")
-        gr.api(api.search, api_name="search")
-        gr.api(api.lookup, api_name="lookup")
-        gr.api(api.compare, api_name="compare")
-        gr.api(api.architectures, api_name="architectures")
-        gr.api(api.failures, api_name="failures")
-        gr.api(api.check_config, api_name="check_config")
-        gr.api(api.wanted, api_name="wanted")
+        for name in endpoints.NAMED:
+            gr.api(getattr(api, name), api_name=name)
     return demo
 
 
@@ -107,7 +85,7 @@ def page_top() -> gr.HTML:
     gr.HTML(
         f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
         "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-        f"And how do I run it myself? {be_found.feed_link()}</p></div>"
+        f"And how do I run it myself? {badge_feed.feed_link()}</p></div>"
     )
     return gr.HTML(elem_id="header")
 
@@ -145,51 +123,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"error: {exc}")
     demo = build(sources)
     sources.start()
-    # the webhook, download, badge, feed and /api/v1 routes come first, before every route of Gradio's own
-    routes = webhook.routes(sources.datasets) + downloads.routes(sources) + be_found.routes(sources)
-    routes += api_v1.routes(sources) + first_response.routes(sources)
-    routes += wanted_routes.routes(sources)  # /wanted.atom
-    # every page's first HTML says what it shows and paints its first screen (first_response.py)
-    app_kwargs = {"routes": routes, "middleware": [first_response.middleware(sources)]}
-    serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=app_kwargs)
+    # the server: the app's routes, its middleware, this page mounted, and uvicorn (components/web/server.py)
+    server.serve(demo, sources, dataset=args.dataset, host=args.host, port=args.port, page_head=PAGE_HEAD)
 
 
-def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks:
-    """Queue and launch the page with the app's limits and file rules; `launch` adds `launch()` arguments."""
-    # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true; docs/deploying.md, "Deploy
-    # as a Space"): Gradio's Node front proxy passes only Gradio's own paths to Python, so the app's routes
-    # (/export/..., /webhooks/dataset) would answer the page or 405, and its stylesheet loses to Gradio's reset.
-    launch = {"ssr_mode": False, **launch}
-    launch["app_kwargs"] = limits.app_kwargs(launch.get("app_kwargs"))  # bounded bodies, one-line errors
-    launch["app_kwargs"] = refusals.app_kwargs(launch["app_kwargs"])  # no uploads; MCP bodies that are MCP
-    launch["app_kwargs"] = streams.app_kwargs(launch["app_kwargs"])  # event streams capped and ended
-    launch = patches.apply(launch)  # every change to Gradio's own behaviour, each standing down where it no longer fits
-    # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
-    with build_once.building(launch_next=True):  # queue() builds a server app that launch() replaces at once
-        demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
-    demo.launch(
-        theme=theme.theme(),
-        css=theme.minified_css(ASSETS / "style.css"),
-        head=head.minified_head(head.HEAD + be_found.PAGE_HEAD),
-        show_error=False,
-        footer_links=["api"],
-        mcp_server=True,
-        run_history=False,  # its routes would create Hub buckets with the host's saved token
-        max_threads=MAX_THREADS,
-        max_file_size=MAX_FILE_SIZE,
-        blocked_paths=blocked_paths(dataset),
-        **launch,
-    )
-    return demo
-
-
-def blocked_paths(dataset: str | None = None) -> list[str]:
-    """What Gradio must never serve, whatever GRADIO_ALLOWED_PATHS says: the app folder (source and
-    bundled data), a local dataset, and huggingface_hub's folder (which holds the token)."""
-    paths = [ROOT, Path(hf_constants.HF_HOME)]
-    if dataset and not dataset.startswith("hf://"):
-        paths.append(Path(dataset).expanduser())
-    return [str(p.resolve()) for p in paths]
+# what every page's <head> carries: the app's metadata, and the feed's link for feed readers
+PAGE_HEAD = head.HEAD + badge_feed.PAGE_HEAD
 
 
 if __name__ == "__main__":

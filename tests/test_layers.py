@@ -117,5 +117,14 @@ def test_the_check_finds_the_patches_themselves():
     """The check above can fail: it sees the assignments the patches make."""
     found = [line for path in sorted(PATCHES.glob("*.py")) for line in assignments_to_their_code(path)]
     assert any("state_holder.SessionState = LeanSessionState" in line for line in found), found
-    assert any("gr.Blocks.validate_inputs = validate_inputs" in line for line in found), found
-    assert any("sys.modules[name] = None" in line for line in found), found
+    assert any("blocks.App = Deferred" in line for line in found), found
+    assert any("mcp.GradioMCPServer.postprocess_output_data = postprocess_output_data" in line for line in found), found
+
+
+def test_at_most_four_modules_patch_gradio():
+    """A patch is kept only where no public interface reaches (docs/architecture.md lists each and what is
+    lost when it stands down); everything else is the app's own code."""
+    patches = sorted(p.stem for p in PATCHES.glob("*.py") if p.stem not in ("__init__", "guard"))
+    assert len(patches) <= 4, patches
+    listed = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert all(f"| `{name}` |" in listed for name in patches), patches

@@ -1,8 +1,10 @@
-"""Ours with Gradio's server-side rendering forced on: what a Space would run if app.py did not turn it off.
+"""Ours with Gradio's server-side rendering forced on: what a Space would run if the app left Gradio to serve it.
 
 `python benchmarks/baselines/ssr_on.py --dataset DIR --rankings FILE --port N` (GRADIO_NODE_PATH: a Node 24)
 
-For the benchmarks only, so that both modes are measured in one run; the app itself has no such switch.
+For the benchmarks only, so that both modes are measured in one run; the app itself has no such switch. SSR
+needs Gradio's own `launch()` (its Node server is the front proxy), so the app's routes and middleware are
+handed to it as `app_kwargs`, as the app did before it owned its server.
 """
 
 from __future__ import annotations
@@ -13,15 +15,31 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import app  # noqa: E402
-
-shipped = app.serve
-
-
-def serve_with_ssr(demo, **launch):
-    return shipped(demo, **{**launch, "ssr_mode": True})
+from components.web import server, theme  # noqa: E402
+from components.web.html import head  # noqa: E402
 
 
-app.serve = serve_with_ssr  # main() looks serve up when it runs
+def serve_with_ssr(demo, sources, *, dataset=None, host, port, page_head=""):
+    server.patches_in_force()
+    demo.queue(default_concurrency_limit=server.CONCURRENCY_LIMIT, max_size=server.QUEUE_MAX_SIZE, api_open=False)
+    demo.launch(
+        server_name=host,
+        server_port=port,
+        ssr_mode=True,
+        mcp_server=True,
+        theme=theme.theme(),
+        css=theme.minified_css(server.ASSETS / "style.css"),
+        head=head.minified_head(page_head),
+        show_error=False,
+        footer_links=["api"],
+        run_history=False,
+        max_file_size=server.MAX_FILE_SIZE,
+        blocked_paths=server.blocked_paths(dataset),
+        app_kwargs={"routes": server.routes(sources), "middleware": server.middleware(sources)},
+    )
+
+
+server.serve = serve_with_ssr  # main() looks serve up when it runs
 
 if __name__ == "__main__":
     app.main()

@@ -20,7 +20,7 @@ from components.queries.expectation import UNKNOWN, expectation
 from components.sources.records import ModelRecord, Records, empty_records
 from components.sources.snapshot import Snapshot, Stack
 
-MAX_BYTES = 1024 * 1024  # the body limit of every request (routes/limits.py)
+MAX_BYTES = 1024 * 1024  # the body limit of every request (web/middleware/limits.py)
 MAX_DEPTH = 20  # a real config.json nests three or four levels
 # The model id a suggested script loads: the person's own checkpoint folder.
 LOCAL_PATH = "/path/to/your/model"

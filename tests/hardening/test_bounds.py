@@ -202,9 +202,9 @@ def test_a_route_that_raises_logs_one_line(running):
     answer = running.http.post("/gradio_api/queue/join", json=join)
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
     added = running.logged_through()[before:]
-    assert len(added) == 2 and all(line.startswith("ERROR components.web.routes.limits: POST ") for line in added), (
-        added
-    )
+    assert len(added) == 2 and all(
+        line.startswith("ERROR components.web.middleware.limits: POST ") for line in added
+    ), added
 
 
 def test_reads_of_unknown_results_are_answered_without_a_traceback(running):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from components.web.patches import connections
-from components.web.routes import streams
+from components.web import server as web_server
+from components.web.middleware import streams
 from tests.e2e.test_mcp import call_tools
 from tests.hardening.test_bounds import App, send_unread
 from tests.helpers import SAMPLE_ARGS, Server
@@ -118,7 +118,7 @@ def test_idle_and_dripping_connections_are_closed_within_60_s(running):
     for sock in socks.values():
         sock.close()
     assert times["idle"] <= 60 and times["dripping"] <= 60, times
-    assert connections.REQUEST_DEADLINE <= 60
+    assert web_server.REQUEST_DEADLINE <= 60
     assert running.http.get("/feed.atom").status_code == 200  # other clients served throughout
 
 

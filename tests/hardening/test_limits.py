@@ -1,4 +1,4 @@
-"""`components/web/routes/limits.py` (the body limit) and `components/web/patches/arguments.py` (argument types), in process."""
+"""`components/web/middleware/limits.py` (the body limit) and `components/web/middleware/arguments.py` (argument types), in process."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.web.patches import arguments, unread
-from components.web.routes import limits, webhook
+from components.web.middleware import arguments, limits
+from components.web.routes import webhook
 
 seen: list[int] = []
 
@@ -76,25 +76,13 @@ def test_the_app_limits_are_1_mb_and_the_webhooks_64_kb():
     assert limits.PATH_LIMITS == {webhook.PATH: 64 * 1024} and limits.describe(webhook.MAX_BODY) == "64 KB"
 
 
-def test_app_kwargs_adds_the_limit_and_keeps_what_was_given():
-    routes = [Route("/echo", echo)]
-    kwargs = limits.app_kwargs({"routes": routes, "middleware": [Middleware(limits.BodyLimit, default=5)]})
-    assert kwargs["routes"] is routes
-    assert [m.cls for m in kwargs["middleware"]][:3] == [limits.BodyLimit, limits.OneLineErrors, limits.BodyLimit]
-    assert [m.cls for m in limits.app_kwargs(None)["middleware"]] == [
-        limits.OneLineErrors,
-        limits.BodyLimit,
-        unread.UnknownResults,
-    ]
-
-
 async def fails(request: Request) -> JSONResponse:
     raise KeyError("line\nWARNING forged.logger: FORGED")
 
 
 def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
     app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(limits.OneLineErrors)])
-    caplog.set_level(logging.DEBUG, logger="components.web.routes.limits")
+    caplog.set_level(logging.DEBUG, logger="components.web.middleware.limits")
     answer = TestClient(app, raise_server_exceptions=False).get("/fails")
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]

@@ -1,6 +1,6 @@
 """Refresh under load, and the queue's limits.
 
-The app is built with `app.build` and launched in this process with `app.serve` (the limits
+The app is built with `app.build` and served in this process with `server.start` (the limits
 `python app.py` uses), so the test can swap the data while 20 clients call `/search` and `/lookup`
 over HTTP. Every row of generation g has `wall_s` in [g*10000, g*10000+9999] and rankings of
 generation g give each model `downloads` = g*1_000_000 + rank, so an answer that mixes two loads shows.
@@ -23,6 +23,7 @@ from components.sources.app_sources import Sources
 from components.sources.dataset import load
 from components.sources.rankings import RankedModel, Rankings
 from components.sources.rankings_store import RankingsStore
+from components.web import server
 from components.web.pages.models import ModelsTab
 from tests.helpers import ROOT, Served, call, free_port, row, write
 
@@ -87,10 +88,10 @@ def swapping_app(tmp_path, monkeypatch):
     rankings.begin(refresh=False)
     rankings.refresh()
     port = free_port()
-    demo = app.serve(app.build(Sources(datasets, rankings)), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                     quiet=True)  # fmt: skip
+    sources = Sources(datasets, rankings)
+    running = server.start(app.build(sources), sources, port=port)
     yield f"http://127.0.0.1:{port}", datasets, rankings, loads, fetches
-    demo.close()
+    running.stop()
 
 
 def test_20_clients_search_while_the_data_and_rankings_are_swapped(swapping_app):
@@ -224,8 +225,8 @@ def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
     rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=False)
     rankings.begin()
     port = free_port()
-    demo = app.serve(app.build(Sources(slow, rankings)), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                     quiet=True)  # fmt: skip
+    sources = Sources(slow, rankings)
+    running = server.start(app.build(sources), sources, port=port)
     try:
         url = f"http://127.0.0.1:{port}"
 
@@ -235,19 +236,19 @@ def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
                             library_version="")  # fmt: skip
 
         started = time.monotonic()
-        with ThreadPoolExecutor(app.CONCURRENCY_LIMIT) as pool:
-            answers = list(pool.map(one, range(app.CONCURRENCY_LIMIT)))
+        with ThreadPoolExecutor(server.CONCURRENCY_LIMIT) as pool:
+            answers = list(pool.map(one, range(server.CONCURRENCY_LIMIT)))
         elapsed = time.monotonic() - started
     finally:
-        demo.close()
+        running.stop()
     assert all(len(a) == 1 for a in answers)
     # one at a time would take 16 × 0.5 s = 8 s
-    assert slow.most >= app.CONCURRENCY_LIMIT // 2, slow.most
+    assert slow.most >= server.CONCURRENCY_LIMIT // 2, slow.most
     assert elapsed < 4, f"{elapsed:.1f} s"
 
 
 def test_the_limits_document_states_the_limits_app_py_sets():
     readme = " ".join((ROOT / "docs" / "limits.md").read_text(encoding="utf-8").split())
-    assert f"Up to {app.CONCURRENCY_LIMIT} calls of each event" in readme
-    assert f"{app.MAX_THREADS} worker threads" in readme and f"at most {app.QUEUE_MAX_SIZE} events wait" in readme
-    assert f"anything over {app.MAX_FILE_SIZE.upper().replace('KB', ' KB')}" in readme
+    assert f"Up to {server.CONCURRENCY_LIMIT} calls of each event" in readme
+    assert f"{server.MAX_THREADS} worker threads" in readme and f"at most {server.QUEUE_MAX_SIZE} events wait" in readme
+    assert f"anything over {server.MAX_FILE_SIZE.upper().replace('KB', ' KB')}" in readme

@@ -13,6 +13,7 @@ import app
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import RankingsStore
+from components.web import server
 from components.web.patches import unread
 from tests.helpers import ROOT, call, free_port
 
@@ -57,10 +58,11 @@ def quick_app(monkeypatch):
     rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=False)
     rankings.begin()
     port = free_port()
-    demo = app.serve(app.build(Sources(datasets, rankings)), server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                     quiet=True)  # fmt: skip
+    sources = Sources(datasets, rankings)
+    running = server.start(app.build(sources), sources, port=port)
+    demo = running.demo
     yield demo, f"http://127.0.0.1:{port}"
-    demo.close()
+    running.stop()
 
 
 def test_the_launched_app_drops_results_left_unread_and_serves_those_read(quick_app, capfd):

@@ -30,7 +30,7 @@ from components.web.html.config_check import config_check_html, config_error_htm
 from components.web.html.history import history_table
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, by_name, components
-from components.web.routes import be_found, downloads
+from components.web.routes import badge_feed, downloads
 from components.web.routes.endpoints import address_of
 
 PAGE_SIZE = 100
@@ -289,7 +289,7 @@ class ModelsTab:
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed
-            "history": history_table(answer.get("history", [])) + be_found.panel_html(answer),
+            "history": history_table(answer.get("history", [])) + badge_feed.panel_html(answer),
             "model": answer["model_id"],
         }
 

@@ -54,7 +54,7 @@ def building(launch_next: bool = False) -> Iterator[None]:
     asked: dict[int, tuple[blocks.Blocks, dict]] = {}
     had: dict[int, object] = {}
 
-    class Deferred(real):  # type: ignore[misc, valid-type]
+    class Deferred(real):  # type: ignore[misc, valid-type]  # a subclass of the class found at run time
         @staticmethod
         def create_app(block, *args, **kwargs):  # noqa: ANN001 - Gradio's own signature
             if args:  # not the call this patch was written for: built as Gradio builds it
@@ -63,10 +63,10 @@ def building(launch_next: bool = False) -> Iterator[None]:
             asked[id(block)] = (block, kwargs)
             return had[id(block)] if launch_next else None
 
-    blocks.App = Deferred
+    blocks.App = Deferred  # type: ignore[misc]  # the patch: Blocks.__exit__ builds from this name
     try:
         yield
     finally:
-        blocks.App = real
+        blocks.App = real  # type: ignore[misc]  # Gradio's own, put back
     for key, (block, kwargs) in asked.items():  # only when the layout succeeded
-        block.app = had[key] if launch_next else real.create_app(block, **kwargs)
+        block.app = had[key] if launch_next else real.create_app(block, **kwargs)  # type: ignore[assignment]  # what Gradio left it

@@ -16,19 +16,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from copy import copy
+from typing import Any
 
 from gradio import state_holder
 
 from components.web.patches.guard import Patch, PatchMismatch, assigned, need, need_parameters, source_of
 
-# A call without a session_hash (curl, plain HTTP) gets a session of its own; Gradio keeps 10,000. 1,000
-# bounds their memory; a browser tab idle while 1,000 newer sessions arrive loses only its table paging and
-# open-model state, and the next search or click restores them. A `launch()` argument: no patch needed.
-SESSION_CAPACITY = 1000
 # What Gradio 6.31's `SessionState.__init__` sets: LeanSessionState sets each of them too.
 ATTRIBUTES = frozenset({"blocks_config", "config_values", "state_data", "_state_ttl", "is_closed", "STATE_TTL_WHEN_CLOSED"})  # fmt: skip
 # Gradio's own class (`object` where it is gone: the module still imports, and the check stands the patch down).
-ORIGINAL = getattr(state_holder, "SessionState", object)
+ORIGINAL: Any = getattr(state_holder, "SessionState", object)
 
 
 class LeanSessionState(ORIGINAL):
@@ -71,7 +68,7 @@ def check() -> None:
 
 
 def apply() -> type:
-    state_holder.SessionState = LeanSessionState
+    state_holder.SessionState = LeanSessionState  # type: ignore[misc]  # the patch: Gradio makes sessions from this name
     return ORIGINAL
 
 

@@ -139,7 +139,7 @@ class UnknownResults:
             if path == QUEUE_DATA:
                 session = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("session_hash", [None])[0]
                 if session is not None and session not in queue.pending_messages_per_session:
-                    gone = {"msg": "unexpected_error", "event_id": None, "message": "404: Not Found"}
+                    gone: dict[str, object] = {"msg": "unexpected_error", "event_id": None, "message": "404: Not Found"}
                     gone |= {"session_not_found": True, "success": False}
                     await event_stream(send, f"data: {json.dumps(gone)}\n\n")
                     return

@@ -152,12 +152,12 @@ def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> di
     by_name = {p.name: p for p in params}
     takes = ", ".join(by_name) or "no parameters"
     given: dict[str, str] = {}
-    for name, value in pairs:
+    for name, sent in pairs:
         if name not in by_name:
             raise Refused(400, f"unknown parameter {named(name)}; {endpoint.path} takes {takes}")
         if name in given:
             raise Refused(400, f"parameter {named(name)} given more than once; give it once")
-        given[name] = value
+        given[name] = sent
     for p in params:
         asked = given.get(p.name)
         if p.required and not (asked or "").strip():

@@ -34,8 +34,8 @@ from components.queries.answers import (
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
-from components.web.patches.arguments import check_arguments
-from components.web.routes.streams import client_of
+from components.web.middleware.arguments import check_arguments
+from components.web.middleware.streams import client_of
 
 log = logging.getLogger(__name__)
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
@@ -85,6 +85,11 @@ def _expectation_rules() -> str:
         f"{e.MIN_TESTED} of its models run on the stack: {e.RUNS_SHARE:.0%} or more passed, likely runs; "
         f'{e.FAILS_SHARE:.0%} or fewer, likely fails), else "none" (unknown)'
     )
+
+
+# The named endpoints, each served under its method's name (`/search` is `Api.search`); `search_by_size`
+# is GET /api/v1/search's, not a named endpoint.
+NAMED = ("stacks", "search", "lookup", "compare", "architectures", "failures", "check_config", "wanted")
 
 
 # Gradio reads each line of an Args or Returns entry as its own item, so every description below

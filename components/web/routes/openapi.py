@@ -16,6 +16,7 @@ from typing import Any, Union
 import typing_extensions
 from gradio.utils import get_function_description
 from pydantic import TypeAdapter
+from pydantic.json_schema import JsonSchemaMode
 
 from components.queries import answers
 from components.web.routes import api_v1
@@ -47,7 +48,7 @@ def portable(shape: Any, copies: dict[type, Any] | None = None) -> Any:
                 ]
                 for name, hint in typing.get_type_hints(shape).items()
             }
-            copy = typing_extensions.TypedDict(shape.__name__, fields)  # type: ignore[operator]
+            copy = typing_extensions.TypedDict(shape.__name__, fields)  # type: ignore[misc]  # a TypedDict built at run time, named after the answer type it copies
             copy.__doc__, copy.__module__ = shape.__doc__, shape.__module__
             copies[shape] = copy
         return copies[shape]
@@ -72,7 +73,9 @@ def field_descriptions(name: str) -> dict[str, str]:
 def schemas(returns: dict[str, Any]) -> tuple[dict[str, dict], dict[str, dict]]:
     """({endpoint: its answer's schema}, {type name: schema}) for the return types `returns`, refs shared."""
     copies: dict[type, Any] = {}
-    inputs = [(name, "serialization", TypeAdapter(portable(shape, copies))) for name, shape in returns.items()]
+    inputs: list[tuple[str, JsonSchemaMode, TypeAdapter[Any]]] = [
+        (name, "serialization", TypeAdapter(portable(shape, copies))) for name, shape in returns.items()
+    ]
     by_key, definitions = TypeAdapter.json_schemas(inputs, ref_template=REF)
     components = dict(definitions.get("$defs", {}))
     for name, schema in components.items():

@@ -1,5 +1,5 @@
 """`GET /wanted.atom`: the untested models people look up most, as an Atom feed (in the family of
-`/feed.atom`, `be_found.py`). The JSON twin is GET /api/v1/wanted (`api_v1.py`)."""
+`/feed.atom`, `badge_feed.py`). The JSON twin is GET /api/v1/wanted (`api_v1.py`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from components.queries import links, wanted
 from components.queries.wanted_feed import wanted_feed
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
-from components.web.routes.be_found import FEED_TYPE, FEED_VARY
+from components.web.routes.badge_feed import FEED_TYPE, FEED_VARY
 
 WANTED_FEED_PATH = "/wanted.atom"
 CACHE_CONTROL = "public, max-age=600"  # the counts are committed every 10 minutes

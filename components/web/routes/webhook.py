@@ -17,16 +17,13 @@ import hmac
 import json
 import logging
 import os
-import threading
-import time
-from collections import Counter
-from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from components.sources.refresh import RefreshingStore
+from components.web.asgi import RefusalLog
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +31,6 @@ PATH = "/webhooks/dataset"
 HEADER = "X-Webhook-Secret"
 # A Hub webhook payload is a few KB; reading more would let any caller make the app buffer it.
 MAX_BODY = 64 * 1024
-# Refused calls (missing or wrong secret): this many log lines a minute, then one line that counts the rest.
-REFUSALS_SHOWN = 3
-REFUSALS_WINDOW = 60.0
-# The count line names this many reasons, the commonest.
-SHOWN_REASONS = 5
 # A payload value is logged as the repr of at most this many characters.
 LOGGED_CHARS = 100
 NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
@@ -48,7 +40,7 @@ def routes(datasets: RefreshingStore, secret: str | None = None) -> list[Route]:
     """The webhook route for `datasets`; `secret` defaults to env WEBHOOK_SECRET (unset or empty: the route answers 404)."""
     secret = os.environ.get("WEBHOOK_SECRET", "") if secret is None else secret
     expected = secret.encode("utf-8")
-    refusals = RefusalLog()
+    refusals = RefusalLog(what="webhook", logger=log)  # a flood of calls: a few lines a minute, then a count
 
     async def dataset_webhook(request: Request) -> JSONResponse:
         if not expected:
@@ -104,69 +96,6 @@ def event_of(payload: object) -> tuple[str, str] | None:
 def logged(value: str) -> str:
     """A payload value as a log line may hold it: its repr (newlines and control characters escaped), cut short."""
     return repr(value[:LOGGED_CHARS]) + ("…" if len(value) > LOGGED_CHARS else "")
-
-
-class RefusalLog:
-    """Warnings for refused calls: the first `shown` of each `window` seconds are logged one by one; the
-    rest are counted and logged as one line when the window closes. `what` names the refuser in each line;
-    `line` (with `%s` for why and `%s` for the "counted" note) and `level` change the one-by-one line."""
-
-    def __init__(
-        self,
-        shown: int = REFUSALS_SHOWN,
-        window: float = REFUSALS_WINDOW,
-        clock: Callable[[], float] = time.monotonic,
-        what: str = "webhook",
-        logger: logging.Logger = log,
-        level: int = logging.WARNING,
-        line: str | None = None,
-    ):
-        self.what, self.log, self.level = what, logger, level
-        self.line = line or f"{what}: refused a call %s%s"
-        self.shown = shown
-        self.window = window
-        self.clock = clock
-        self._lock = threading.Lock()
-        self._started = -float("inf")
-        self._logged = 0
-        self._counted: Counter[str] = Counter()
-        self._timer: threading.Timer | None = None
-
-    def refused(self, why: str, counted_as: str | None = None) -> None:
-        """Note a refused call (`why`: "with a wrong X-Webhook-Secret"); past the first few it is counted
-        under `counted_as` (default: `why`)."""
-        with self._lock:
-            now = self.clock()
-            if now - self._started >= self.window:
-                self._flush_locked()
-                self._started, self._logged = now, 0
-            if self._logged < self.shown:
-                self._logged += 1
-                more = "; more this minute are counted, not logged" if self._logged == self.shown else ""
-                self.log.log(self.level, self.line, why, more)
-                return
-            self._counted[counted_as or why] += 1
-            if self._timer is None:
-                self._timer = threading.Timer(max(0.0, self._started + self.window - now), self.flush)
-                self._timer.daemon = True
-                self._timer.start()
-
-    def flush(self) -> None:
-        """Log the count of refused calls not logged one by one, if any."""
-        with self._lock:
-            self._flush_locked()
-
-    def _flush_locked(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._counted:
-            total = sum(self._counted.values())
-            detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common(SHOWN_REASONS))
-            if len(self._counted) > SHOWN_REASONS:
-                detail += ", …"
-            self.log.warning("%s: %d more refused calls in the last minute (%s)", self.what, total, detail)
-            self._counted.clear()
 
 
 async def _read_at_most(request: Request, limit: int) -> bytes | None:

@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from components.queries import details
 from components.sources.dataset import load
+from components.web.middleware import first_response as page_html
 from components.web.routes import first_response
 from tests.hardening.hostile import HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, LONG_MODEL
 from tests.helpers import NEW_CC, row, served, write
@@ -58,7 +59,7 @@ def http(sources):
         routes=[*first_response.routes(sources), *pages, config],
         middleware=[
             Middleware(BrotliMiddleware, quality=4),
-            first_response.middleware(sources),
+            page_html.middleware(sources),
         ],  # as Gradio orders them
     )
     return TestClient(app)
@@ -207,7 +208,7 @@ def test_a_compressed_page_is_rewritten_and_compressed_again(sources):
 
     app = Starlette(
         routes=[Route("/", gradio_page)],
-        middleware=[first_response.middleware(sources), Middleware(GZipMiddleware, minimum_size=10)],
+        middleware=[page_html.middleware(sources), Middleware(GZipMiddleware, minimum_size=10)],
     )
     answer = TestClient(app).get("/?model=org/passes", headers={"Accept-Encoding": "gzip"})
     assert answer.headers["content-encoding"] == "gzip"
@@ -242,9 +243,9 @@ def test_what_is_not_a_page_goes_on_unchanged(http):
 
 def test_encodings_round_trip():
     body = b"<html>" * 100
-    assert first_response._decode(gzip.compress(body), "gzip") == body
-    assert first_response._decode(brotli.compress(body), "br") == body
-    assert first_response._decode(body, "zstd") is None
+    assert page_html._decode(gzip.compress(body), "gzip") == body
+    assert page_html._decode(brotli.compress(body), "br") == body
+    assert page_html._decode(body, "zstd") is None
 
 
 def _q(text: str) -> str:
@@ -292,7 +293,7 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
 
     from components.web.pages.models import ModelsTab
 
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_response.middleware(sample_sources)])
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sample_sources)])
     html, head = first_html(TestClient(app), "/?" + urlencode(params))
     painted = [unescape(m) for m in re.findall(r'<tr><td><a href="[^"]*">([^<]*)</a>', html)]
     live = ModelsTab(sample_sources).on_load(SimpleNamespace(query_params=params))["shown"]

@@ -10,34 +10,28 @@ Last-Modified, `Content-Encoding`, `Vary`), compressed on first use and then kep
 cover goes on to Gradio unchanged: other methods, ranges, a client that takes neither Brotli nor gzip,
 any name that is not one of Gradio's files, and everything once the kept bytes reach `MAX_KEPT`.
 
-It relies on where Gradio keeps those files (`route_utils.BUILD_PATH_LIB`, `STATIC_PATH_LIB`) and on the
-routes that serve them; `PATCH` checks both, and without them the middleware is not installed.
+It finds those files where the installed Gradio package ships them (`templates/frontend/assets` and
+`/static`, read as package data, not through Gradio's code): a name not found there goes on to Gradio, so
+a release that moves them costs only the speed-up.
 """
 
 from __future__ import annotations
 
 import gzip
+import importlib.resources
 import os
 import threading
-from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import Any
 
 import anyio
 import brotli
-from gradio import route_utils, routes
-from starlette.middleware import Middleware
 from starlette.responses import FileResponse
 
-from components.web.patches.guard import Patch, PatchMismatch, need, source_of
+from components.web.asgi import ASGIApp, Receive, Scope, Send, relative_path
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable, Callable], Awaitable[None]]
-
-# URL prefix -> the name of the constant holding the folder Gradio serves it from (its routes
-# `/assets/{path}` and `/static/{path}`).
-FOLDERS = {"/assets/": "BUILD_PATH_LIB", "/static/": "STATIC_PATH_LIB"}
+# URL prefix -> the folder of the Gradio package it is served from (Gradio's routes `/assets/{path}` and
+# `/static/{path}`).
+FOLDERS = {"/assets/": "templates/frontend/assets", "/static/": "templates/frontend/static"}
 SUFFIXES = (".js", ".css")
 # Gradio's Brotli middleware leaves bodies under 400 bytes as they are; so does this.
 MIN_SIZE = 400
@@ -52,10 +46,12 @@ CONTENT_TYPES = {".js": b"application/javascript"}
 
 
 def gradio_files() -> dict[str, Path]:
-    """Every script and stylesheet Gradio serves, by its URL path (`/assets/Index-abc.js`)."""
+    """Every script and stylesheet Gradio serves, by its URL path (`/assets/Index-abc.js`); none where the
+    package holds no such folder."""
     files = {}
-    for prefix, constant in FOLDERS.items():
-        folder = Path(getattr(route_utils, constant))
+    package = importlib.resources.files("gradio")
+    for prefix, under_package in FOLDERS.items():
+        folder = Path(str(package.joinpath(under_package)))
         for parent, _, names in os.walk(folder):  # no stat per file: Starlette builds this on the first request
             under = Path(parent).relative_to(folder).as_posix()
             for name in names:
@@ -126,13 +122,11 @@ class Assets:
                     self.kept_bytes += len(answer[1])
         return answer
 
-    async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "GET":
             await self.app(scope, receive, send)
             return
-        path, root = scope.get("path", ""), scope.get("root_path", "")
-        if root and path.startswith(root):
-            path = path[len(root) :]
+        path = relative_path(scope)
         if path not in self.files:
             await self.app(scope, receive, send)
             return
@@ -153,20 +147,3 @@ class Assets:
             return
         await send({"type": "http.response.start", "status": 200, "headers": answer[0]})
         await send({"type": "http.response.body", "body": answer[1]})
-
-
-def app_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """`launch(app_kwargs=...)` with `Assets` in front of the app's other middleware."""
-    return {**kwargs, "middleware": [Middleware(Assets), *kwargs.get("middleware", ())]}
-
-
-def check() -> None:
-    need(route_utils, *FOLDERS.values())
-    for prefix, constant in FOLDERS.items():
-        if not Path(getattr(route_utils, constant)).is_dir():
-            raise PatchMismatch(f"route_utils.{constant} is not a folder")
-        if f'"{prefix}{{path:path}}"' not in source_of(routes.App.create_app):
-            raise PatchMismatch(f"Gradio no longer serves {prefix}{{path}}")
-
-
-PATCH = Patch("assets", check, lambda: True)  # applied by `app_kwargs`, which installs the middleware

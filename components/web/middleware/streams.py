@@ -21,20 +21,15 @@ import contextlib
 import logging
 import os
 from collections import Counter
-from typing import Any
 
-from starlette.middleware import Middleware
-
-from components.web.routes.limits import ASGIApp, Message, Receive, Scope, Send, answer
-from components.web.routes.refusals import relative_path
-from components.web.routes.webhook import RefusalLog
+from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
 
 log = logging.getLogger(__name__)
 
 # A browser tab holds one heartbeat and one result stream at a time, an API client one result stream per
 # call in flight. Off a Space every caller behind one proxy or NAT shares an address (benchmarks/load.py
 # runs 50 clients from one): 64 leaves room for them and keeps one address to an eighth of the
-# connection cap (`patches/connections.py`), where nothing stopped one client holding thousands.
+# connection cap (`server.py` `MAX_CONNECTIONS`), where nothing stopped one client holding thousands.
 PER_CLIENT = 64
 # A result arrives in seconds; minutes of heartbeats mean a result that will not come.
 LIFETIME = 300.0
@@ -142,8 +137,3 @@ class EventStreams:
             await answer(send, 504, f"no answer within {self.lifetime:g} s")
         elif not finished:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-def app_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """`launch(app_kwargs=...)` with `EventStreams` added."""
-    return {**kwargs, "middleware": [*kwargs.get("middleware", ()), Middleware(EventStreams)]}

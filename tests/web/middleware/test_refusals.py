@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from components.web.routes import refusals
-from components.web.routes.webhook import RefusalLog
-from tests.web.routes.test_limits import run_async
+from components.web.asgi import RefusalLog
+from components.web.middleware import refusals
+from tests.web.middleware.test_limits import run_async
 
 METHODS = refusals.mcp_methods()
 

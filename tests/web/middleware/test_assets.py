@@ -8,11 +8,11 @@ import mimetypes
 import brotli
 import gradio as gr
 import pytest
-from gradio import route_utils
 from gradio.routes import App
+from starlette.middleware import Middleware
 from starlette.testclient import TestClient
 
-from components.web.patches import assets
+from components.web.middleware import assets
 
 FILES = assets.gradio_files()
 SCRIPT = max(
@@ -30,7 +30,7 @@ def clients():
     with gr.Blocks() as demo:
         gr.Markdown("x")
     plain = TestClient(App.create_app(demo))
-    ours = TestClient(App.create_app(demo, app_kwargs=assets.app_kwargs({})))
+    ours = TestClient(App.create_app(demo, app_kwargs={"middleware": [Middleware(assets.Assets)]}))
     mimetypes.add_type("application/javascript", ".js")  # what Gradio's page route does when first asked
     return plain, ours
 
@@ -124,20 +124,17 @@ def test_behind_a_root_path_the_file_is_found():
     assert answer.status_code == 200 and answer.content == FILES[SCRIPT].read_bytes() and not seen
 
 
-def test_the_app_puts_it_in_front_of_its_other_middleware():
-    kwargs = assets.app_kwargs({"middleware": ["other"], "lifespan": None})
-    assert kwargs["middleware"][0].cls is assets.Assets and kwargs["middleware"][1:] == ["other"]
-    assert kwargs["lifespan"] is None
+def test_it_finds_gradios_files_where_the_package_ships_them():
+    assert SCRIPT.startswith("/assets/") and STATIC.startswith("/static/")
+    assert all(path.is_file() for path in FILES.values())
 
 
-def test_it_fits_this_gradio():
-    assets.PATCH.check()
-
-
-def test_without_gradios_folders_it_stands_down_and_gradio_serves_its_files(monkeypatch, stands_down):
-    monkeypatch.delattr(route_utils, "BUILD_PATH_LIB")
-    assert stands_down(assets.PATCH) == "patch assets stands down: gradio.route_utils.BUILD_PATH_LIB is missing"
-    assert not hasattr(route_utils, "BUILD_PATH_LIB")
+def test_where_the_package_holds_no_such_folder_every_request_goes_on_to_gradio(monkeypatch):
+    monkeypatch.setattr(assets, "FOLDERS", {"/assets/": "templates/no-such-folder"})
+    assert assets.gradio_files() == {}
+    app, seen = teapot_app()
+    answer = TestClient(assets.Assets(app)).get(SCRIPT, headers={"Accept-Encoding": "br"})
+    assert answer.status_code == 418 and seen
 
 
 @pytest.mark.parametrize("name", [SCRIPT, STYLE, TINY])

@@ -4,17 +4,23 @@ Gradio inlines its whole config into every page (`window.gradio_config = {...}`)
 entry carries the JSON schema of its value three times (`api_info`, `api_info_as_input`,
 `api_info_as_output`) and an `example_inputs`: ~5 KB of this app's ~50 KB first page (a Dataframe's alone
 is 1.5 KB). Those are for API clients, which read `/config` and `/gradio_api/info` (left whole); the
-browser's scripts never mention them. `slim()` drops them from the page's HTML, and only where the patch
-fits: this Gradio, and a frontend whose scripts name none of these keys (checked once at start-up, ~30 ms).
+browser's scripts never mention them. `slim()` drops them from the page's HTML (`first_response.py`), and
+only where it is safe: a page template that inlines the config as written for, and a frontend whose scripts
+name none of these keys (`fits()`: the installed package's files read once, ~30 ms at start-up). It edits
+the answer, not Gradio's code: a release that reads one of these keys, or inlines its config otherwise,
+gets its page as Gradio sends it (one log line says so).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 import json
+import logging
 import re
 from pathlib import Path
 
-from components.web.patches.guard import Patch, PatchMismatch
+log = logging.getLogger(__name__)
 
 DROPPED = ("api_info", "api_info_as_input", "api_info_as_output", "example_inputs")
 # what the browser's scripts would contain if they read one of DROPPED from a component's entry
@@ -24,31 +30,34 @@ _CONFIG = re.compile(r"(<script>window\.gradio_config = )(\{.*?\})(;</script>)",
 
 
 def frontend() -> Path:
-    import gradio
+    """The page's template and scripts, as the installed Gradio package ships them."""
+    return Path(str(importlib.resources.files("gradio").joinpath("templates", "frontend")))
 
-    return Path(gradio.__file__).parent / "templates" / "frontend"
 
-
-def check() -> None:
-    from gradio import routes
-
-    template = frontend() / "index.html"
-    if "window.gradio_config = {{ config | toorjson }};</script>" not in template.read_text("utf-8"):
-        raise PatchMismatch("index.html no longer inlines the config as `window.gradio_config = ...;`")
-    if not hasattr(routes, "toorjson"):
-        raise PatchMismatch("gradio.routes.toorjson is missing")
-    for script in sorted((frontend() / "assets").glob("*.js")):
+def why_not(folder: Path | None = None) -> str | None:
+    """None when dropping DROPPED is safe for the frontend in `folder`; else why not."""
+    folder = folder or frontend()
+    try:
+        template = (folder / "index.html").read_text("utf-8")
+    except OSError:
+        return "no page template (templates/frontend/index.html)"
+    if "window.gradio_config = {{ config | toorjson }};</script>" not in template:
+        return "index.html no longer inlines the config as `window.gradio_config = ...;`"
+    for script in sorted((folder / "assets").glob("*.js")):
         body = script.read_bytes()
         for marker in READ_MARKERS:
             if marker in body:
-                raise PatchMismatch(f"the frontend reads {marker.decode()} ({script.name})")
+                return f"the frontend reads {marker.decode()} ({script.name})"
+    return None
 
 
-def apply() -> bool:
-    return True
-
-
-PATCH = Patch("page_config", check, apply)
+@functools.lru_cache(maxsize=1)
+def fits() -> bool:
+    """Whether `slim()` acts: decided (and, where not, logged) once per process."""
+    why = why_not()
+    if why is not None:
+        log.warning("the page's config is sent whole: %s", why)
+    return why is None
 
 
 def _as_gradio_writes_it(config: dict) -> str:
@@ -59,8 +68,8 @@ def _as_gradio_writes_it(config: dict) -> str:
 
 def slim(html: str) -> str:
     """`html` with DROPPED taken out of each component of its inlined config; unchanged where the patch
-    stood down (or was never applied) or the config is not found as Gradio writes it."""
-    if not PATCH.applied:
+    does not fit this Gradio's frontend (`fits()`) or the config is not found as Gradio writes it."""
+    if not fits():
         return html
     found = _CONFIG.search(html)
     if found is None:

@@ -7,30 +7,24 @@ ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a b
 is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it; a
 request with both headers is refused (400), since the server reads the chunks, not the length; and the
 bytes that arrive are counted whatever the headers say.
-`OneLineErrors` turns an exception that escapes a route into one log line: Gradio's routes raise on
+`OneLineErrors` turns an exception that escapes a route into one log line (and a body already begun is
+ended whole): Gradio's routes raise on
 input they do not expect (`POST /gradio_api/call/NAME` with an unknown NAME, `/gradio_api/queue/join`
 with an unknown `fn_index`), and each such call printed a 40-to-70-line traceback.
-`app_kwargs` installs both, with `unread.py`'s bounds, in the FastAPI app Gradio builds.
+Both stand in the app's one list of middleware (`server.py`), in front of every route.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Mapping
 from typing import Any
 
-from starlette.middleware import Middleware
+from starlette.responses import JSONResponse
 
-from components.web.patches import unread
+from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
 from components.web.routes import webhook
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +52,7 @@ class BodyLimit:
         self.per_path = dict(PATH_LIMITS if per_path is None else per_path)
 
     def limit_for(self, scope: Scope) -> int:
-        path = scope.get("path", "")
-        root = scope.get("root_path", "")
-        if root and path.startswith(root):
-            path = path[len(root) :]
-        return self.per_path.get(path.rstrip("/") or "/", self.default)
+        return self.per_path.get(relative_path(scope).rstrip("/") or "/", self.default)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -144,23 +134,6 @@ async def refuse(send: Send, limit: int) -> None:
     await answer(send, 413, f"request body over {describe(limit)}")
 
 
-async def answer(send: Send, status: int, error: str) -> None:
-    """`status` with `{"error": error}`, closing the connection (the body, if any, is left unread)."""
-    content = json.dumps({"error": error}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(content)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": content})
-
-
 class OneLineErrors:
     """ASGI middleware: an exception escaping the app is answered 500 `{"error": "internal error"}` (when no
     answer has started) and logged as one line naming the request and the exception (a few a minute, then
@@ -169,17 +142,18 @@ class OneLineErrors:
     def __init__(self, app: ASGIApp):
         self.app = app
         # a flood of failing calls (an unknown endpoint, asked 1,000 times) is a few lines a minute, then a count
-        self.refusals = webhook.RefusalLog(what="routes", logger=log, level=logging.ERROR, line="%s%s")
+        self.refusals = RefusalLog(what="routes", logger=log, level=logging.ERROR, line="%s%s")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = False
+        started = finished = False
 
         async def watched(message: Message) -> None:
-            nonlocal started
+            nonlocal started, finished
             started = started or message["type"] == "http.response.start"
+            finished = finished or (message["type"] == "http.response.body" and not message.get("more_body", False))
             await send(message)
 
         try:
@@ -189,32 +163,15 @@ class OneLineErrors:
             self.refusals.refused(f"{method} {path!r} failed: {exc!r}", f"{method} failing with {type(exc).__name__}")
             log.debug("the traceback", exc_info=True)
             if not started:
-                content = json.dumps({"error": "internal error"}).encode()
-                headers = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
-                await send({"type": "http.response.start", "status": 500, "headers": headers})
-                await send({"type": "http.response.body", "body": content})
+                await answer(send, 500, "internal error", close=False)
+            elif not finished:
+                # the answer began (an event stream that raised after its `error` event, as Gradio's reads of an
+                # unknown result do): ended here, whole, rather than cut (a broken body, one more log line)
+                with contextlib.suppress(Exception):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-def app_kwargs(kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """`launch(app_kwargs=...)` with the app's bounds added: `OneLineErrors`, `BodyLimit` and `unread.py`'s
-    answer to reads of results Gradio does not hold (Gradio builds its FastAPI app with these, so they stand
-    in front of every route, Gradio's own included), and while the app runs, the sweep of unread results."""
-    kwargs = dict(kwargs or {})
-    kwargs["middleware"] = [
-        *kwargs.get("middleware", ()),
-        Middleware(OneLineErrors),
-        Middleware(BodyLimit),
-        Middleware(unread.UnknownResults),
-    ]
-    given = kwargs.get("lifespan")
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Any) -> AsyncIterator[None]:
-        async with contextlib.AsyncExitStack() as stack:
-            if given is not None:
-                await stack.enter_async_context(given(app))
-            await stack.enter_async_context(unread.lifespan(app))
-            yield
-
-    kwargs["lifespan"] = lifespan
-    return kwargs
+async def internal_error(request: Any, exc: Exception) -> JSONResponse:
+    """The answer of a Starlette app whose route raised (its `exception_handlers[Exception]`): the same
+    500 `OneLineErrors` gives. The app goes on to raise `exc`, which `OneLineErrors`, outside, logs."""
+    return JSONResponse({"error": "internal error"}, status_code=500)

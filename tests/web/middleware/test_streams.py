@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from components.web.routes import streams
-from tests.web.routes.test_limits import run_async
+from components.web.middleware import streams
+from tests.web.middleware.test_limits import run_async
 
 
 def scope(path="/gradio_api/queue/data", client="10.0.0.1", headers=()):

@@ -12,9 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from gradio.routes import App
 
-from components.web.patches import page_config
-from components.web.patches.guard import apply_patch
-from tests.web.patches.conftest import fresh
+from components.web.middleware import page_config
 
 HOSTILE = "</script><script>alert('x')</script> & <b>"
 
@@ -39,18 +37,18 @@ def inlined(html: str) -> dict:
 
 @pytest.fixture
 def applied():
-    patch = fresh(page_config.PATCH)
-    assert apply_patch(patch)
-    return patch
+    """`slim()` acting, as it does on this Gradio's frontend."""
+    page_config.fits.cache_clear()
+    yield
+    page_config.fits.cache_clear()
 
 
 def test_it_fits_this_gradio():
-    page_config.PATCH.check()
+    assert page_config.why_not() is None and page_config.fits()
 
 
 def test_the_page_loses_only_each_components_api_schema(served, applied, monkeypatch):
     html, _ = served
-    monkeypatch.setattr(page_config, "PATCH", applied)
     slimmed = page_config.slim(html)
     before, after = inlined(html), inlined(slimmed)
     assert any("api_info" in c for c in before["components"])  # there was something to drop
@@ -66,7 +64,6 @@ def test_the_page_loses_only_each_components_api_schema(served, applied, monkeyp
 
 def test_hostile_text_stays_escaped_as_gradio_escapes_it(served, applied, monkeypatch):
     html, _ = served
-    monkeypatch.setattr(page_config, "PATCH", applied)
     config = re.search(r"window\.gradio_config = (\{.*?\});</script>", page_config.slim(html), re.S).group(1)
     assert "<" not in config and ">" not in config and "'" not in config
     assert HOSTILE in json.dumps(json.loads(config), ensure_ascii=False)
@@ -77,25 +74,25 @@ def test_api_clients_still_read_the_whole_config(served):
     assert any("api_info" in c and "example_inputs" in c for c in config["components"])
 
 
-def test_not_applied_the_page_is_left_whole(served, monkeypatch):
+def test_where_it_does_not_fit_the_page_is_left_whole_with_one_log_line(served, monkeypatch, caplog):
     html, _ = served
-    monkeypatch.setattr(page_config, "PATCH", fresh(page_config.PATCH))
-    assert page_config.slim(html) == html
+    monkeypatch.setattr(page_config, "READ_MARKERS", (b"component_class_id",))
+    page_config.fits.cache_clear()
+    try:
+        assert page_config.slim(html) == html and page_config.slim(html) == html
+    finally:
+        page_config.fits.cache_clear()
+    lines = [r.getMessage() for r in caplog.records if "sent whole" in r.getMessage()]
+    assert len(lines) == 1 and "the frontend reads component_class_id" in lines[0]
 
 
 def test_a_page_without_the_config_as_gradio_writes_it_is_left_whole(applied, monkeypatch):
-    monkeypatch.setattr(page_config, "PATCH", applied)
     for html in ("<html></html>", "<script>window.gradio_config = {not json};</script>"):
         assert page_config.slim(html) == html
 
 
-def test_a_frontend_that_reads_the_schema_stands_down(stands_down, monkeypatch):
-    monkeypatch.setattr(page_config, "READ_MARKERS", (b"component_class_id",))
-    assert "the frontend reads component_class_id" in stands_down(page_config.PATCH)
-
-
-def test_a_template_that_no_longer_inlines_the_config_stands_down(stands_down, monkeypatch, tmp_path):
+def test_a_template_that_no_longer_inlines_the_config_does_not_fit(tmp_path):
     (tmp_path / "assets").mkdir()
     (tmp_path / "index.html").write_text("<script>window.gradio_config = {{ config | tojson }};</script>")
-    monkeypatch.setattr(page_config, "frontend", lambda: tmp_path)
-    assert "no longer inlines the config" in stands_down(page_config.PATCH)
+    assert "no longer inlines the config" in page_config.why_not(tmp_path)
+    assert "no page template" in page_config.why_not(tmp_path / "missing")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from components.web.routes.limits import BodyLimit
+from components.web.middleware.limits import BodyLimit
 
 
 def run_async(coroutine):

@@ -2,7 +2,7 @@
 
 `NoUploads` answers Gradio's upload route 403: every Gradio app has it, and it kept up to 1,000 files a
 request for ever (40 requests left 34,000 files, 275 MB); nothing on this app's pages uploads.
-`McpGate` reads an MCP POST body (already bounded by `limits.BodyLimit`) and answers a JSON-RPC error
+`McpGate` reads an MCP POST body (already bounded by `limits.BodyLimit`, in front of it) and answers a JSON-RPC error
 itself when the body is not UTF-8 JSON-RPC naming a method MCP knows: the MCP library logged ~95 lines
 of validation errors for one unknown method and an 11-line traceback for a non-UTF-8 body.
 Each refusal is logged through a `RefusalLog` (a few lines a minute, then a count). `quiet_loggers()`
@@ -18,10 +18,8 @@ import logging
 from collections.abc import Iterable
 from typing import Any, get_args
 
-from starlette.middleware import Middleware
-
-from components.web.routes.limits import ASGIApp, Message, Receive, Scope, Send, answer, replay
-from components.web.routes.webhook import RefusalLog
+from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
+from components.web.middleware.limits import replay
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +28,6 @@ MCP_PREFIX = "/gradio_api/mcp"
 # The MCP library's INFO loggers (one line per session, per request, per tool call's HTTP call to the app).
 QUIET = ("mcp.server.streamable_http", "mcp.server.streamable_http_manager", "mcp.server.lowlevel.server", "httpx")
 NOT_VALID = "Failed to validate"  # how the MCP library starts its many-line validation warnings
-
-
-def relative_path(scope: Scope) -> str:
-    path, root = scope.get("path", ""), scope.get("root_path", "")
-    return path[len(root) :] if root and path.startswith(root) else path
 
 
 class NoUploads:
@@ -56,7 +49,7 @@ def mcp_methods() -> frozenset[str]:
     """The JSON-RPC methods an MCP client may send, read from the MCP library's own message types."""
     from mcp import types
 
-    methods = set()
+    methods: set[str] = set()
     for union in (types.ClientRequest, types.ClientNotification):
         for model in get_args(union.model_fields["root"].annotation):
             methods.update(get_args(model.model_fields["method"].annotation))
@@ -154,10 +147,3 @@ def quiet_loggers() -> None:
         logger = logging.getLogger(name or None)
         if not any(isinstance(f, Throttled) for f in logger.filters):
             logger.addFilter(Throttled(reasons, RefusalLog(what=what, logger=log)))
-
-
-def app_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """`launch(app_kwargs=...)` with `NoUploads` and `McpGate` added (inside `limits.py`'s, so MCP bodies
-    arrive bounded), and the MCP library's loggers quieted."""
-    quiet_loggers()
-    return {**kwargs, "middleware": [*kwargs.get("middleware", ()), Middleware(NoUploads), Middleware(McpGate)]}

@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
 from components.queries import badge, feed, links
+from components.queries.answers import LookupAnswer
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
@@ -109,7 +110,7 @@ def copy_block(element_id: str, text: str, label: str, relative: bool = False) -
     ).format(element_id, Markup(" data-relative") if relative else "", text, element_id, label)
 
 
-def panel_html(answer: dict) -> Markup:
+def panel_html(answer: LookupAnswer) -> Markup:
     """Under a model's details: the Markdown of its badge for a model card, and its own feed."""
     model_id = hub_id(answer.get("model_id"))
     if not model_id:

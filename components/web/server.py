@@ -1,0 +1,342 @@
+"""The server: the app's own ASGI app, its one list of middleware, Gradio mounted in it, and uvicorn.
+
+`build()` makes the ASGI app: the routes the app serves itself come first (`ROUTES` order), then
+Gradio's page and API, mounted at `/` (`gr.mount_gradio_app`). Every request passes the middleware in
+`middleware()`, read top to bottom as a request meets them. `serve()` runs it under uvicorn with the
+connection bounds below, set as uvicorn's configuration.
+
+Each safety limit here is the app's own code over public interfaces (Starlette middleware, uvicorn's
+`Config`, `mount_gradio_app`'s arguments), so it holds whatever Gradio release is installed; what only a
+patch reaches is in `patches/` (docs/architecture.md lists each and what is lost when it stands down).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+import time
+import warnings
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+import gradio as gr
+import h11
+import uvicorn
+from fastapi import FastAPI
+from huggingface_hub import constants as hf_constants
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from components.sources.app_sources import Sources
+from components.web import theme
+from components.web.html import head
+from components.web.middleware import arguments, assets, first_response, limits, page_config, refusals, streams
+from components.web.patches import build_once, mcp_json, unread
+from components.web.routes import api_v1, badge_feed, downloads, endpoints, wanted, webhook
+from components.web.routes import first_response as card
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSETS = ROOT / "assets"
+
+# The queue (docs/limits.md). Every handler reads one immutable snapshot, holds no lock and takes
+# milliseconds, so events may run side by side. Gradio runs one call of each event at a time unless
+# told otherwise, and then one slow answer (a 10,000-row /search, a chart's first draw, a CSV export)
+# makes everyone asking for the same thing wait behind it; the `gr.api` endpoints are events too.
+# 16 at a time per event lets a crowd search at once; all events share 40 worker threads, and on a
+# 2-vCPU Space more would only queue on the GIL.
+CONCURRENCY_LIMIT = 16
+MAX_THREADS = 40
+# A burst beyond this many waiting events is told "queue full" at once rather than made to wait.
+QUEUE_MAX_SIZE = 512
+# The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
+MAX_FILE_SIZE = "1kb"
+
+# A call without a session_hash (curl, plain HTTP) gets a session of its own; Gradio keeps 10,000. 1,000
+# bounds their memory; a browser tab idle while 1,000 newer sessions arrive loses only its table paging and
+# open-model state, and the next search or click restores them.
+SESSION_CAPACITY = 1000
+# After every event Gradio's queue rebuilds a pandas summary of the last 10,000 events (the latency figures
+# of the API page): a few to tens of ms of CPU per request, growing with traffic. Once per 1,000 events
+# keeps those figures fresh at a thousandth of the cost (a setting Gradio reads from the environment).
+ANALYTICS_EVERY = 1000
+
+# The connections (uvicorn's configuration). Each connection holds a file descriptor (the usual limit is
+# 1,024) and some memory; a Space's proxy multiplexes its visitors onto far fewer. Past this many open
+# connections (or requests in flight) uvicorn answers 503 at once rather than serve a slow crowd.
+MAX_CONNECTIONS = 512
+# A browser reuses an idle connection within a few seconds or not at all (uvicorn's default).
+KEEP_ALIVE = 5
+# A browser sends a request's head in one packet and this app's bodies are a few KB: 20 s is generous for
+# a slow phone and still frees a slot held by a client that sends nothing, or drips a line at a time.
+REQUEST_DEADLINE = 20.0
+# A request's head still incomplete past this many bytes is refused (h11's buffer limit, its own default
+# made explicit): a browser's head is under 8 KB. A head that arrives whole in one read (asyncio reads up to
+# 64 KB) is parsed whatever its size, so this bounds what a client can make the server buffer, not a head.
+MAX_HEAD = 16 * 1024
+# On stopping, open streams (a tab's heartbeat never ends by itself) get this long before they are cut.
+GRACEFUL_STOP = 3
+
+
+class DeadlineH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline: a connection whose request has not arrived whole
+    `request_deadline` seconds after the connection opened (or after the previous answer) is closed.
+
+    uvicorn starts no timer until a first answer is sent: without this, a connection that sent nothing,
+    or one header line every 10 s, stayed open for ever (still open after 130 s when tried). It uses the
+    protocol's own state (`conn`, `cycle`, `transport`, `loop`), which uvicorn's `http=` option hands it."""
+
+    request_deadline = REQUEST_DEADLINE
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn narrows BaseTransport to Transport
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._deadline is None and self.conn.their_state is not h11.DONE and not self.transport.is_closing():
+            self._arm()  # a new request has begun after an answer
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._disarm()  # uvicorn's keep-alive timer runs until the next request's first bytes
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.request_deadline, self._deadline_passed)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _deadline_passed(self) -> None:
+        self._deadline = None
+        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY) or self.transport.is_closing():
+            return  # the request arrived whole; its answer may take as long as it takes
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+        self.transport.close()
+
+
+def routes(sources: Sources) -> list[BaseRoute]:
+    """Every route the app serves itself, ahead of Gradio's: the webhook, the downloads, the badge and feed,
+    the plain HTTP API, the link preview card and the wanted feed; and Gradio's start-up route, answered as after a start."""
+    return [
+        *webhook.routes(sources.datasets),
+        *downloads.routes(sources),
+        *badge_feed.routes(sources),
+        *api_v1.routes(sources),
+        *card.routes(sources),
+        *wanted.routes(sources),
+        Route(STARTUP_EVENTS, started, methods=["GET"]),
+    ]
+
+
+# `launch()` called this route of Gradio's once to start the queue, and from then on it answered `false`. A
+# mounted app starts the queue from the lifespan instead and leaves the route armed: the first caller would
+# start a second queue loop (resetting the running jobs' slots). It answers as after a start.
+STARTUP_EVENTS = "/gradio_api/startup-events"
+
+
+def started(request: Request) -> JSONResponse:
+    """`GET /gradio_api/startup-events`: `false`, the events ran when the server started."""
+    return JSONResponse(False)
+
+
+def middleware(sources: Sources) -> list[Middleware]:
+    """The app's middleware, in the order a request meets them (the answer passes them bottom to top)."""
+    return [
+        Middleware(limits.OneLineErrors),  # an exception escaping any route: one log line and a 500
+        Middleware(limits.BodyLimit),  # bodies bounded before anything reads them; smuggled bodies refused
+        Middleware(refusals.NoUploads),  # Gradio's upload route answers 403: the app takes no files
+        Middleware(refusals.McpGate),  # an MCP POST whose body is not MCP gets a JSON-RPC error
+        Middleware(arguments.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
+        Middleware(streams.EventStreams),  # event streams capped per client and ended
+        # the app's own routes compressed (Gradio compresses its own, inside; what is compressed passes as it
+        # is). Level 6, not Starlette's 9: an 8 MB CSV export in ~70 ms instead of ~210 ms, 1% larger
+        Middleware(GZipMiddleware, compresslevel=6),
+        Middleware(assets.Assets),  # Gradio's scripts and stylesheets from memory
+        Middleware(first_response.FirstResponse, sources=sources),  # each page's first HTML says what it shows
+    ]
+
+
+def named_parameters() -> dict[str, list[str]]:
+    """Each named endpoint's argument names, by its name."""
+    return {name: arguments.parameters(getattr(endpoints.Api, name)) for name in endpoints.NAMED}
+
+
+def gradio_middleware() -> list[Middleware]:
+    """Middleware inside the mounted Gradio app, where a request's `scope["app"]` is Gradio's: the answer to
+    reads of results its queue does not hold (`patches/unread.py`, which reads that queue)."""
+    return [Middleware(unread.UnknownResults)]
+
+
+def blocked_paths(dataset: str | None = None) -> list[str]:
+    """What Gradio must never serve, whatever GRADIO_ALLOWED_PATHS says: the app folder (source and
+    bundled data), a local dataset, and huggingface_hub's folder (which holds the token)."""
+    paths = [ROOT, Path(hf_constants.HF_HOME)]
+    if dataset and not dataset.startswith("hf://"):
+        paths.append(Path(dataset).expanduser())
+    return [str(p.resolve()) for p in paths]
+
+
+def env_list(name: str) -> list[str]:
+    """A comma-separated env variable as Gradio's `launch()` reads it."""
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+def on_space() -> bool:
+    return os.environ.get("SYSTEM") == "spaces" and bool(os.environ.get("SPACE_ID"))
+
+
+def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str = "127.0.0.1",
+          port: int = 7860, page_head: str = "") -> FastAPI:  # fmt: skip
+    """The app's ASGI app: its routes and middleware, with `demo` (queued here) mounted at `/`."""
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
+    patches_in_force()
+    page_config.fits()  # decided now, so where it does not fit, that is logged at start-up
+    refusals.quiet_loggers()
+    # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
+    with build_once.building(launch_next=True):  # queue() builds a server app that the mount replaces at once
+        demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
+    # launch()'s `state_session_capacity`, which mount_gradio_app does not take: the attribute launch() sets
+    demo.state_session_capacity = SESSION_CAPACITY
+    app = FastAPI(
+        docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
+        routes=routes(sources), middleware=middleware(sources), lifespan=lifespan(demo, host, port),
+    )  # fmt: skip
+    with warnings.catch_warnings():  # that SSR is off for a multi-page app: it is off here in any case
+        warnings.filterwarnings("ignore", message="SSR mode is not supported", category=UserWarning)
+        return mount(app, demo, host=host, port=port, dataset=dataset, page_head=page_head)
+
+
+def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str | None, page_head: str) -> FastAPI:
+    """`app` with `demo` mounted at `/`, with the page's look and the rules for Gradio's own routes."""
+    return gr.mount_gradio_app(
+        app,
+        demo,
+        path="/",
+        server_name=host,
+        server_port=port,
+        # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true;
+        # docs/deploying.md, "Deploy as a Space"): Gradio's Node front proxy would pass only Gradio's own
+        # paths to Python, so the app's routes would answer the page or 405, and its stylesheet loses to
+        # Gradio's reset.
+        ssr_mode=False,
+        mcp_server=True,
+        theme=theme.theme(),
+        css=theme.minified_css(ASSETS / "style.css"),
+        head=head.minified_head(page_head),
+        show_error=False,
+        footer_links=["api"],
+        run_history=False,  # its routes would create Hub buckets with the host's saved token
+        max_file_size=MAX_FILE_SIZE,
+        allowed_paths=env_list("GRADIO_ALLOWED_PATHS"),
+        blocked_paths=blocked_paths(dataset) + env_list("GRADIO_BLOCKED_PATHS"),
+        root_path=os.environ.get("GRADIO_ROOT_PATH", ""),
+        pwa=on_space(),  # as launch() does: on a Space the page can be installed as an app
+        app_kwargs={
+            "middleware": gradio_middleware(),
+            "lifespan": unread.lifespan,
+            # Gradio's app answers its own routes' exceptions before they reach `OneLineErrors`: the same
+            # JSON 500 as it, and the exception goes on to it, which logs one line
+            "exception_handlers": {Exception: limits.internal_error},
+        },
+    )
+
+
+def patches_in_force() -> dict[str, bool]:
+    """Apply every patch that fits this Gradio (each stands down with one log line where not)."""
+    from components.web import patches
+
+    return patches.apply()
+
+
+def lifespan(demo: gr.Blocks, host: str, port: int) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
+    """What the server does as it starts: the worker threads' limit, the address of MCP's own calls, a line
+    saying where it listens. (Gradio's queue and MCP server start inside, from the mount.)"""
+
+    @contextlib.asynccontextmanager
+    async def running(app: Any) -> AsyncIterator[None]:
+        # launch()'s max_threads: the pool Gradio's events and Starlette's sync routes run in (anyio's, public)
+        anyio.to_thread.current_default_thread_limiter().total_tokens = MAX_THREADS
+        url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+        mcp_json.call_locally(demo, url)  # MCP's tool calls to the app stay on this machine
+        log.info("serving on http://%s:%d (MCP: %s/gradio_api/mcp/)", host, port, url)
+        yield
+
+    return running
+
+
+class CancelledOnStop(logging.Filter):
+    """On uvicorn's logger: a request cancelled because the server stopped (an open stream past
+    `GRACEFUL_STOP`) is not logged with its traceback; uvicorn's line "Cancel N running task(s)" says it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and record.exc_info[0] is asyncio.CancelledError)
+
+
+def config(app: Any, host: str, port: int) -> uvicorn.Config:
+    """uvicorn's configuration: the connection cap, keep-alive, the request deadline and the head size limit."""
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, CancelledOnStop) for f in errors.filters):
+        errors.addFilter(CancelledOnStop())
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=DeadlineH11Protocol,
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=KEEP_ALIVE,
+        h11_max_incomplete_event_size=MAX_HEAD,
+        timeout_graceful_shutdown=GRACEFUL_STOP,
+        log_level="warning",  # as Gradio runs it: no line per request
+    )
+
+
+def serve(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str, port: int,
+          page_head: str = "") -> None:  # fmt: skip
+    """Build the app and serve it until stopped (Ctrl-C, SIGTERM)."""
+    app = build(demo, sources, dataset=dataset, host=host, port=port, page_head=page_head)
+    uvicorn.Server(config(app, host, port)).run()
+
+
+class Running:
+    """The app served on a thread of this process (for tests and benchmarks): `stop()` ends it."""
+
+    def __init__(self, demo: gr.Blocks, sources: Sources, host: str, port: int, **build_args: Any):
+        self.demo = demo
+        self.url = f"http://{host}:{port}"
+        self.server = uvicorn.Server(config(build(demo, sources, host=host, port=port, **build_args), host, port))
+        self.thread = threading.Thread(target=self.server.run, name="server", daemon=True)
+        self.thread.start()
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError(f"the server did not start on {self.url}")
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(GRACEFUL_STOP + 5)
+
+
+def start(demo: gr.Blocks, sources: Sources, *, host: str = "127.0.0.1", port: int, **build_args: Any) -> Running:
+    """Serve the app on a thread of this process until `stop()`: uvicorn does not take this thread's signals."""
+    return Running(demo, sources, host, port, **build_args)

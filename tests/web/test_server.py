@@ -1,0 +1,110 @@
+"""The server: uvicorn's bounds as configuration, the one list of middleware, and the app built around the
+mounted page (its own routes first, outside Gradio's CORS layer)."""
+
+from __future__ import annotations
+
+import pytest
+import uvicorn
+from starlette.testclient import TestClient
+
+import app as the_app
+from components.web import server
+from components.web.middleware import arguments, assets, first_response, limits, refusals, streams
+from components.web.patches import unread
+from tests.helpers import ROOT
+
+SPACE = "owner-space.hf.space"
+
+
+def test_the_bounds_are_uvicorns_configuration():
+    config = server.config(app=lambda *a: None, host="127.0.0.1", port=1)
+    config.load()
+    assert config.http_protocol_class is server.DeadlineH11Protocol
+    assert server.DeadlineH11Protocol.request_deadline == server.REQUEST_DEADLINE <= 60
+    assert config.timeout_keep_alive == server.KEEP_ALIVE
+    assert config.limit_concurrency == server.MAX_CONNECTIONS
+    assert config.h11_max_incomplete_event_size == server.MAX_HEAD
+
+
+def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
+    classes = [m.cls for m in server.middleware(sample)]
+    assert classes[:6] == [
+        limits.OneLineErrors,  # first: it catches what escapes every other
+        limits.BodyLimit,  # before anything reads a body
+        refusals.NoUploads,
+        refusals.McpGate,
+        arguments.ShortCalls,
+        streams.EventStreams,
+    ]
+    assert classes[-2:] == [assets.Assets, first_response.FirstResponse]
+    assert [m.cls for m in server.gradio_middleware()] == [unread.UnknownResults]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    from components.sources.app_sources import Sources
+    from components.sources.dataset_store import DatasetStore
+    from components.sources.rankings_store import resolve_rankings
+    from components.sources.records_store import RecordsStore
+
+    sources = Sources(
+        DatasetStore(str(ROOT / "data" / "sample")),
+        resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json")),
+        RecordsStore(ROOT / "data" / "models_snapshot.json", live=False),
+    )
+    sources.begin()
+    sources.start()
+    yield sources
+    sources.stop()
+
+
+@pytest.fixture(scope="module")
+def client(sample):
+    app = server.build(the_app.build(sample), sample, host="127.0.0.1", port=7860)
+    with TestClient(app, base_url=f"https://{SPACE}") as client:  # runs the lifespan: the queue starts
+        yield client
+
+
+def test_the_apps_routes_come_first_then_the_page(client):
+    assert client.get("/api/v1/stacks").status_code == 200
+    page = client.get("/")
+    assert page.status_code == 200 and "torch-neuronx model support" in page.text
+    assert client.get("/gradio_api/mcp/schema").status_code == 200
+
+
+def test_the_api_answers_its_own_cors_on_a_space_host(client):
+    headers = {"Origin": "https://tools.example"}
+    answer = client.get("/api/v1/stacks", headers=headers)
+    assert answer.headers["access-control-allow-origin"] == "*"
+    assert "access-control-allow-credentials" not in answer.headers
+    preflight = client.options("/api/v1/stacks", headers={**headers, "Access-Control-Request-Method": "GET"})
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "access-control-allow-credentials" not in preflight.headers
+    # Gradio's own routes keep Gradio's CORS layer (it echoes an origin, with credentials)
+    assert client.get("/gradio_api/info", headers=headers).headers.get("access-control-allow-credentials") == "true"
+
+
+def test_the_page_keeps_its_settings(client, sample):
+    config = client.get("/config").json()
+    assert config["footer_links"] == ["api"] and config["mcp_server"] is True
+    assert "ssr_mode" not in config or config["ssr_mode"] is False
+    assert server.blocked_paths()[0] == str(ROOT.resolve())
+
+
+def test_uvicorn_serves_it_on_a_thread_and_stops(sample):
+    import httpx
+
+    from tests.helpers import free_port
+
+    running = server.start(the_app.build(sample), sample, port=free_port())
+    try:
+        assert httpx.get(running.url + "/api/v1/stacks", timeout=30).status_code == 200
+    finally:
+        running.stop()
+    assert not running.thread.is_alive()
+    assert isinstance(running.server, uvicorn.Server)
+
+
+def test_gradios_start_up_route_does_not_start_the_queue_again(client):
+    """A mounted Gradio leaves its start-up route armed; the app answers it as Gradio does after a start."""
+    assert client.get("/gradio_api/startup-events").json() is False
