@@ -35,7 +35,11 @@ def serve_with_ssr(demo, sources, *, dataset=None, host, port, page_head=""):
         run_history=False,
         max_file_size=server.MAX_FILE_SIZE,
         blocked_paths=server.blocked_paths(dataset),
-        app_kwargs={"routes": server.routes(sources), "middleware": server.middleware(sources)},
+        # launch() starts the queue through Gradio's own start-up route, which the app's route would answer
+        app_kwargs={
+            "routes": [r for r in server.routes(sources) if getattr(r, "path", "") != server.STARTUP_EVENTS],
+            "middleware": server.middleware(sources),
+        },  # fmt: skip
     )
 
 
