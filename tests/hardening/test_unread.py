@@ -120,7 +120,6 @@ def test_the_launched_app_keeps_unread_results_within_the_budget_oldest_dropped_
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and first in demo._queue.event_ids_to_events:
             time.sleep(0.05)
-        time.sleep(2 * unread.SWEEP_EVERY)  # weighed
         one = unread.result_bytes(demo._queue.pending_messages_per_session[next(iter(pending))])
         assert one > 1000  # every row of the newest stack
         monkeypatch.setattr(unread, "UNREAD_BYTES", 5 * one)
