@@ -47,7 +47,7 @@ UNREAD_SECONDS = 60.0
 # One client sends a few dozen calls a second: the budget is enforced at each sweep, so a short one.
 SWEEP_EVERY = 1.0
 # All unread results together, as JSON (their Python objects take ~1.5x that): ~12 all-row searches at
-# 2,000 rows a stack. What a reader asks for in time is never weighed against it.
+# 2,000 rows a stack. Results read as they come (a browser's, gradio_client's) are gone before they are the oldest.
 UNREAD_BYTES = 8 * 1024 * 1024
 GIVE_BACK_EVERY = 10.0  # malloc_trim walks the whole heap: not on every sweep
 LOG_EVERY = 60.0
