@@ -20,6 +20,7 @@ import api_v1
 import browser
 import cold_start
 import common
+import cost
 import expectation
 import first_rows
 import load
@@ -41,6 +42,7 @@ BENCHMARKS = (
     ("Refresh: nothing changed, one file changed, in full", refresh),
     ("Expectation: verdicts against the real result, each model held out", expectation),
     ("Soak: refreshes while clients search", soak),
+    ("Cost per request (CPU of the app): normal and worst input, each route", cost),
 )
 
 

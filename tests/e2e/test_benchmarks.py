@@ -32,6 +32,9 @@ FIGURES = [
     "soak: RSS after the last refresh", "soak: search p95 during refreshes",
     "fine-tunes: 'likely runs' matched", "fine-tunes: 'likely fails' matched", "fine-tunes: 'unknown'",
     "every tested model: 'likely runs' matched", "every tested model: 'likely fails' matched",
+    "cost: GET / (the Models page)", "cost: GET /card.png", "cost: GET /api/v1/search", "cost: GET /api/v1/lookup",
+    "cost: POST /api/v1/check_config", "cost: GET /export/csv", "cost: GET /feed.atom", "cost: /search (named endpoint)",
+    "cost: /check_config (named endpoint)",
 ]  # fmt: skip
 
 

@@ -161,3 +161,24 @@ def served_ids() -> set[str]:
         "odd/bad-version", "odd/no-version", "odd/megabyte-error", "odd/infinite-memory",
         "odd/year-35-million",
     }  # fmt: skip
+
+
+# ---- config.json texts that once cost the config check quadratic time or more ---------------------
+
+
+def hostile_config(shape: str, size: int) -> str:
+    """A config.json text of about `size` bytes in one of the shapes that once cost quadratic time or more."""
+    if shape == "escaped quotes":  # an unterminated string of `\"`: the old regex rescanned from every quote
+        return '{"a": "' + '\\"' * (size // 2)
+    if shape == "backslashes":  # an unterminated string ending in a run of backslashes
+        return '{"a": "' + "\\" * size
+    if shape == "deep brackets":
+        return "[" * (size // 2) + "]" * (size // 2)
+    if shape == "long number":
+        return '{"hidden_size": ' + "9" * size + "}"
+    if shape == "many keys":
+        return "{" + ",".join(f'"k{i:06}":0' for i in range(size // 12)) + "}"  # 12 bytes a key
+    raise ValueError(shape)
+
+
+SHAPES = ("escaped quotes", "backslashes", "deep brackets", "long number", "many keys")

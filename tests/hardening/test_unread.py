@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from types import SimpleNamespace
@@ -18,35 +19,55 @@ from components.web.patches import unread
 from tests.helpers import ROOT, call, free_port
 
 
-def queue(running: set[str], pending: dict[str, set[str]]) -> SimpleNamespace:
+def queue(running: set[str], pending: dict[str, set[str]], rows: int = 0) -> SimpleNamespace:
+    """Gradio's queue as the sweep reads it; each session's result a search answer of `rows` rows."""
+    messages = {}
+    for session in pending:
+        messages[session] = asyncio.Queue()
+        messages[session].put_nowait(SimpleNamespace(output={"data": [[{"model_id": "org/m"}] * rows]}))
     return SimpleNamespace(
         event_ids_to_events={event_id: object() for event_id in running},
         pending_event_ids_session=pending,
-        pending_messages_per_session={session: ["messages"] for session in pending},
+        pending_messages_per_session=messages,
     )
 
 
 def test_a_session_whose_results_wait_unread_is_dropped_after_the_delay():
     q = queue(running={"e-run"}, pending={"abandoned": {"e1"}, "busy": {"e2", "e-run"}, "browser": set()})
-    waiting: dict[str, float] = {}
-    assert unread.forget_unread(q, waiting, now=100.0, unread_seconds=60) == 0
-    assert waiting == {"abandoned": 100.0}
-    assert unread.forget_unread(q, waiting, now=159.0, unread_seconds=60) == 0
-    assert unread.forget_unread(q, waiting, now=160.0, unread_seconds=60) == 1
+    waiting: dict[str, unread.Waiting] = {}
+    assert unread.forget_unread(q, waiting, now=100.0, unread_seconds=60) == (0, 0)
+    assert list(waiting) == ["abandoned"] and waiting["abandoned"].since == 100.0
+    assert unread.forget_unread(q, waiting, now=159.0, unread_seconds=60) == (0, 0)
+    assert unread.forget_unread(q, waiting, now=160.0, unread_seconds=60) == (1, 0)
     assert set(q.pending_event_ids_session) == {"busy", "browser"} and "abandoned" not in q.pending_messages_per_session
     assert waiting == {}
 
 
 def test_a_session_read_or_busy_again_is_forgotten_by_the_sweep():
     q = queue(running=set(), pending={"a": {"e1"}, "b": {"e2"}})
-    waiting: dict[str, float] = {}
+    waiting: dict[str, unread.Waiting] = {}
     unread.forget_unread(q, waiting, now=0.0, unread_seconds=60)
     assert set(waiting) == {"a", "b"}
     q.pending_event_ids_session.pop("a")  # its result was read
     q.event_ids_to_events["e3"] = object()
     q.pending_event_ids_session["b"].add("e3")  # a new call of the same session is running
-    assert unread.forget_unread(q, waiting, now=100.0, unread_seconds=60) == 0
+    assert unread.forget_unread(q, waiting, now=100.0, unread_seconds=60) == (0, 0)
     assert waiting == {} and set(q.pending_event_ids_session) == {"b"}
+
+
+def test_past_the_budget_the_oldest_unread_results_go_first():
+    q = queue(running=set(), pending={f"s{i}": {f"e{i}"} for i in range(10)}, rows=1000)
+    size = unread.result_bytes(q.pending_messages_per_session["s0"])
+    assert size == len(json.dumps({"data": [[{"model_id": "org/m"}] * 1000]}, separators=(",", ":")))
+    waiting: dict[str, unread.Waiting] = {}
+    assert unread.forget_unread(q, waiting, now=0.0, budget=4 * size) == (0, 6)
+    assert set(q.pending_event_ids_session) == set(q.pending_messages_per_session) == {"s6", "s7", "s8", "s9"}
+    q.pending_event_ids_session |= {"late": {"e-late"}}  # a new result: the oldest left goes
+    q.pending_messages_per_session["late"] = q.pending_messages_per_session["s9"]
+    assert unread.forget_unread(q, waiting, now=1.0, budget=4 * size) == (0, 1)
+    assert set(waiting) == {"s7", "s8", "s9", "late"}
+    assert unread.forget_unread(q, waiting, now=60.5, budget=4 * size) == (3, 0)  # then time, as before
+    assert set(waiting) == {"late"}
 
 
 @pytest.fixture
@@ -90,3 +111,31 @@ def test_the_launched_app_drops_results_left_unread_and_serves_those_read(quick_
         stream = client.get("/gradio_api/queue/data", params={"session_hash": "no-such-session"}).text
         assert json.loads(stream.removeprefix("data: "))["session_not_found"] is True
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_launched_app_keeps_unread_results_within_the_budget_oldest_dropped_first(quick_app, monkeypatch, caplog):
+    demo, url = quick_app
+    monkeypatch.setattr(unread, "UNREAD_SECONDS", 600.0)  # only the budget drops results here
+    pending = demo._queue.pending_event_ids_session
+    with httpx.Client(base_url=url, timeout=30) as client:
+        first = client.post("/gradio_api/call/search", json={"data": ["", "selected", "", "", ""]}).json()["event_id"]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and first in demo._queue.event_ids_to_events:
+            time.sleep(0.05)
+        one = unread.result_bytes(demo._queue.pending_messages_per_session[next(iter(pending))])
+        assert one > 1000  # every row of the newest stack
+        monkeypatch.setattr(unread, "UNREAD_BYTES", 5 * one)
+        ids = [
+            client.post("/gradio_api/call/search", json={"data": ["", "selected", "", "", ""]}).json()["event_id"]
+            for _ in range(40)
+        ]
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and (ids[-1] in demo._queue.event_ids_to_events or len(pending) > 5):
+            time.sleep(0.1)
+        assert len(pending) <= 5  # 41 unread results, at most five kept
+        late = client.get(f"/gradio_api/call/search/{first}").text
+        assert late == f"event: error\ndata: {json.dumps(unread.NO_RESULT)}\n\n" and "expired" in late
+        newest = client.get(f"/gradio_api/call/search/{ids[-1]}").text
+        assert "event: complete" in newest and "Qwen/Qwen3-0.6B" in newest  # the newest are still there
+    lines = [r.getMessage() for r in caplog.records if "unread results over" in r.getMessage()]
+    assert len(lines) == 1, lines  # one line, however many were dropped

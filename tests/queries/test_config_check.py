@@ -4,12 +4,14 @@ verdicts (size first, then the architecture's record), the closest tested models
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from components.queries import config_check as cc
 from components.sources.dataset import load
 from components.sources.records import parse_records
+from tests.hardening.hostile import SHAPES, hostile_config
 from tests.helpers import row, write
 from tests.queries.test_evidence import LLAMA, rec, script
 
@@ -170,3 +172,39 @@ def test_broken_input_is_a_clear_error(lab, text, message):
 
 def test_brackets_inside_strings_do_not_count_as_nesting():
     assert cc.parse_config(json.dumps({"note": "[[[[" * 100}))["note"].startswith("[[[[")
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_hostile_shape_at_the_size_limit_is_answered_at_once(lab, shape):
+    snapshot, records, stack = lab
+    text = hostile_config(shape, cc.MAX_BYTES - 64)
+    assert len(text.encode()) <= cc.MAX_BYTES
+    started = time.perf_counter()
+    try:
+        answer = cc.check_config(snapshot, stack, text, records)
+    except cc.ConfigError as error:
+        answer = str(error)
+    took = time.perf_counter() - started
+    assert took < 1.0, f"{shape}: {took:.2f} s"  # a DoS regression bound, not a speed goal (it takes ~0.03 s)
+    expected = {
+        "escaped quotes": "Unterminated string",
+        "backslashes": "Unterminated string",
+        "deep brackets": "nests deeper than 20 levels",
+        "long number": "a number of more than 4,300 digits",
+    }
+    if shape == "many keys":
+        assert answer["architecture"] is None and answer["num_parameters"] is None
+    else:
+        assert expected[shape] in answer
+
+
+def test_the_old_quadratic_shape_is_still_read_right_when_it_is_valid():
+    text = json.dumps({"note": '"' * 1000 + "\\" * 1000, "architectures": ["LlamaForCausalLM"], "x": [[["]"]]]})
+    assert cc.parse_config(text)["architectures"] == ["LlamaForCausalLM"]
+    assert cc._depth(text) == 4 and cc._depth('{"a": "\\\\"}') == 1 and cc._depth('{"a": "[\\"["}') == 1
+
+
+def test_a_count_no_model_has_is_not_a_size():
+    huge = {**LLAMA3_8B, "hidden_size": 10**4000, "vocab_size": 1e300}
+    assert cc.estimate_parameters(huge) is None
+    json.dumps(cc.estimate_parameters({**LLAMA3_8B, "vocab_size": cc.MAX_COUNT}))  # a number an answer can print

@@ -62,7 +62,7 @@ def why_not_mcp(body: bytes, methods: Iterable[str]) -> str | None:
         message: Any = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
         return "not UTF-8"
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # a number past Python's digit limit is a plain ValueError
         return "not JSON"
     for one in message if isinstance(message, list) and message else [message]:
         if not isinstance(one, dict) or one.get("jsonrpc") != "2.0":

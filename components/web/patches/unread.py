@@ -1,12 +1,15 @@
-"""Results no one reads are dropped a minute after they are ready.
+"""Results no one reads are dropped a minute after they are ready, or sooner when they hold too much.
 
 `POST /gradio_api/call/NAME` queues a call and answers its event id; the result waits in Gradio's queue
 until `GET /gradio_api/call/NAME/<id>` reads it. A caller that never reads leaves it there: Gradio keeps
 the messages of its last 2,000 sessions, and each plain HTTP call is a session of its own, so an
 all-rows `/search` (~0.6 MB of JSON at 2,000 rows a stack) left unread 400 times grew RSS by ~370 MB,
 and 2,000 such calls at 10,000 rows a stack would hold gigabytes. Every `SWEEP_EVERY` seconds, a
-session whose every event has finished and has waited `UNREAD_SECONDS` unread is dropped. A browser
-tab reads its results as they come (its stream removes each one), so only abandoned results go.
+session whose every event has finished is weighed once (the JSON bytes of its results) and dropped when it
+has waited `UNREAD_SECONDS` unread, or, oldest first, while all those waiting weigh over `UNREAD_BYTES`;
+one log line a minute counts the latter. A browser tab reads its results as they come (its stream removes
+each one), so only abandoned results go. After a sweep that dropped results, the allocators' free pages go
+back to the system (`runtime/memory.py`), at most once per `GIVE_BACK_EVERY` seconds.
 
 A read of a result Gradio does not hold (an unknown event id, a result already read or dropped) made
 Gradio raise inside its event stream: the caller got a broken stream and the log two tracebacks per
@@ -28,20 +31,32 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
+import orjson
 from gradio import queueing, routes
 
+from components.runtime import memory
 from components.web.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned, source_of
 
 log = logging.getLogger(__name__)
 
 UNREAD_SECONDS = 60.0
-SWEEP_EVERY = 10.0
+# One client sends a few dozen calls a second: the budget is enforced at each sweep, so a short one.
+SWEEP_EVERY = 1.0
+# All unread results together, as JSON (their Python objects take ~1.5x that): ~12 all-row searches at
+# 2,000 rows a stack. Results read as they come (a browser's, gradio_client's) are gone before they are the oldest.
+UNREAD_BYTES = 8 * 1024 * 1024
+GIVE_BACK_EVERY = 10.0  # malloc_trim walks the whole heap: not on every sweep
+LOG_EVERY = 60.0
 CALL_RESULT = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
 QUEUE_DATA = "/gradio_api/queue/data"
-NO_RESULT = "no result for this event id: unknown, already read, or left unread for over a minute"
+NO_RESULT = (
+    "no result for this event id: unknown, already read, or expired (a result is kept unread for a minute at"
+    " most, and the oldest go sooner when unread results hold too much memory)"
+)
 # What Gradio's queue sets in its __init__ and the sweep reads, pops or locks.
 QUEUE_ATTRIBUTES = ("event_ids_to_events", "pending_event_ids_session", "pending_messages_per_session")
 QUEUE_LOCKS = ("pending_message_lock", "delete_lock")
@@ -49,6 +64,8 @@ ROUTES = ('"/call/{api_name}/{event_id}"', '"/queue/data"')
 
 
 def check() -> None:
+    if not hasattr(asyncio.Queue(), "_queue"):  # where a session's messages are weighed
+        raise PatchMismatch("asyncio.Queue no longer keeps its items in _queue")
     need(queueing, "Queue.__init__")
     need_assigned(queueing.Queue.__init__, *QUEUE_ATTRIBUTES, *QUEUE_LOCKS)
     need(routes, "App.create_app")
@@ -69,39 +86,85 @@ def in_force() -> bool:
     return DECIDED["on"]
 
 
-def forget_unread(queue: Any, waiting: dict[str, float], now: float, unread_seconds: float = UNREAD_SECONDS) -> int:
-    """One sweep over Gradio's queue: drop each session whose events have all finished and whose results
-    have waited `unread_seconds` unread (`waiting` remembers since when, between sweeps). Returns how many."""
+@dataclass
+class Waiting:
+    """A session whose events have all finished and whose results no one has read yet."""
+
+    since: float
+    size: int  # the JSON bytes of its results, weighed once
+
+
+def result_bytes(messages: Any) -> int:
+    """The JSON bytes of the messages in a session's queue (an `asyncio.Queue` of Gradio's messages)."""
+    total = 0
+    for message in list(getattr(messages, "_queue", ())):
+        output = getattr(message, "output", None)
+        try:
+            total += len(orjson.dumps(output, default=str, option=orjson.OPT_NON_STR_KEYS))
+        except (TypeError, orjson.JSONEncodeError):  # not JSON at all: its text, a lower bound
+            total += len(str(output))
+    return total
+
+
+def forget_unread(
+    queue: Any,
+    waiting: dict[str, Waiting],
+    now: float,
+    unread_seconds: float = UNREAD_SECONDS,
+    budget: int = UNREAD_BYTES,
+) -> tuple[int, int]:
+    """One sweep over Gradio's queue: weigh each session whose events have all finished and whose results
+    wait unread (`waiting` remembers since when, and their weight, between sweeps); drop those that have
+    waited `unread_seconds`, then the oldest while those left weigh over `budget`. Returns how many were
+    dropped as (expired, over the budget)."""
     running = queue.event_ids_to_events  # queued or running events; a finished one is removed
     sessions = queue.pending_event_ids_session  # events whose completion no one has read yet
-    dropped = 0
+    messages = queue.pending_messages_per_session
+    for session in [s for s in waiting if s not in sessions]:  # read since
+        del waiting[session]
     for session, ids in list(sessions.items()):
         if not ids or any(event_id in running for event_id in ids):
             waiting.pop(session, None)
-            continue
-        if now - waiting.setdefault(session, now) >= unread_seconds:
-            sessions.pop(session, None)
-            queue.pending_messages_per_session.pop(session, None)
-            del waiting[session]
-            dropped += 1
-    for session in [s for s in waiting if s not in sessions]:
+        elif session not in waiting:
+            waiting[session] = Waiting(now, result_bytes(messages.get(session)))
+    expired = [s for s, w in waiting.items() if now - w.since >= unread_seconds]
+    held = sum(w.size for s, w in waiting.items()) - sum(waiting[s].size for s in expired)
+    over = []
+    for session, wait in waiting.items():  # oldest first: the order they were first seen waiting
+        if held <= budget:
+            break
+        if now - wait.since < unread_seconds:
+            over.append(session)
+            held -= wait.size
+    for session in expired + over:
+        sessions.pop(session, None)
+        messages.pop(session, None)
         del waiting[session]
-    return dropped
+    return len(expired), len(over)
 
 
 async def sweep_forever(get_queue: Callable[[], Any]) -> None:
     """Sweep the queue `get_queue()` answers every `SWEEP_EVERY` seconds, for as long as the app runs."""
-    waiting: dict[str, float] = {}
+    waiting: dict[str, Waiting] = {}
+    over_budget, logged_at, gave_back_at, dropped_since = 0, float("-inf"), float("-inf"), False
     while True:
         await asyncio.sleep(SWEEP_EVERY)
         queue = get_queue()
         if queue is None:
             continue
+        now = time.monotonic()
         # the locks under which Gradio adds a session's entries and removes its events
         async with queue.pending_message_lock, queue.delete_lock:
-            dropped = forget_unread(queue, waiting, time.monotonic(), UNREAD_SECONDS)
-        if dropped:
-            log.debug("dropped the unread results of %d calls", dropped)
+            expired, over = forget_unread(queue, waiting, now, UNREAD_SECONDS, UNREAD_BYTES)
+        over_budget += over
+        dropped_since = dropped_since or bool(expired or over)
+        if over_budget and now - logged_at >= LOG_EVERY:
+            mb = UNREAD_BYTES // 1024 // 1024
+            log.warning("unread results over %d MB: dropped %d, oldest first, since the last line", mb, over_budget)
+            over_budget, logged_at = 0, now
+        if dropped_since and now - gave_back_at >= GIVE_BACK_EVERY:
+            await asyncio.to_thread(memory.give_back)
+            dropped_since, gave_back_at = False, now
 
 
 @contextlib.asynccontextmanager

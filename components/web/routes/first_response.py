@@ -14,13 +14,19 @@ from starlette.routing import Route
 
 from components.queries import links
 from components.queries import preview as previews
-from components.sources.app_sources import Sources
+from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
+from components.web.middleware.streams import client_of
+from components.web.routes.allowance import Allowance
 
 CARD_PATH = "/card.png"
 MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the page's own card
 CARD_CACHE = 128  # cards kept per snapshot (~50 KB each)
 CACHE_CONTROL = "public, max-age=300"
+# A new card costs ~80 ms of CPU, a kept one a few: one address may have 10 drawn at once and 10 more a
+# minute; past that it gets the app's card, drawn once per snapshot, not kept by any cache (a crawler
+# asks again later for the link's own card).
+DRAWS_AT_ONCE, DRAWS_A_MINUTE = 10, 10
 
 
 def page_query(raw: str) -> dict[str, str]:
@@ -39,14 +45,18 @@ def base_url(request: Request) -> str:
 
 
 class Cards:
-    """`GET /card.png`: a link's preview card, drawn once per snapshot and link, a bounded number kept."""
+    """`GET /card.png`: a link's preview card, drawn once per snapshot and link, a bounded number kept; each
+    client address may have `draws` new cards drawn (an `Allowance`), and past that gets the app's card."""
 
-    def __init__(self, sources: Sources, size: int = CARD_CACHE):
+    def __init__(self, sources: Sources, size: int = CARD_CACHE, draws: Allowance | None = None):
         self.sources = sources
         self.size = size
+        self.draws = draws or Allowance(DRAWS_AT_ONCE, DRAWS_A_MINUTE)
         self.kept: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self.snapshot: Snapshot | None = None
         self.lock = threading.Lock()
+        self.app_card: tuple[Snapshot, bytes] | None = None
+        self.app_card_lock = threading.Lock()  # held while it is drawn, so it is drawn once
 
     def card(self, request: Request) -> Response:  # sync: Starlette runs it in its thread pool
         if len(request.url.query) > MAX_QUERY:
@@ -66,6 +76,8 @@ class Cards:
         if png is None:
             from components.web.figures import card  # Pillow only when a card is first asked for
 
+            if not self.draws.take(client_of(request.scope)):
+                return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
             png = card.draw(preview)
             with self.lock:
                 if self.snapshot is moment.snapshot:
@@ -73,6 +85,15 @@ class Cards:
                     while len(self.kept) > self.size:
                         self.kept.popitem(last=False)
         return Response(png, media_type="image/png", headers={"Cache-Control": CACHE_CONTROL})
+
+    def generic(self, moment: Moment) -> bytes:
+        """The app's own card (the Models page's), drawn once per snapshot."""
+        from components.web.figures import card
+
+        with self.app_card_lock:
+            if self.app_card is None or self.app_card[0] is not moment.snapshot:
+                self.app_card = (moment.snapshot, card.draw(previews.preview(moment, "", {})))
+            return self.app_card[1]
 
 
 def routes(sources: Sources) -> list[Route]:

@@ -27,6 +27,7 @@ def test_what_is_not_mcp_is_named():
     assert why(b'{"jsonrpc":"2.0","id":1,"method":"x\\nFORGED"}') == "an unknown method 'x\\nFORGED'"
     assert why(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}') == "params that are not an object"
     assert why(b"[" * 100_000) == "not JSON"
+    assert why(b'{"jsonrpc":"2.0","id":' + b"9" * 500_000 + b"}") == "not JSON"  # past Python's digit limit
 
 
 def run(app, scope, body=b""):

@@ -345,3 +345,26 @@ def test_a_hostile_models_script_and_commands_stay_text(http, model):
     html, head = first_html(http, f"/?model={_q(model)}")
     assert 'id="fp-install"' in html
     assert "<img src=x" not in html and "__pwned" not in "".join(re.findall(r"<script>(.*?)</script>", html, re.S))
+
+
+def test_past_its_allowance_an_address_gets_the_apps_card_and_never_a_new_drawing(sources, monkeypatch):
+    from components.web.figures import card
+    from components.web.routes.allowance import Allowance
+
+    drawn: list[str] = []
+    draw = card.draw
+    monkeypatch.setattr(card, "draw", lambda preview: drawn.append(preview.model or preview.page) or draw(preview))
+    cards = first_response.Cards(sources, draws=Allowance(burst=2, per_minute=1))
+    client = TestClient(Starlette(routes=[Route("/card.png", cards.card)]))
+    own = client.get("/card.png", params={"model": "org/passes"})
+    assert own.headers["cache-control"] == first_response.CACHE_CONTROL
+    made_up = [client.get("/card.png", params={"model": f"org/made-up-{i}"}) for i in range(20)]
+    assert drawn == ["org/passes", "org/made-up-0", ""]  # two from its allowance, then the app's card once
+    assert {a.content for a in made_up[1:]} == {cards.generic(sources.now())}
+    assert {a.headers["cache-control"] for a in made_up[1:]} == {"no-store"}  # a crawler asks again later
+    assert client.get("/card.png", params={"model": "org/passes"}).content == own.content  # kept: still served
+    other = TestClient(Starlette(routes=[Route("/card.png", cards.card)]), client=("192.0.2.9", 50000))
+    assert (
+        other.get("/card.png", params={"model": "org/fails"}).headers["cache-control"] == first_response.CACHE_CONTROL
+    )
+    assert drawn[-1] == "org/fails"

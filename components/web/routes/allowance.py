@@ -1,0 +1,43 @@
+"""A per-address allowance of costly work: each client address may start `burst` units at once and earns
+one more every `60 / per_minute` seconds (a token bucket). The addresses remembered are bounded: past
+`max_addresses`, the one heard from least recently is forgotten (and starts again with a full allowance).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+MAX_ADDRESSES = 4096  # as many as the unknown Hub ids kept (records.py): a few hundred KB at most
+
+
+class Allowance:
+    """How much costly work each client address may still start; `take(address)` spends one unit."""
+
+    def __init__(
+        self,
+        burst: int,
+        per_minute: float,
+        max_addresses: int = MAX_ADDRESSES,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.burst = burst
+        self.every = 60.0 / per_minute
+        self.max_addresses = max_addresses
+        self.clock = clock
+        self.left: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address -> (units, as of when)
+        self.lock = threading.Lock()
+
+    def take(self, address: str) -> bool:
+        """Spend one unit of `address`'s allowance; False (nothing spent) when it has none left."""
+        now = self.clock()
+        with self.lock:
+            units, since = self.left.pop(address, (float(self.burst), now))
+            units = min(float(self.burst), units + (now - since) / self.every)
+            allowed = units >= 1.0
+            self.left[address] = (units - 1.0 if allowed else units, now)
+            while len(self.left) > self.max_addresses:
+                self.left.popitem(last=False)
+            return allowed

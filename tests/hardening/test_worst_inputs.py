@@ -1,0 +1,105 @@
+"""Every regex and loop over text a caller (or the dataset) supplies, on its worst known input at the size
+the app lets in, answers within a second. A DoS regression bound, not a speed goal: each takes
+milliseconds, where a backtracking pattern took minutes (the config check, issue 41) or hours (a size
+range of a megabyte of spaces). The config check's own shapes: tests/hardening/test_config_check.py.
+
+Sizes: a request body is at most 1 MB (`routes/limits.py`), a header or URL what uvicorn's h11 takes
+(16 KB a line of the head by default; 64 KB is used here), a dataset error line `causes.MAX_LINE`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from starlette.requests import Request
+
+from components.queries import causes, links, report, sizes, views
+from components.queries.feed import _text
+from components.sources.records import hub_id
+from components.sources.snapshot import search_key
+from components.web.routes import api_v1, first_response
+
+BOUND = 1.0
+BODY = 1024 * 1024  # the body limit: the most any one value can carry
+HEADER = 64 * 1024
+
+
+def within_a_second(work: Callable[[], object]) -> object:
+    started = time.perf_counter()
+    answer = work()
+    took = time.perf_counter() - started
+    assert took < BOUND, f"{took:.2f} s"
+    return answer
+
+
+RUNS = [" " * BODY, "-" + " " * BODY + "x", "1" + " " * BODY + "-x", "1." * (BODY // 2), "- " * (BODY // 2)]
+
+
+@pytest.mark.parametrize("text", RUNS, ids=["spaces", "dash-spaces", "digit-spaces", "dots", "dash-space-runs"])
+def test_a_size_range_of_a_megabyte_is_read_at_once(text):
+    assert within_a_second(lambda: sizes.parse(text)) is None
+    assert within_a_second(lambda: sizes.normalise(text)) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a-" * (BODY // 2), "a" * BODY + "!", "-" * BODY, "a " * (BODY // 2)],
+    ids=["dashes", "long", "dash", "words"],
+)
+def test_a_query_of_a_megabyte_is_normalised_at_once(text):
+    query = within_a_second(lambda: views.normalise(text=text, task=text, size=text, neuronx_cc=text))
+    assert len(query.text) <= views.MAX_QUERY and query.task == "" and query.size == ""
+    within_a_second(lambda: views.query_words(query.text))
+    within_a_second(lambda: search_key(text))
+
+
+@pytest.mark.parametrize("value", ["-" + " " * (BODY - 2) + "x", "a-" * (BODY // 2) + "!"], ids=["size", "task"])
+def test_the_plain_apis_argument_forms_reject_a_megabyte_at_once(value):
+    for form, _ in api_v1.FORMS.values():
+        assert within_a_second(lambda form=form: form.match(value.strip().lower())) is None
+
+
+@pytest.mark.parametrize(
+    "host", ["a" * HEADER + "!", "a." * (HEADER // 2) + "!", "[" + ":" * HEADER + "]", "a-" * (HEADER // 2) + ":99999x"]
+)
+def test_a_hostile_host_header_is_refused_at_once(host):
+    scope = {"type": "http", "scheme": "http", "server": ("127.0.0.1", 80), "path": "/", "query_string": b"",
+             "headers": [(b"host", host.encode()), (b"x-forwarded-host", host.encode())], "root_path": ""}  # fmt: skip
+    assert within_a_second(lambda: links.public_url(Request(scope))) == "http://localhost"
+
+
+def test_a_link_query_at_its_limit_and_a_model_id_are_read_at_once():
+    raw = "&".join(f"model={'a/' * 50}&q={'%20' * 100}" for _ in range(first_response.MAX_QUERY // 420))
+    assert len(raw) <= first_response.MAX_QUERY
+    assert "model" in within_a_second(lambda: first_response.page_query(raw))
+    assert within_a_second(lambda: first_response.page_query("a=" * BODY)) == {}  # too long: no parameters
+    assert within_a_second(lambda: hub_id("a/" * BODY)) is None
+
+
+LINES = {
+    "hex and dashes": "f-" * (causes.MAX_LINE // 2),
+    "word then hex": "ValueError: " + "f-1" * (causes.MAX_LINE // 3),
+    "path-like": "a/" * (causes.MAX_LINE // 2),
+    "dotted": "a." * (causes.MAX_LINE // 2),
+    "numbers": "1." * (causes.MAX_LINE // 2),
+    "quote unterminated": "'" + "a" * causes.MAX_LINE,
+    "control characters": "\x00\u200b" * (causes.MAX_LINE // 2),
+}
+
+
+@pytest.mark.parametrize("line", LINES.values(), ids=LINES.keys())
+def test_an_error_text_of_the_worst_lines_reduces_to_a_cause_at_once(line):
+    text = "\n".join([line] * causes.MAX_LINES * 2)  # past the lines kept, every one at the longest kept
+    cause = within_a_second(lambda: causes.cause_of(text))
+    assert cause.signature
+    within_a_second(lambda: [causes.mask(one) for one in [line] * 20])
+
+
+def test_a_report_fences_and_a_feed_escapes_a_megabyte_at_once():
+    within_a_second(lambda: report._fence("`" * BODY + "x" + "``" * (BODY // 4)))
+    from xml.etree import ElementTree as ET
+
+    element = within_a_second(lambda: _text(ET.Element("feed"), "title", "\x01" * BODY))
+    assert element.text == "\ufffd" * BODY
