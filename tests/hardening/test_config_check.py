@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from components.web.routes import api_v1, limits
+from components.web.middleware import limits
+from components.web.routes import api_v1
 from tests.hardening.hostile import SHAPES, hostile_config
 
 BOUND = 1.0  # seconds: a DoS regression bound (each takes a few tens of ms), not a speed goal
