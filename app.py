@@ -23,7 +23,7 @@ from components.sources.moment import Sources
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.store import DatasetStore
-from components.web import patches, theme
+from components.web import capacity, patches, theme
 from components.web.html import head, render
 from components.web.pages import architectures as architectures_tab
 from components.web.pages import charts as charts_tab
@@ -122,6 +122,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     heap.limit_arenas()  # before any thread: each refresh's freed memory must not stay spread over many arenas
+    capacity.raise_open_files()  # every open tab holds a connection, each a file descriptor (docs/limits.md)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     hub_log.quiet()
     args = parse_args(argv)
@@ -144,7 +145,10 @@ def main(argv: list[str] | None = None) -> None:
     routes = webhook.routes(sources.datasets) + downloads.routes(sources) + be_found.routes(sources)
     routes += api_v1.routes(sources) + first_response.routes(sources)
     # every page's first HTML says what it shows and paints its first screen (first_response.py)
-    app_kwargs = {"routes": routes, "middleware": [first_response.middleware(sources)]}
+    app_kwargs = {
+        "routes": routes,
+        "middleware": [first_response.middleware(sources, lambda: capacity.queue_full(demo))],
+    }
     serve(demo, dataset=args.dataset, server_name=args.host, server_port=args.port, app_kwargs=app_kwargs)
 
 

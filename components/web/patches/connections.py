@@ -8,7 +8,11 @@ gives Gradio's `Server` a config with:
 - `REQUEST_DEADLINE`: a request's head and body must arrive within this many seconds of the connection
   opening (or of the previous answer); else the connection is closed (`DeadlineH11Protocol`);
 - `KEEP_ALIVE`: an idle connection after an answer is closed after this many seconds (uvicorn's timer);
-- `MAX_CONNECTIONS`: past this many open connections (or requests in flight) uvicorn answers 503.
+- `MAX_CONNECTIONS`: past this many open connections (or requests in flight) uvicorn answers 503 to every
+  request, so it is set far above a launch's crowd (each tab holds one connection for its heartbeat) and
+  clamped to the open-file limit (`components/web/capacity.py`); what one address may hold is bounded
+  per address (`routes/streams.py`), and a full queue still gets its painted answer (`html/busy.py`).
+- `BACKLOG`: connections the kernel holds for the app before it accepts them.
 
 It stands down (Gradio's and uvicorn's own behaviour) where `gradio.http_server.Server`, uvicorn's
 `Config` parameters or its h11 protocol are not as written for.
@@ -20,6 +24,7 @@ import asyncio
 import logging
 from typing import Any
 
+from components.web import capacity
 from components.web.patches.guard import Patch, PatchMismatch, need, need_parameters
 
 log = logging.getLogger(__name__)
@@ -29,9 +34,15 @@ log = logging.getLogger(__name__)
 REQUEST_DEADLINE = 20.0
 # uvicorn's default: a browser reuses an idle connection within a few seconds or not at all.
 KEEP_ALIVE = 5
-# Each connection holds a file descriptor (the usual limit is 1,024) and some memory; a Space's proxy
-# multiplexes its visitors onto far fewer. Past this, 503 at once rather than a slow crowd for everyone.
-MAX_CONNECTIONS = 512
+# uvicorn answers 503 to EVERY request while this many connections are open, so the cap must sit above any
+# crowd, not at it: at 512 a launch's burst of tabs (each holds its heartbeat on a connection of its own;
+# HTTP/1.1 cannot multiplex streams) was refused whole. 8,192 is four times the 2,000 open tabs the
+# launch benchmark holds (~20 KB each, ~160 MB at the cap), and is clamped to the open-file limit
+# (`capacity.connection_cap`); one address's share is bounded by `routes/streams.py` instead.
+MAX_CONNECTIONS = 8192
+# uvicorn's default 2,048 is the kernel's queue of not-yet-accepted connections: a burst of 2,000 tabs
+# arriving at once fills it; Linux caps it at net.core.somaxconn (4,096 on current kernels).
+BACKLOG = 4096
 UVICORN = ">=0.30"
 
 
@@ -89,7 +100,8 @@ def bound(config: Any) -> None:
     """Set the bounds on a uvicorn `Config` before its server loads it."""
     config.http = deadline_protocol()
     config.timeout_keep_alive = KEEP_ALIVE
-    config.limit_concurrency = MAX_CONNECTIONS
+    config.limit_concurrency = capacity.connection_cap(MAX_CONNECTIONS)
+    config.backlog = BACKLOG
 
 
 def check() -> None:
@@ -101,7 +113,7 @@ def check() -> None:
     if uvicorn.__version__ not in SpecifierSet(UVICORN):
         raise PatchMismatch(f"written for uvicorn {UVICORN}, this is {uvicorn.__version__}")
     need(http_server, "Server", "start_server")
-    need_parameters(uvicorn.Config.__init__, "http", "timeout_keep_alive", "limit_concurrency")
+    need_parameters(uvicorn.Config.__init__, "http", "timeout_keep_alive", "limit_concurrency", "backlog")
     need(H11Protocol, "connection_made", "data_received", "on_response_complete", "connection_lost")
     need_parameters(http_server.Server.__init__, "config")
 

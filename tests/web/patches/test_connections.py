@@ -6,6 +6,7 @@ import logging
 
 import uvicorn
 
+from components.web import capacity
 from components.web.patches import connections
 from components.web.patches.guard import Patch, apply_patch
 
@@ -28,4 +29,5 @@ def test_the_bounds_reach_uvicorns_config():
     assert issubclass(config.http_protocol_class, connections.deadline_protocol().__mro__[1])
     assert config.http_protocol_class.request_deadline == connections.REQUEST_DEADLINE <= 60
     assert config.timeout_keep_alive == connections.KEEP_ALIVE
-    assert config.limit_concurrency == connections.MAX_CONNECTIONS
+    assert config.limit_concurrency == capacity.connection_cap(connections.MAX_CONNECTIONS) > 512
+    assert config.backlog == connections.BACKLOG

@@ -305,3 +305,29 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
         assert "Trending" in head.title and "the Trending view" in head.painted
     if params.get("q") == "<b>x</b>":  # search text is data: named in the title and the block, as text
         assert "“<b>x</b>”" in head.title and "<b>x</b>" not in html
+
+
+def test_a_links_first_html_and_card_are_kept_with_an_etag_and_answered_304(http):
+    first = http.get("/?model=org/passes")
+    again = http.get("/?model=org/passes")
+    assert first.headers["etag"] == again.headers["etag"] and first.text == again.text
+    assert http.get("/?model=org/fails").headers["etag"] != first.headers["etag"]
+    unchanged = http.get("/?model=org/passes", headers={"If-None-Match": first.headers["etag"]})
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    card = http.get("/card.png?model=org/passes")
+    assert card.status_code == 200 and card.headers["etag"]
+    assert http.get("/card.png?model=org/passes", headers={"If-None-Match": card.headers["etag"]}).status_code == 304
+
+
+def test_while_the_queue_is_full_the_answer_comes_with_the_busy_note(sources):
+    from components.web.html import busy
+
+    full = [True]
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_response.middleware(sources, lambda: full[0])])
+    http = TestClient(app)
+    html, head = first_html(http, "/?model=org/passes")
+    assert "org/passes" in head.painted and "PASS" in head.painted
+    assert str(busy.SHOWN) in html and busy.SCRIPT in html
+    full[0] = False
+    calm, _ = first_html(http, "/?model=org/passes")
+    assert str(busy.NOTE) in calm and str(busy.SHOWN) not in calm  # hidden until the live page is refused
