@@ -28,6 +28,7 @@ import page_weight
 import refresh
 import search_latency
 import soak
+import visitors
 
 BENCHMARKS = (
     ("Cold start (process start → first HTTP 200)", cold_start),
@@ -41,6 +42,7 @@ BENCHMARKS = (
     ("Refresh: nothing changed, one file changed, in full", refresh),
     ("Expectation: verdicts against the real result, each model held out", expectation),
     ("Soak: refreshes while clients search", soak),
+    ("Visitors: a burst of new tabs on a shared link (locust), beside the floor", visitors),
 )
 
 

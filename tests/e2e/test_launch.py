@@ -34,7 +34,9 @@ def fill_queue(url: str) -> list[int]:
     statuses = []
     with httpx.Client(base_url=url, timeout=10) as http:
         while not statuses or statuses[-1] == 200 and len(statuses) < 10:
-            statuses.append(http.post("/gradio_api/call/search", json={"data": ["llama", "selected", "", "", ""]}).status_code)
+            statuses.append(
+                http.post("/gradio_api/call/search", json={"data": ["llama", "selected", "", "", ""]}).status_code
+            )
     return statuses
 
 
