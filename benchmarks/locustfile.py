@@ -8,6 +8,9 @@ result stream until the event completes. Every request carries the visitor's own
 
 In `VISIT_MODE=tabs` a user only opens a heartbeat and holds it: the crowd of tabs left open.
 
+When the queue is full (`queue/join` answers 503) the tab does what the page's own script does: it waits
+5 s, then 10, 20, 40 (±25%), reloads the link and joins again; a visit that retried is counted apart.
+
 A visit fails on any refused or broken request, a first HTML without the model's answer (ours), or a load
 event that does not complete. Each visit's figures go to the JSON file `VISIT_OUT` when the run ends.
 """
@@ -18,6 +21,7 @@ import ipaddress
 import itertools
 import json
 import os
+import random
 import time
 import uuid
 
@@ -25,6 +29,8 @@ import gevent
 import visit as recording
 from gevent.pool import Pool
 from locust import HttpUser, events, task
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 TARGET = os.environ.get("VISIT_TARGET", "ours")
 MODE = os.environ.get("VISIT_MODE", "visits")
@@ -34,6 +40,7 @@ VISITORS = int(os.environ["VISIT_USERS"])  # the run ends once each has visited
 OUT = os.environ.get("VISIT_OUT", "")
 TIMEOUT = 60.0  # past this a request counts as failed
 PARALLEL_ASSETS = 6  # a browser's connections per host over HTTP/1.1
+RETRIES = 4  # as the page does (`components/web/html/busy.py`): after 5, 10, 20, 40 s, each ±25%
 
 VISIT = recording.load()[TARGET]
 PAGE = next(v["path"] for v in VISIT if v["kind"] == "page")
@@ -73,6 +80,10 @@ class Visitor(HttpUser):
     """One new tab following the shared link."""
 
     def on_start(self) -> None:
+        # A browser sends an idempotent request again when a kept-alive connection turns out closed (the
+        # app closes idle ones after 5 s): so does each visitor, once, for its GETs.
+        retry = Retry(total=1, connect=1, read=1, status=0, other=0, allowed_methods={"GET"}, raise_on_status=False)
+        self.client.mount("http://", HTTPAdapter(max_retries=retry))
         self.number = next(NUMBERS)
         self.headers = {"X-Forwarded-For": str(ADDRESSES[self.number])}
         self.session = uuid.uuid4().hex[:11]
@@ -80,7 +91,7 @@ class Visitor(HttpUser):
     def get(self, path: str, name: str, **kwargs):
         response = self.client.get(path, headers=self.headers, name=name, timeout=TIMEOUT, **kwargs)
         if response.status_code != 200:
-            raise Failed(f"{name}: HTTP {response.status_code}")
+            raise Failed(f"{name}: HTTP {response.status_code} {str(response.error or '')[:80]}".strip())
         return response
 
     def hold_heartbeat(self, until: float) -> None:
@@ -89,6 +100,17 @@ class Visitor(HttpUser):
             gevent.sleep(max(0.0, until - time.perf_counter()))
         finally:
             response.close()
+
+    def join(self) -> bool:
+        """The load events joined to the queue: True, or False when the queue is full (503)."""
+        for path, body in JOINS:
+            joined = self.client.post(path, json={**body, "session_hash": self.session}, headers=self.headers,
+                                      name="join", timeout=TIMEOUT)  # fmt: skip
+            if joined.status_code == 503 and b"Queue is full" in joined.content:
+                return False
+            if joined.status_code != 200:
+                raise Failed(f"join: HTTP {joined.status_code} {str(joined.error or '')[:80]}".strip())
+        return True
 
     @task
     def visit(self) -> None:
@@ -108,11 +130,12 @@ class Visitor(HttpUser):
                     heart = gevent.spawn(self.hold_heartbeat, until)
                 fetched = ASSETS if self.number % ASSETS_EVERY == 1 else []
                 Pool(PARALLEL_ASSETS).map(lambda path: self.get(path, "asset"), fetched + OTHERS)
-                for path, body in JOINS:
-                    joined = self.client.post(path, json={**body, "session_hash": self.session}, headers=self.headers,
-                                              name="join", timeout=TIMEOUT)  # fmt: skip
-                    if joined.status_code != 200:
-                        raise Failed(f"join: HTTP {joined.status_code}")
+                while not self.join():  # the queue is full: the tab waits, reloads and joins again
+                    result["retries"] = result.get("retries", 0) + 1
+                    if result["retries"] > RETRIES:
+                        raise Failed(f"join: queue still full after {RETRIES} retries")
+                    gevent.sleep(min(60, 5 * 2 ** (result["retries"] - 1)) * random.uniform(0.75, 1.25))
+                    self.get(PAGE, "page (retry)")
                 data = self.get(f"/gradio_api/queue/data?session_hash={self.session}", "data", stream=True)
                 try:
                     read_events(data, len(JOINS))

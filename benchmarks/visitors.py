@@ -88,6 +88,9 @@ def burst_figures(name: str, rate: int, seconds: int, hold: int) -> list[Figure]
     why = reasons(ours) + (f" (floor: {reasons(floor)})" if floor_failed else "")
     return [
         Figure(f"visitors, {name}: failed visits", rows, failed, "count", floor_failed, "0", failed == 0, why),
+        Figure(f"visitors, {name}: visits that waited for a full queue", rows, sum(bool(v.get("retries")) for v in ours),
+               "count", sum(bool(v.get("retries")) for v in floor),
+               note="each retried as the page does: its painted answer shown, the load event joined again later"),
         Figure(f"visitors, {name}: first HTML with the answer p95 (floor: its rows)", rows, first, "ms", floor_rows,
                f"≤ {FIRST_HTML_GOAL}× the floor's rows", first <= FIRST_HTML_GOAL * floor_rows),
         Figure(f"visitors, {name}: live table p95", rows, live, "ms", p95(floor, "live"), f"≤ {LIVE_GOAL}×",

@@ -33,7 +33,7 @@ FIGURES = [
     "fine-tunes: 'likely runs' matched", "fine-tunes: 'likely fails' matched", "fine-tunes: 'unknown'",
     "every tested model: 'likely runs' matched", "every tested model: 'likely fails' matched",
     *(f"visitors, {burst}: {figure}" for burst in ("slow burst", "fast burst") for figure in (
-        "failed visits", "first HTML with the answer p95 (floor: its rows)", "live table p95", "RSS after ÷ before")),
+        "failed visits", "visits that waited for a full queue", "first HTML with the answer p95 (floor: its rows)", "live table p95", "RSS after ÷ before")),
     "tabs opened at once, each holding its heartbeat: refused",
 ]  # fmt: skip
 
