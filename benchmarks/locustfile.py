@@ -80,9 +80,10 @@ class Visitor(HttpUser):
     """One new tab following the shared link."""
 
     def on_start(self) -> None:
-        # A browser sends an idempotent request again when a kept-alive connection turns out closed (the
-        # app closes idle ones after 5 s): so does each visitor, once, for its GETs.
-        retry = Retry(total=1, connect=1, read=1, status=0, other=0, allowed_methods={"GET"}, raise_on_status=False)
+        # Chromium sends a request again, once, when a kept-alive connection it reused turns out closed
+        # before any answer (the app closes idle ones after 5 s): so does each visitor.
+        retry = Retry(total=1, connect=1, read=1, status=0, other=0, allowed_methods={"GET", "POST"},
+                      raise_on_status=False)  # fmt: skip
         self.client.mount("http://", HTTPAdapter(max_retries=retry))
         self.number = next(NUMBERS)
         self.headers = {"X-Forwarded-For": str(ADDRESSES[self.number])}

@@ -106,12 +106,12 @@ def run(quick: bool = False) -> list[Figure]:
     for name, rate, seconds, hold in QUICK_BURSTS if quick else BURSTS:
         figures += burst_figures(name, rate, seconds, hold)
     tabs, hold = (QUICK_TABS, QUICK_TABS_HOLD) if quick else (TABS, TABS_HOLD)
-    ours, _, ours_after = crowd("ours", tabs, tabs, hold, mode="tabs")
+    ours, ours_before, ours_after = crowd("ours", tabs, tabs, hold, mode="tabs")
     floor, _, _ = crowd("floor", tabs, tabs, hold, mode="tabs")
     refused, floor_refused = sum(not v["ok"] for v in ours), sum(not v["ok"] for v in floor)
     figures.append(Figure("tabs opened at once, each holding its heartbeat: refused", f"{tabs:,}, open {hold} s",
                           refused, "count", floor_refused, "0", refused == 0,
-                          f"RSS after {ours_after:,.0f} MB. {reasons(ours)}"))  # fmt: skip
+                          f"ours' RSS {ours_before:,.0f} → {ours_after:,.0f} MB. {reasons(ours)}"))  # fmt: skip
     return figures
 
 
