@@ -37,8 +37,8 @@ KEEP_ALIVE = 5
 # uvicorn answers 503 to EVERY request while this many connections are open, so the cap must sit above any
 # crowd, not at it: at 512 a launch's burst of tabs (each holds its heartbeat on a connection of its own;
 # HTTP/1.1 cannot multiplex streams) was refused whole. 8,192 is four times the 2,000 open tabs the
-# launch benchmark holds (~20 KB each, ~160 MB at the cap), and is clamped to the open-file limit
-# (`capacity.connection_cap`); one address's share is bounded by `routes/streams.py` instead.
+# launch benchmark holds (~41 KB of RSS each, measured: ~330 MB at the cap), clamped to the open-file
+# limit (`capacity.connection_cap`); one address's share is bounded by `routes/streams.py` instead.
 MAX_CONNECTIONS = 8192
 # uvicorn's default 2,048 is the kernel's queue of not-yet-accepted connections: a burst of 2,000 tabs
 # arriving at once fills it; Linux caps it at net.core.somaxconn (4,096 on current kernels).
