@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
 from urllib.parse import urlsplit
 
 import common
@@ -53,37 +52,32 @@ def normal_path(path: str) -> str:
     return re.sub(r"-[A-Za-z0-9_-]{8,10}(\.[a-z0-9]+)$", r"-{hash}\1", path)
 
 
-def record(url: str, page_path: str, filled: str) -> list[dict]:
-    """The requests one fresh Chromium tab makes opening `page_path` until `filled` is on screen, in order."""
-    from browser import CHROMIUM, CHROMIUM_ARGS
-    from playwright.sync_api import sync_playwright
-
+def record(browser, url: str, page_path: str, filled: str) -> list[dict]:
+    """The requests one fresh tab of `browser` (Playwright's Chromium) makes opening `page_path` until
+    `filled` is on screen, in order."""
     seen: list[dict] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            page = context.new_page()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
 
-            def on_request(request) -> None:
-                parts = urlsplit(request.url)
-                if parts.hostname != "127.0.0.1":
-                    return
-                entry = {"kind": kind_of(parts.path, request.resource_type, request.method),
-                         "method": request.method, "path": parts.path + (f"?{parts.query}" if parts.query else "")}  # fmt: skip
-                if entry["kind"] == "join":
-                    body = json.loads(request.post_data or "{}")
-                    body.pop("session_hash", None)
-                    entry["body"] = body
-                seen.append(entry)
+        def on_request(request) -> None:
+            parts = urlsplit(request.url)
+            if parts.hostname != "127.0.0.1":
+                return
+            entry = {"kind": kind_of(parts.path, request.resource_type, request.method),
+                     "method": request.method, "path": parts.path + (f"?{parts.query}" if parts.query else "")}  # fmt: skip
+            if entry["kind"] == "join":
+                body = json.loads(request.post_data or "{}")
+                body.pop("session_hash", None)
+                entry["body"] = body
+            seen.append(entry)
 
-            page.on("request", on_request)
-            page.goto(url + page_path)
-            page.locator(filled).first.wait_for(timeout=60_000)
-            time.sleep(1.0)  # the heartbeat and late requests of a settled page
-            context.close()
-        finally:
-            browser.close()
+        page.on("request", on_request)
+        page.goto(url + page_path)
+        page.locator(filled).first.wait_for(timeout=60_000)
+        page.wait_for_timeout(1000)  # the heartbeat and late requests of a settled page
+    finally:
+        context.close()
     return seen
 
 
@@ -93,14 +87,14 @@ def shape(visit: list[dict]) -> list[tuple[str, str, str]]:
     return sorted(found)
 
 
-def record_all() -> dict[str, list[dict]]:
+def record_all(browser) -> dict[str, list[dict]]:
     """A visit to ours (a model link, a Space's environment) and to the floor (its only page)."""
     recorded = {}
     with common.App(common.ROOT / "app.py", ("--dataset", str(common.SAMPLE), "--rankings", str(common.RANKINGS)),
                     common.SPACE) as app:  # fmt: skip
-        recorded["ours"] = record(app.url, LINK, FILLED["ours"])
+        recorded["ours"] = record(browser, app.url, LINK, FILLED["ours"])
     with common.App(common.BASELINES / "floor.py", env=common.SPACE) as floor:
-        recorded["floor"] = record(floor.url, "/", FILLED["floor"])
+        recorded["floor"] = record(browser, floor.url, "/", FILLED["floor"])
     return recorded
 
 
@@ -108,8 +102,20 @@ def load() -> dict[str, list[dict]]:
     return json.loads(RECORDING.read_text(encoding="utf-8"))
 
 
-if __name__ == "__main__":
-    visits = record_all()
+def main() -> None:
+    from browser import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            visits = record_all(chromium)
+        finally:
+            chromium.close()
     RECORDING.write_text(json.dumps(visits, indent=1) + "\n", encoding="utf-8")
     for name, visit in visits.items():
         print(name, len(visit), "requests:", ", ".join(sorted({v["kind"] for v in visit})), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -14,9 +14,9 @@ import visit  # noqa: E402
 
 
 @pytest.mark.browser
-def test_the_stored_visit_is_what_chromium_does_today():
+def test_the_stored_visit_is_what_chromium_does_today(browser):
     stored = visit.load()
-    again = visit.record_all()
+    again = visit.record_all(browser)
     for target in ("ours", "floor"):
         assert visit.shape(again[target]) == visit.shape(stored[target]), f"{target}: run python benchmarks/visit.py"
         assert [v["body"] for v in again[target] if v["kind"] == "join"] == [
