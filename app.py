@@ -48,6 +48,10 @@ CONCURRENCY_LIMIT = 16
 MAX_THREADS = 40
 # A burst beyond this many waiting events is told "queue full" at once rather than made to wait.
 QUEUE_MAX_SIZE = 512
+# Gradio's default ("auto") sends every waiting tab its place in the queue each time an event starts: a
+# burst of 500 waiting tabs costs 500 messages per event on the event loop, the cost growing as the square
+# of the crowd. Every 2 s instead, each waiting tab still learns its place (progress shows it).
+QUEUE_STATUS_EVERY = 2.0
 # The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
 MAX_FILE_SIZE = "1kb"
 
@@ -164,7 +168,12 @@ def serve(demo: gr.Blocks, *, dataset: str | None = None, **launch) -> gr.Blocks
     launch = patches.apply(launch)  # every change to Gradio's own behaviour, each standing down where it no longer fits
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     with build_once.building(launch_next=True):  # queue() builds a server app that launch() replaces at once
-        demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
+        demo.queue(
+            default_concurrency_limit=CONCURRENCY_LIMIT,
+            max_size=QUEUE_MAX_SIZE,
+            api_open=False,
+            status_update_rate=QUEUE_STATUS_EVERY,
+        )
     demo.launch(
         theme=theme.theme(),
         css=theme.minified_css(ASSETS / "style.css"),
