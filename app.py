@@ -23,7 +23,7 @@ from components.sources.errors import SourceError
 from components.sources.listing import check_local_source
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.web import server
+from components.web import capacity, server
 from components.web.html import head, notice
 from components.web.pages import architectures as architectures_tab
 from components.web.pages import charts as charts_tab
@@ -105,6 +105,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     memory.limit_arenas()  # before any thread: each refresh's freed memory must not stay spread over many arenas
+    capacity.raise_open_files()  # every open tab holds a connection, each a file descriptor (docs/limits.md)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     hub_log.quiet()
     args = parse_args(argv)

@@ -134,6 +134,15 @@ def ours(dataset_dir: Path | str) -> App:
     return App(ROOT / "app.py", ("--dataset", str(dataset_dir), "--rankings", str(RANKINGS)))
 
 
+# A Space's environment without server-side rendering: what the visitor benchmark gives ours and the floor
+# alike (the app turns SSR off on a Space whatever it is told; the floor would try to start Node).
+SPACE = {
+    "SYSTEM": "spaces",
+    "SPACE_ID": "bench/torch-neuronx-support",
+    "SPACE_HOST": "bench-torch-neuronx-support.hf.space",
+}
+
+
 def space_env(node: str | None) -> dict[str, str]:
     """The environment a Hugging Face Space gives the app: server-side rendering asked for, Node present."""
     env = {"GRADIO_SSR_MODE": "true", "SYSTEM": "spaces", "SPACE_ID": "bench/torch-neuronx-support",

@@ -29,6 +29,7 @@ import page_weight
 import refresh
 import search_latency
 import soak
+import visitors
 
 BENCHMARKS = (
     ("Cold start (process start → first HTTP 200)", cold_start),
@@ -43,6 +44,7 @@ BENCHMARKS = (
     ("Expectation: verdicts against the real result, each model held out", expectation),
     ("Soak: refreshes while clients search", soak),
     ("Cost per request (CPU of the app): normal and worst input, each route", cost),
+    ("Visitors: a burst of new tabs on a shared link (locust), beside the floor", visitors),
 )
 
 

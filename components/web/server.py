@@ -37,7 +37,7 @@ from starlette.routing import BaseRoute, Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from components.sources.app_sources import Sources
-from components.web import theme
+from components.web import capacity, theme
 from components.web.html import head
 from components.web.middleware import arguments, assets, first_response, limits, page_config, refusals, streams
 from components.web.patches import build_once, mcp_json, unread
@@ -59,6 +59,10 @@ CONCURRENCY_LIMIT = 16
 MAX_THREADS = 40
 # A burst beyond this many waiting events is told "queue full" at once rather than made to wait.
 QUEUE_MAX_SIZE = 512
+# Gradio's default ("auto") sends every waiting tab its place in the queue each time an event starts: a
+# burst of 500 waiting tabs costs 500 messages per event on the event loop, the cost growing as the square
+# of the crowd. Every 2 s instead, each waiting tab still learns its place (progress shows it).
+QUEUE_STATUS_EVERY = 2.0
 # The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
 MAX_FILE_SIZE = "1kb"
 
@@ -71,10 +75,15 @@ SESSION_CAPACITY = 1000
 # keeps those figures fresh at a thousandth of the cost (a setting Gradio reads from the environment).
 ANALYTICS_EVERY = 1000
 
-# The connections (uvicorn's configuration). Each connection holds a file descriptor (the usual limit is
-# 1,024) and some memory; a Space's proxy multiplexes its visitors onto far fewer. Past this many open
-# connections (or requests in flight) uvicorn answers 503 at once rather than serve a slow crowd.
-MAX_CONNECTIONS = 512
+# The connections (uvicorn's configuration). uvicorn answers 503 to EVERY request while this many connections
+# are open, so the cap must sit above any crowd, not at it: at 512 a launch's burst of tabs (each holds its
+# heartbeat on a connection of its own; HTTP/1.1 cannot multiplex streams) was refused whole. 8,192 is four
+# times the 2,000 open tabs the visitor benchmark holds (~41 KB of RSS each), clamped to the open-file limit
+# (`capacity.connection_cap`); one address's share is bounded by `middleware/streams.py` instead.
+MAX_CONNECTIONS = 8192
+# uvicorn's default 2,048 is the kernel's queue of not-yet-accepted connections: a burst of 2,000 tabs
+# arriving at once fills it; Linux caps it at net.core.somaxconn (4,096 on current kernels).
+BACKLOG = 4096
 # A browser reuses an idle connection within a few seconds or not at all (uvicorn's default).
 KEEP_ALIVE = 5
 # A browser sends a request's head in one packet and this app's bodies are a few KB: 20 s is generous for
@@ -160,8 +169,9 @@ def started(request: Request) -> JSONResponse:
     return JSONResponse(False)
 
 
-def middleware(sources: Sources) -> list[Middleware]:
-    """The app's middleware, in the order a request meets them (the answer passes them bottom to top)."""
+def middleware(sources: Sources, busy: Callable[[], bool] = lambda: False) -> list[Middleware]:
+    """The app's middleware, in the order a request meets them (the answer passes them bottom to top); `busy`
+    says whether the live page's queue is full (a new tab's first HTML then says the page will retry)."""
     return [
         Middleware(limits.OneLineErrors),  # an exception escaping any route: one log line and a 500
         Middleware(limits.BodyLimit),  # bodies bounded before anything reads them; smuggled bodies refused
@@ -173,7 +183,9 @@ def middleware(sources: Sources) -> list[Middleware]:
         # is). Level 6, not Starlette's 9: an 8 MB CSV export in ~70 ms instead of ~210 ms, 1% larger
         Middleware(GZipMiddleware, compresslevel=6),
         Middleware(assets.Assets),  # Gradio's scripts and stylesheets from memory
-        Middleware(first_response.FirstResponse, sources=sources),  # each page's first HTML says what it shows
+        Middleware(
+            first_response.FirstResponse, sources=sources, busy=busy
+        ),  # each page's first HTML says what it shows
     ]
 
 
@@ -215,12 +227,17 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
     refusals.quiet_loggers()
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     with build_once.building(launch_next=True):  # queue() builds a server app that the mount replaces at once
-        demo.queue(default_concurrency_limit=CONCURRENCY_LIMIT, max_size=QUEUE_MAX_SIZE, api_open=False)
+        demo.queue(
+            default_concurrency_limit=CONCURRENCY_LIMIT,
+            max_size=QUEUE_MAX_SIZE,
+            api_open=False,
+            status_update_rate=QUEUE_STATUS_EVERY,
+        )
     # launch()'s `state_session_capacity`, which mount_gradio_app does not take: the attribute launch() sets
     demo.state_session_capacity = SESSION_CAPACITY
     app = FastAPI(
         docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
-        routes=routes(sources), middleware=middleware(sources), lifespan=lifespan(demo, host, port),
+        routes=routes(sources), middleware=middleware(sources, lambda: capacity.queue_full(demo)), lifespan=lifespan(demo, host, port),
     )  # fmt: skip
     with warnings.catch_warnings():  # that SSR is off for a multi-page app: it is off here in any case
         warnings.filterwarnings("ignore", message="SSR mode is not supported", category=UserWarning)
@@ -303,7 +320,8 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
         host=host,
         port=port,
         http=DeadlineH11Protocol,
-        limit_concurrency=MAX_CONNECTIONS,
+        limit_concurrency=capacity.connection_cap(MAX_CONNECTIONS),
+        backlog=BACKLOG,
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=MAX_HEAD,
         timeout_graceful_shutdown=GRACEFUL_STOP,

@@ -8,7 +8,7 @@ import uvicorn
 from starlette.testclient import TestClient
 
 import app as the_app
-from components.web import server
+from components.web import capacity, server
 from components.web.middleware import arguments, assets, first_response, limits, refusals, streams
 from components.web.patches import unread
 from tests.helpers import ROOT
@@ -22,7 +22,9 @@ def test_the_bounds_are_uvicorns_configuration():
     assert config.http_protocol_class is server.DeadlineH11Protocol
     assert server.DeadlineH11Protocol.request_deadline == server.REQUEST_DEADLINE <= 60
     assert config.timeout_keep_alive == server.KEEP_ALIVE
-    assert config.limit_concurrency == server.MAX_CONNECTIONS
+    # far above the old 512, where uvicorn's all-or-nothing 503 refused a launch's crowd whole
+    assert config.limit_concurrency == capacity.connection_cap(server.MAX_CONNECTIONS) > 512
+    assert config.backlog == server.BACKLOG
     assert config.h11_max_incomplete_event_size == server.MAX_HEAD
 
 

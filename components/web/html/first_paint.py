@@ -37,7 +37,7 @@ STYLE = Markup(
 # Swaps the painted block for the live page once the page's load has filled it: the notice in `#header`
 # and, on the Models page, the table's first cell (or its "no models" summary). The title the first
 # response gave is kept (Gradio's app names the tab with the app's title). After 20 s the live page is
-# shown whatever it holds.
+# shown whatever it holds, unless it was refused as busy (`html/busy.py`: then the tab reloads).
 SWAP_JS = """(() => {
   const root = document.documentElement, title = document.title;
   root.classList.add("fp-wait");
@@ -60,7 +60,7 @@ SWAP_JS = """(() => {
   };
   const observer = new MutationObserver(() => { if (ready()) swap(); });
   observer.observe(root, {childList: true, subtree: true});
-  setTimeout(swap, 20000);
+  setTimeout(() => { if (!root.classList.contains("fp-busy")) swap(); }, 20000);
 })();"""
 SCRIPT = Markup("<script>{}</script>").format(Markup("".join(line.strip() for line in SWAP_JS.splitlines())))
 

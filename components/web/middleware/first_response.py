@@ -20,16 +20,19 @@ import anyio
 from starlette.middleware import Middleware
 from starlette.requests import Request
 
+from components.queries import links
 from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
+from components.web import page_cache
 from components.web.asgi import relative_path
-from components.web.html import first_paint, whole_job
+from components.web.html import busy, first_paint, whole_job
 from components.web.middleware import page_config
 from components.web.routes.first_response import CARD_PATH, base_url, page_query
 
 MAX_BODY = 4 * 1024 * 1024  # a page's HTML is ~40 KB; anything far larger is passed on untouched
 # pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
 UNPAINTED = ("endpoints",)
+_BLOCK = '<div id="first-paint">'
 _GRADIO_TAG = r"<meta\b[^>]*\b(?:property|name)=\"(?:og|twitter):[^>]*>"
 # each page's path, without the root, -> its key in previews.PAGES
 PAGE_PATHS = {"/": "", **{f"/{p}": p for p in previews.PAGES if p}, **{f"/{p}/": p for p in previews.PAGES if p}}
@@ -56,7 +59,8 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
         html = html.replace("<head>", "<head>" + head, 1)
     if page in UNPAINTED:
         return html
-    painted = str(first_paint.block(preview, content))
+    painted = str(first_paint.block(preview, content)).replace(_BLOCK, _BLOCK + str(busy.NOTE), 1)
+    painted += str(busy.STYLE + busy.SCRIPT)
     return re.sub(r"(<body\b[^>]*>)", lambda m: m.group(1) + painted, html, count=1)
 
 
@@ -83,20 +87,45 @@ def _encode(body: bytes, encoding: str) -> bytes:
 
 
 class FirstResponse:
-    """ASGI middleware: the HTML of a page route, rewritten as `rewrite()` says."""
+    """ASGI middleware: the HTML of a page route, rewritten as `rewrite()` says, made once per link and data
+    moment (`page_cache`); with a note that the live page is busy while `busy()` says its queue is full."""
 
-    def __init__(self, app: Callable, sources: Sources):
+    def __init__(self, app: Callable, sources: Sources, busy: Callable[[], bool] = lambda: False):
         self.app = app
         self.sources = sources
+        self.busy = busy
+        self.pages = page_cache.PageCache()
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         path = relative_path(scope)
         if scope["type"] != "http" or scope.get("method") != "GET" or path not in PAGE_PATHS:
             await self.app(scope, receive, send)
             return
+        moment = self.sources.now()
+        sent = False
+
+        async def make() -> page_cache.Page | None:
+            nonlocal sent
+            made = await self._render(scope, receive, send, PAGE_PATHS[path], moment)
+            sent = made is None  # not a page to keep: it went out as it came
+            return made
+
+        served = (moment.snapshot, moment.rankings, moment.records)
+        made = await self.pages.get(served, (*page_cache.key_of(scope, PAGE_PATHS[path]), links.space_url()), make)
+        if made is not None:
+            await self._send(scope, send, made)
+        elif not sent:  # another request made this link's answer and it was not a page: ask the app again
+            await self._render(scope, receive, send, PAGE_PATHS[path], moment)
+
+    async def _render(
+        self, scope: dict, receive: Callable, send: Callable, page: str, moment: Moment
+    ) -> page_cache.Page | None:
+        """Gradio's page rewritten (a `Page`, not yet sent), or None once an answer that is not a page this
+        app makes has been sent on as it came."""
         start: dict[str, Any] = {}
         chunks: list[bytes] = []
         passing = False
+        made: list[page_cache.Page] = []
 
         async def hold(message: dict) -> None:
             nonlocal passing
@@ -118,12 +147,13 @@ class FirstResponse:
                 await send(start)
                 await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": more})
             elif not more:
-                await self._answer(scope, start, b"".join(chunks), send, PAGE_PATHS[path])
+                made.append(await self._rewritten(scope, start, b"".join(chunks), page, moment))
 
         await self.app(scope, receive, hold)
+        return made[0] if made and not passing else None
 
-    async def _answer(self, scope: dict, start: dict, body: bytes, send: Callable, page: str) -> None:
-        headers = [(k, v) for k, v in start.get("headers", ()) if k.lower() != b"content-length"]
+    async def _rewritten(self, scope: dict, start: dict, body: bytes, page: str, moment: Moment) -> page_cache.Page:
+        headers = [(k, v) for k, v in start.get("headers", ()) if k.lower() not in (b"content-length", b"etag")]
         encoding = dict(headers).get(b"content-encoding", b"").decode("latin-1").strip().lower()
         request = Request(scope)
         params = page_query(request.url.query)
@@ -132,14 +162,25 @@ class FirstResponse:
         except Exception:  # noqa: BLE001 - a body we cannot read goes out as it came
             raw = None
         if raw is not None:
-            moment = self.sources.now()
             text = await anyio.to_thread.run_sync(rewrite, raw.decode("utf-8"), moment, page, params, base_url(request))
-            body = _encode(text.encode("utf-8"), encoding)
+            body = await anyio.to_thread.run_sync(_encode, text.encode("utf-8"), encoding)
+        return page_cache.Page(headers, body)
+
+    async def _send(self, scope: dict, send: Callable, page: page_cache.Page) -> None:
+        """`page`, or 304 when the request already holds it; with the busy note shown while the queue is full."""
+        body, etag = page.body, page.etag
+        if self.busy():
+            body, etag = busy.shown(body), etag[:-1] + b'-busy"'
+        headers = [*page.headers, (b"etag", etag), (b"cache-control", page_cache.CACHE_CONTROL)]
+        if page_cache.etag_matches(scope, etag):
+            await send({"type": "http.response.start", "status": 304, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return
         headers.append((b"content-length", str(len(body)).encode()))
-        await send({**start, "headers": headers})
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
-def middleware(sources: Sources) -> Middleware:
-    """The `Middleware` entry of `FirstResponse`."""
-    return Middleware(FirstResponse, sources=sources)
+def middleware(sources: Sources, busy: Callable[[], bool] = lambda: False) -> Middleware:
+    """The `Middleware` entry of `FirstResponse`; `busy` says whether the live page's queue is full."""
+    return Middleware(FirstResponse, sources=sources, busy=busy)

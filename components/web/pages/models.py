@@ -28,6 +28,7 @@ from components.web.html import causes, evidence, markup, notice, table
 from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.html.history import history_table
+from components.web.kept import Kept
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, by_name, components
 from components.web.routes import badge_feed, downloads
@@ -35,6 +36,9 @@ from components.web.routes.endpoints import address_of
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
+# Load answers kept: links (at most ~100 KB each, a table page and a model's details) and seconds, so
+# the notice's "updated N minutes ago" stays near the truth.
+LOADED = (256, 60.0)
 ALL_TASKS = ("All tasks", "")
 RUN_COMMAND = details.RUN_COMMAND
 # Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
@@ -88,6 +92,7 @@ class ModelsTab:
     def __init__(self, sources: Sources, wanted: Wanted | None = None):
         self.sources = sources
         self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
+        self.loaded = Kept(*LOADED)
         self.w: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
@@ -173,14 +178,22 @@ class ModelsTab:
         return {**panel, "link": links.build(links.PageState(query, panel["model"]))}
 
     def on_load(self, request: gr.Request | None) -> dict[str, Any]:
-        """Open the state a deep link asks for; unknown values fall back to the defaults."""
+        """Open the state a deep link asks for; unknown values fall back to the defaults. A burst on one
+        link works its answer out once per data moment (`LOADED`)."""
         now = self.sources.now()
         self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
         params = dict(request.query_params) if request is not None else {}
+        key = (tuple(sorted(params.items())), self.sources.datasets.source_status().last_error)
+        answer = self.loaded.get((now.snapshot, now.rankings, now.records), key, lambda: self._on_load(now, params))
+        self._count(now, str(answer.get("model") or ""), request)  # each visitor counts, a kept answer or not
+        return {
+            name: dict(value) if isinstance(value, dict) else value for name, value in answer.items()
+        }  # Gradio pops an update's "value"
+
+    def _on_load(self, now: Moment, params: dict[str, str]) -> dict[str, Any]:
         state = links.opened(params, now.snapshot, now.rankings, now.records)
         query = state.query
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
-        self._count(now, state.model, request)
         panel = self._panel(now, state.model, query)
         return {
             "header": notice.page_header(self.sources, now),

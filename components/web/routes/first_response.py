@@ -16,8 +16,9 @@ from components.queries import links
 from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
+from components.web import page_cache
+from components.web.allowance import Allowance
 from components.web.middleware.streams import client_of
-from components.web.routes.allowance import Allowance
 
 CARD_PATH = "/card.png"
 MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the page's own card
@@ -45,8 +46,9 @@ def base_url(request: Request) -> str:
 
 
 class Cards:
-    """`GET /card.png`: a link's preview card, drawn once per snapshot and link, a bounded number kept; each
-    client address may have `draws` new cards drawn (an `Allowance`), and past that gets the app's card."""
+    """`GET /card.png`: a link's preview card, drawn once per snapshot and link, a bounded number kept, with an
+    ETag; each client address may have `draws` new cards drawn (an `Allowance`), and past that gets the app's
+    card."""
 
     def __init__(self, sources: Sources, size: int = CARD_CACHE, draws: Allowance | None = None):
         self.sources = sources
@@ -55,6 +57,7 @@ class Cards:
         self.kept: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self.snapshot: Snapshot | None = None
         self.lock = threading.Lock()
+        self.drawing = threading.Lock()  # cards are drawn one at a time (each a few ms of Pillow)
         self.app_card: tuple[Snapshot, bytes] | None = None
         self.app_card_lock = threading.Lock()  # held while it is drawn, so it is drawn once
 
@@ -74,17 +77,33 @@ class Cards:
                 self.snapshot = moment.snapshot
             png = self.kept.get(key)
         if png is None:
-            from components.web.figures import card  # Pillow only when a card is first asked for
-
-            if not self.draws.take(client_of(request.scope)):
+            png = self._draw(moment, key, preview, client_of(request.scope))
+            if png is None:  # past the address's allowance
                 return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
-            png = card.draw(preview)
+        etag = page_cache.Page([], png).etag.decode()
+        headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
+        if page_cache.etag_matches(request.scope, etag.encode()):
+            return Response(status_code=304, headers=headers)
+        return Response(png, media_type="image/png", headers=headers)
+
+    def _draw(self, moment: Moment, key: tuple[str, str], preview: previews.Preview, client: str) -> bytes | None:
+        """Draw a card, one at a time: a burst of requests for a new link draws it once, and only a drawing
+        counts against the asking address's allowance (None: none left)."""
+        from components.web.figures import card  # Pillow only when a card is first asked for
+
+        with self.drawing:
             with self.lock:
-                if self.snapshot is moment.snapshot:
-                    self.kept[key] = png
-                    while len(self.kept) > self.size:
-                        self.kept.popitem(last=False)
-        return Response(png, media_type="image/png", headers={"Cache-Control": CACHE_CONTROL})
+                png = self.kept.get(key) if self.snapshot is moment.snapshot else None
+            if png is None:
+                if not self.draws.take(client):
+                    return None
+                png = card.draw(preview)
+                with self.lock:
+                    if self.snapshot is moment.snapshot:
+                        self.kept[key] = png
+                        while len(self.kept) > self.size:
+                            self.kept.popitem(last=False)
+        return png
 
     def generic(self, moment: Moment) -> bytes:
         """The app's own card (the Models page's), drawn once per snapshot."""

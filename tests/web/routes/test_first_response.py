@@ -348,8 +348,8 @@ def test_a_hostile_models_script_and_commands_stay_text(http, model):
 
 
 def test_past_its_allowance_an_address_gets_the_apps_card_and_never_a_new_drawing(sources, monkeypatch):
+    from components.web.allowance import Allowance
     from components.web.figures import card
-    from components.web.routes.allowance import Allowance
 
     drawn: list[str] = []
     draw = card.draw
@@ -368,3 +368,29 @@ def test_past_its_allowance_an_address_gets_the_apps_card_and_never_a_new_drawin
         other.get("/card.png", params={"model": "org/fails"}).headers["cache-control"] == first_response.CACHE_CONTROL
     )
     assert drawn[-1] == "org/fails"
+
+
+def test_a_links_first_html_and_card_are_kept_with_an_etag_and_answered_304(http):
+    first = http.get("/?model=org/passes")
+    again = http.get("/?model=org/passes")
+    assert first.headers["etag"] == again.headers["etag"] and first.text == again.text
+    assert http.get("/?model=org/fails").headers["etag"] != first.headers["etag"]
+    unchanged = http.get("/?model=org/passes", headers={"If-None-Match": first.headers["etag"]})
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    card = http.get("/card.png?model=org/passes")
+    assert card.status_code == 200 and card.headers["etag"]
+    assert http.get("/card.png?model=org/passes", headers={"If-None-Match": card.headers["etag"]}).status_code == 304
+
+
+def test_while_the_queue_is_full_the_answer_comes_with_the_busy_note(sources):
+    from components.web.html import busy
+
+    full = [True]
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sources, lambda: full[0])])
+    http = TestClient(app)
+    html, head = first_html(http, "/?model=org/passes")
+    assert "org/passes" in head.painted and "PASS" in head.painted
+    assert str(busy.SHOWN) in html and busy.SCRIPT in html
+    full[0] = False
+    calm, _ = first_html(http, "/?model=org/passes")
+    assert str(busy.NOTE) in calm and str(busy.SHOWN) not in calm  # hidden until the live page is refused

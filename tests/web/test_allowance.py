@@ -1,8 +1,8 @@
-"""`components/web/routes/allowance.py`: a burst at once, then units earned back with time, per address."""
+"""`components/web/allowance.py`: a burst at once, then units earned back with time, per address."""
 
 from __future__ import annotations
 
-from components.web.routes.allowance import Allowance
+from components.web.allowance import Allowance
 
 
 class Clock:

@@ -1,0 +1,55 @@
+"""How many open tabs the process can hold: its open-file limit, and the connection cap that fits in it.
+
+Every open tab holds its heartbeat (`/gradio_api/heartbeat/...`) on a connection of its own for as long as
+it stays open: uvicorn speaks HTTP/1.1, one response at a time per connection, so a Space's proxy cannot
+fold those streams onto fewer connections. Each connection is a file descriptor, and the usual soft
+limit (1,024) would stop the app at about a thousand tabs whatever its connection cap says.
+"""
+
+from __future__ import annotations
+
+import logging
+import resource
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# Descriptors kept back from connections: the Parquet files a refresh reads, sockets to the Hub, the log,
+# Python's own files and pipes. A refresh of the Hub dataset opens a few dozen at most.
+FD_RESERVE = 256
+# Where the hard limit is "unlimited", the soft limit is raised this far: a connection cap of thousands
+# needs no more, and some libraries allocate per possible descriptor.
+OPEN_FILES_CEILING = 65_536
+
+
+def raise_open_files() -> int:
+    """Raise the process's soft open-file limit to its hard limit (at most `OPEN_FILES_CEILING`) and return
+    the soft limit in force. Never lowers it; a refusal by the system is logged and the old limit kept."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES_CEILING if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES_CEILING)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError) as exc:
+            log.warning("open-file limit stays at %s: %s", soft, exc)
+    return soft
+
+
+def connection_cap(wanted: int) -> int:
+    """`wanted`, or fewer where the open-file limit leaves less room after `FD_RESERVE` (at least 64)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(64, min(wanted, soft - FD_RESERVE))
+
+
+def queue_full(blocks: Any) -> bool:
+    """Whether Gradio's queue of `blocks` holds as many waiting events as it takes (a new tab's load event
+    would be refused 503); False before it is queued or where Gradio keeps its queue elsewhere."""
+    queue: Any = getattr(blocks, "_queue", None)
+    size: Any = getattr(queue, "max_size", None)
+    try:
+        return bool(size) and len(queue) >= size
+    except TypeError:
+        return False

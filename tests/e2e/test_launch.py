@@ -1,0 +1,120 @@
+"""Launch day (issue 39) on a running app: a full queue still gives a new tab its painted answer and then the
+live page; more tabs than the old connection cap (512) are all held; one address's flood stays bounded."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from components.web.html import busy
+from components.web.middleware import streams
+from tests.helpers import ROOT, SAMPLE_ARGS, Server
+
+MODEL = "Qwen/Qwen3-8B"
+OLD_CAP = 512
+TABS = 600  # more than the old cap, each from its own address as a Space's proxy reports it
+SPACE = {"SYSTEM": "spaces", "SPACE_ID": "test/torch-neuronx-support", "SPACE_HOST": "test-space.hf.space"}
+
+
+@pytest.fixture(scope="module")
+def busy_app(tmp_path_factory):
+    gate = tmp_path_factory.mktemp("busy") / "open"
+    server = Server(*SAMPLE_ARGS, env={"BUSY_GATE": str(gate)}, script=ROOT / "tests" / "e2e" / "busy_app.py").wait()
+    yield server, gate
+    gate.touch()
+    server.stop()
+
+
+def fill_queue(url: str) -> list[int]:
+    """Searches until the queue refuses one; the status of each POST."""
+    statuses = []
+    with httpx.Client(base_url=url, timeout=10) as http:
+        while not statuses or statuses[-1] == 200 and len(statuses) < 10:
+            statuses.append(
+                http.post("/gradio_api/call/search", json={"data": ["llama", "selected", "", "", ""]}).status_code
+            )
+    return statuses
+
+
+def test_a_full_queue_still_paints_the_answer_and_the_live_page_then_arrives(browser: Browser, busy_app):
+    server, gate = busy_app
+    statuses = fill_queue(server.url)
+    assert statuses[-1] == 503, statuses  # the queue is full: Gradio refuses the next event
+    first = httpx.get(f"{server.url}/?model={MODEL}", timeout=10)
+    assert first.status_code == 200 and "Traceback" not in first.text
+    painted = first.text.split('<div id="first-paint">', 1)[1]
+    assert MODEL in painted and "PASS" in painted  # the model's answer, in the first HTML
+    assert str(busy.SHOWN) in painted  # and the note that the live page is busy
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/?model={MODEL}")
+        expect(page.locator("#first-paint h2")).to_have_text(MODEL)
+        expect(page.locator("#first-paint .fp-busy-note")).to_be_visible()
+        gate.touch()  # the held searches finish and the queue empties: the tab's retry is let in
+        expect(page.locator("#details-summary")).to_contain_text(MODEL, timeout=90_000)
+        expect(page.locator("#first-paint")).to_have_count(0)
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def space_app():
+    server = Server(*SAMPLE_ARGS, env=SPACE).wait()
+    yield server
+    server.stop()
+
+
+def open_heartbeat(url: str, address: str, session: str) -> tuple[socket.socket, bytes]:
+    """A tab's heartbeat through a Space's proxy (which names the visitor in `X-Forwarded-For`); the socket
+    and the answer's head."""
+    port = int(url.rsplit(":", 1)[1])
+    sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+    sock.sendall(
+        f"GET /gradio_api/heartbeat/{session} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: {address}\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        part = sock.recv(4096)
+        if not part:
+            break
+        head += part
+    return sock, head
+
+
+def test_more_tabs_than_the_old_cap_are_all_held_and_one_address_stays_bounded(space_app):
+    heads: list[bytes] = [b""] * TABS
+    socks: list[socket.socket] = []
+    lock = threading.Lock()
+
+    def tab(i: int) -> None:
+        sock, head = open_heartbeat(space_app.url, f"198.18.{i // 250}.{i % 250 + 1}", f"tab{i}")
+        heads[i] = head
+        with lock:
+            socks.append(sock)
+
+    threads = [threading.Thread(target=tab, args=(i,)) for i in range(TABS)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        refused = [h.split(b"\r\n")[0] for h in heads if not h.startswith(b"HTTP/1.1 200")]
+        assert TABS > OLD_CAP and not refused, refused[:5]
+        # while they are held, a flood of heartbeats from one address gets its share and no more
+        flood, answers = [], []
+        for i in range(streams.PER_CLIENT + 10):
+            sock, head = open_heartbeat(space_app.url, "198.19.0.1", f"flood{i}")
+            flood.append(sock)
+            answers.append(head.split(b"\r\n")[0])
+        socks.extend(flood)
+        assert answers.count(b"HTTP/1.1 200 OK") == streams.PER_CLIENT, set(answers)
+        assert answers[-1].startswith(b"HTTP/1.1 429")
+        assert httpx.get(f"{space_app.url}/?model={MODEL}", timeout=30).status_code == 200  # others still served
+    finally:
+        for sock in socks:
+            sock.close()

@@ -1,0 +1,26 @@
+"""The visit the visitor benchmark replays (`benchmarks/visit.json`) is still what Chromium does: recorded
+again here, its kinds of request and their paths (session ids and build hashes aside) match the stored one."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.helpers import ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import visit  # noqa: E402
+
+
+@pytest.mark.browser
+def test_the_stored_visit_is_what_chromium_does_today(browser):
+    stored = visit.load()
+    again = visit.record_all(browser)
+    for target in ("ours", "floor"):
+        assert visit.shape(again[target]) == visit.shape(stored[target]), f"{target}: run python benchmarks/visit.py"
+        assert [v["body"] for v in again[target] if v["kind"] == "join"] == [
+            v["body"] for v in stored[target] if v["kind"] == "join"
+        ]
+    kinds = {v["kind"] for v in stored["ours"]}
+    assert {"page", "heartbeat", "asset", "join", "data"} <= kinds
