@@ -41,7 +41,7 @@ from components.web import capacity, theme
 from components.web.html import head
 from components.web.middleware import arguments, assets, first_response, limits, page_config, refusals, streams
 from components.web.patches import build_once, mcp_json, unread
-from components.web.routes import api_v1, badge_feed, downloads, endpoints, wanted, webhook
+from components.web.routes import api_v1, badge_feed, downloads, endpoints, scripts, wanted, webhook
 from components.web.routes import first_response as card
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ class DeadlineH11Protocol(H11Protocol):
 
 def routes(sources: Sources) -> list[BaseRoute]:
     """Every route the app serves itself, ahead of Gradio's: the webhook, the downloads, the badge and feed,
-    the plain HTTP API, the link preview card and the wanted feed; and Gradio's start-up route, answered as after a start."""
+    the plain HTTP API, the link preview card, the wanted feed and the busy tab's script; and Gradio's start-up route, answered as after a start."""
     return [
         *webhook.routes(sources.datasets),
         *downloads.routes(sources),
@@ -154,6 +154,7 @@ def routes(sources: Sources) -> list[BaseRoute]:
         *api_v1.routes(sources),
         *card.routes(sources),
         *wanted.routes(sources),
+        *scripts.routes(),
         Route(STARTUP_EVENTS, started, methods=["GET"]),
     ]
 

@@ -14,10 +14,12 @@ from markupsafe import Markup
 
 NOTE_TEXT = "The live page is busy with many visitors and will retry in a few seconds. The answer above is current."
 NOTE = Markup('<p class="fp-busy-note" role="status" hidden>{}</p>').format(NOTE_TEXT)
-SHOWN = Markup('<p class="fp-busy-note" role="status">{}</p>').format(NOTE_TEXT)
-STYLE = Markup(
-    "<style>#first-paint .fp-busy-note{font-weight:600;border-left:3px solid currentColor;padding-left:.5em}</style>"
-)
+NOTE_STYLE = "font-weight:600;border-left:3px solid currentColor;padding-left:.5em"
+SHOWN = Markup('<p class="fp-busy-note" role="status" style="{}">{}</p>').format(NOTE_STYLE, NOTE_TEXT)
+# The script is a file of its own (`routes/scripts.py`), cached by the browser across pages and visits: inlined,
+# its ~1 KB would be in every page's first HTML. `defer` runs it before Gradio's client asks to join the queue
+# (deferred scripts run in order, before DOMContentLoaded; the client joins only once its page is mounted).
+SCRIPT_PATH = "/busy.js"
 # Gradio's client calls the global `fetch` at each request, so wrapping it before Gradio's module scripts
 # run sees the load event's join. The retry count lives in sessionStorage (one tab's, not shared) and is
 # forgotten once a page has stayed un-refused for a minute.
@@ -29,7 +31,7 @@ RETRY_JS = """(() => {
     retrying = true;
     root.classList.add("fp-busy");
     const note = document.querySelector("#first-paint .fp-busy-note");
-    if (note) note.hidden = false;
+    if (note) { note.hidden = false; note.style.cssText = "%s"; }
     const tries = Number(sessionStorage.getItem(key) || 0);
     sessionStorage.setItem(key, String(tries + 1));
     const seconds = Math.min(60, 5 * 2 ** tries) * (0.75 + Math.random() / 2);
@@ -43,7 +45,12 @@ RETRY_JS = """(() => {
   };
   setTimeout(() => { if (!retrying) sessionStorage.removeItem(key); }, 60000);
 })();"""
-SCRIPT = Markup("<script>{}</script>").format(Markup("".join(line.strip() for line in RETRY_JS.splitlines())))
+SCRIPT = "".join(line.strip() for line in RETRY_JS.splitlines()) % NOTE_STYLE
+
+
+def script_tag(base: str) -> Markup:
+    """The tag that loads the retry script from the app at `base` (its public address)."""
+    return Markup('<script src="{}" defer></script>').format(base + SCRIPT_PATH)
 
 
 def shown(html: bytes) -> bytes:

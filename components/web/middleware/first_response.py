@@ -60,7 +60,7 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
     if page in UNPAINTED:
         return html
     painted = str(first_paint.block(preview, content)).replace(_BLOCK, _BLOCK + str(busy.NOTE), 1)
-    painted += str(busy.STYLE + busy.SCRIPT)
+    painted += str(busy.script_tag(base))
     return re.sub(r"(<body\b[^>]*>)", lambda m: m.group(1) + painted, html, count=1)
 
 

@@ -390,7 +390,7 @@ def test_while_the_queue_is_full_the_answer_comes_with_the_busy_note(sources):
     http = TestClient(app)
     html, head = first_html(http, "/?model=org/passes")
     assert "org/passes" in head.painted and "PASS" in head.painted
-    assert str(busy.SHOWN) in html and busy.SCRIPT in html
+    assert str(busy.SHOWN) in html and busy.SCRIPT_PATH + '" defer></script>' in html
     full[0] = False
     calm, _ = first_html(http, "/?model=org/passes")
     assert str(busy.NOTE) in calm and str(busy.SHOWN) not in calm  # hidden until the live page is refused

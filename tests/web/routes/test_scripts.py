@@ -1,0 +1,28 @@
+"""`GET /busy.js`: the busy tab's script, served with an ETag and kept by browsers."""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from components.web.html import busy
+from components.web.routes import scripts
+
+
+def test_the_busy_script_is_served_as_javascript_with_an_etag_and_304():
+    http = TestClient(Starlette(routes=scripts.routes()))
+    answer = http.get(busy.SCRIPT_PATH)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/javascript")
+    assert answer.text == busy.SCRIPT and "/queue/join" in answer.text and "location.reload" in answer.text
+    assert "max-age" in answer.headers["cache-control"]
+    again = http.get(busy.SCRIPT_PATH, headers={"If-None-Match": answer.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+
+
+def test_the_shown_notes_style_is_the_one_the_script_gives_it():
+    assert busy.NOTE_STYLE in busy.SCRIPT and busy.NOTE_STYLE in str(busy.SHOWN)
+
+
+def test_a_page_names_the_script_from_its_public_address():
+    tag = str(busy.script_tag("https://owner-space.hf.space"))
+    assert tag == '<script src="https://owner-space.hf.space/busy.js" defer></script>'
