@@ -28,14 +28,14 @@ def _select(name: str, label: str, choices: tuple[tuple[str, str], ...], chosen:
         )
         for i, (value, text) in enumerate(choices)
     )
-    return Markup('<label>{}<select name="{}">{}</select></label>').format(label, name, options)
+    return Markup('<label>{} <select name="{}">{}</select></label> ').format(label, name, options)
 
 
 def search_form(form: SearchForm) -> Markup:
     """A GET form to the Models page: `q`, `view`, `neuronx_cc` and `library_version`, as its deep links
     name them; it works with scripts off, the live page reads the same link."""
     return Markup(
-        '<form action="./" role="search"><label>Search<input type="search" name="q" value="{}"></label>'
+        '<form action="./" role="search"><label>Search <input type="search" name="q" value="{}"></label> '
         "{}{}{}<button>Search</button></form>"
     ).format(
         form.text,
