@@ -37,6 +37,19 @@ def relative_path(scope: Scope) -> str:
     return path or "/"
 
 
+async def read_body(receive: Receive) -> bytes | None:
+    """The whole request body (None when the client left first). Unbounded here: `BodyLimit`, in front of
+    every middleware that reads one, has bounded it."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
 async def answer(send: Send, status: int, error: str, close: bool = True) -> None:
     """`status` with `{"error": error}`; `close`: the connection is closed, so a body not read stays unread."""
     content = json.dumps({"error": error}).encode()

@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 import gradio as gr
 
-from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, relative_path
+from components.web.asgi import ASGIApp, Receive, Scope, Send, read_body, relative_path
 from components.web.middleware.limits import replay
 
 T = TypeVar("T")
@@ -140,15 +140,10 @@ class ShortCalls:
         if not names:
             await self.app(scope, receive, send)
             return
-        body = bytearray()
-        while True:  # BodyLimit, in front, has bounded it
-            message: Message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
-        sent = filled(bytes(body), names) or bytes(body)
+        body = await read_body(receive)
+        if body is None:
+            return
+        sent = filled(body, names) or body
         headers = [
             (k, v) for k, v in scope.get("headers", ()) if k.lower() not in (b"content-length", b"transfer-encoding")
         ]

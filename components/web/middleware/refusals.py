@@ -18,7 +18,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any, get_args
 
-from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
+from components.web.asgi import ASGIApp, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path
 from components.web.middleware.limits import replay
 
 log = logging.getLogger(__name__)
@@ -99,17 +99,12 @@ class McpGate:
         ):
             await self.app(scope, receive, send)
             return
-        body = bytearray()
-        while True:  # BodyLimit, in front, has bounded it
-            message: Message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
-        why = why_not_mcp(bytes(body), self.methods)
+        body = await read_body(receive)
+        if body is None:
+            return
+        why = why_not_mcp(body, self.methods)
         if why is None:
-            await self.app(scope, replay(bytes(body), receive), send)
+            await self.app(scope, replay(body, receive), send)
             return
         self.refusals.refused(f"with a body that is {why}")
         await answer(send, 400, f"not an MCP message: the body is {why}")
