@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -10,6 +9,7 @@ import time
 import pytest
 
 from components.web import asgi
+from tests.web.middleware.test_limits import run_async
 
 
 class Clock:
@@ -46,8 +46,8 @@ def test_the_answer_is_json_and_closes_unless_told():
     async def send(message):
         sent.append(message)
 
-    asyncio.run(asgi.answer(send, 413, "request body over 1 MB"))
-    asyncio.run(asgi.answer(send, 500, "internal error", close=False))
+    run_async(asgi.answer(send, 413, "request body over 1 MB"))
+    run_async(asgi.answer(send, 500, "internal error", close=False))
     assert [m.get("status") for m in sent] == [413, None, 500, None]
     assert json.loads(sent[1]["body"]) == {"error": "request body over 1 MB"}
     assert (b"connection", b"close") in sent[0]["headers"] and (b"connection", b"close") not in sent[2]["headers"]
@@ -77,3 +77,21 @@ def test_the_count_is_logged_when_the_minute_ends_without_another_call(caplog):
     for _ in range(5):
         refusals.refused("with a wrong X-Webhook-Secret")
     assert wait_for(lambda: any("4 more refused calls" in line for line in refusal_lines(caplog)), 3)
+
+
+def test_a_body_is_read_whole_from_its_chunks_and_none_when_the_client_left():
+    def receiving(*messages):
+        queue = list(messages)
+
+        async def receive():
+            return queue.pop(0)
+
+        return receive
+
+    chunks = receiving(
+        {"type": "http.request", "body": b"ab", "more_body": True},
+        {"type": "http.request", "body": b"cd", "more_body": False},
+    )
+    assert run_async(asgi.read_body(chunks)) == b"abcd"
+    left = receiving({"type": "http.request", "body": b"ab", "more_body": True}, {"type": "http.disconnect"})
+    assert run_async(asgi.read_body(left)) is None
