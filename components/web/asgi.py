@@ -37,15 +37,17 @@ def relative_path(scope: Scope) -> str:
     return path or "/"
 
 
-async def read_body(receive: Receive) -> bytes | None:
-    """The whole request body (None when the client left first). Unbounded here: `BodyLimit`, in front of
-    every middleware that reads one, has bounded it."""
+async def read_body(receive: Receive, limit: int | None = None) -> bytes | None:
+    """The whole request body, or None when the client went away first or (with `limit`) as soon as it passes
+    `limit` bytes. A middleware behind `BodyLimit` reads without a limit: that one has bounded the body."""
     body = bytearray()
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
             return None
         body += message.get("body", b"")
+        if limit is not None and len(body) > limit:
+            return None
         if not message.get("more_body", False):
             return bytes(body)
 

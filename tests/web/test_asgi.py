@@ -95,3 +95,8 @@ def test_a_body_is_read_whole_from_its_chunks_and_none_when_the_client_left():
     assert run_async(asgi.read_body(chunks)) == b"abcd"
     left = receiving({"type": "http.request", "body": b"ab", "more_body": True}, {"type": "http.disconnect"})
     assert run_async(asgi.read_body(left)) is None
+    over = receiving(
+        {"type": "http.request", "body": b"abc", "more_body": True},
+        {"type": "http.request", "body": b"de", "more_body": False},
+    )
+    assert run_async(asgi.read_body(over, limit=4)) is None

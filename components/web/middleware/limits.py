@@ -23,7 +23,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
+from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path
 from components.web.routes import webhook
 
 log = logging.getLogger(__name__)
@@ -76,26 +76,11 @@ class BodyLimit:
         if b"transfer-encoding" not in headers:
             await self.app(scope, receive, send)  # no body (a GET, a HEAD)
             return
-        body = await read_at_most(receive, limit)
+        body = await read_body(receive, limit)
         if body is None:
             await refuse(send, limit)
             return
         await self.app(scope, replay(body, receive), send)
-
-
-async def read_at_most(receive: Receive, limit: int) -> bytes | None:
-    """The whole body, or None as soon as it passes `limit` bytes (or when the client went away: the
-    413 then reaches no one)."""
-    body = bytearray()
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            return None
-        body += message.get("body", b"")
-        if len(body) > limit:
-            return None
-        if not message.get("more_body", False):
-            return bytes(body)
 
 
 def counted(receive: Receive, limit: int) -> Receive:
