@@ -6,11 +6,13 @@ folder of their own; the last test checks that it still serves after all of it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import select
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -66,18 +68,27 @@ class App:
         return kind, json.loads(data)
 
 
-@pytest.fixture(scope="module")
-def running(tmp_path_factory):
-    base = tmp_path_factory.mktemp("bounds")
+@contextlib.contextmanager
+def started(tmp_path_factory, name: str, secret: str = SECRET, **env: str) -> Iterator[App]:
+    """The app on the bundled sample, with its own temporary folders and log (`env` adds variables)."""
+    base = tmp_path_factory.mktemp(name)
     temp = base / "tmp"
     temp.mkdir()
     log = base / "app.log"
-    env = {"WEBHOOK_SECRET": SECRET, "TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(temp / "gradio")}
+    env = {"WEBHOOK_SECRET": secret, "TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(temp / "gradio"), **env}
     server = Server(*SAMPLE_ARGS, env=env, log=log).wait()
-    running = App(server, log, temp)
-    yield running
-    running.http.close()
-    server.stop()
+    running = App(server, log, temp, secret)
+    try:
+        yield running
+    finally:
+        running.http.close()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory):
+    with started(tmp_path_factory, "bounds") as app:
+        yield app
 
 
 def send_unread(url: str, path: str, length: int, head: str | None = None, body: bytes | None = None) -> bytes:

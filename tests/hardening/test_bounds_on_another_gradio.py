@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.hardening.test_bounds import *  # noqa: F403 - every test of round one, run again on this app
-from tests.hardening.test_bounds import SECRET, App
+from tests.hardening.test_bounds import started
 from tests.helpers import SAMPLE_ARGS, Server
 
 # Run before the app by Python itself (a `sitecustomize` on PYTHONPATH): Gradio as the next release would
@@ -25,17 +25,8 @@ def another_gradio(tmp_path_factory, name: str) -> str:
 
 @pytest.fixture(scope="module")
 def running(tmp_path_factory):
-    base = tmp_path_factory.mktemp("bounds-another-gradio")
-    temp = base / "tmp"
-    temp.mkdir()
-    log = base / "app.log"
-    env = {"WEBHOOK_SECRET": SECRET, "TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(temp / "gradio")}
-    env["PYTHONPATH"] = another_gradio(tmp_path_factory, "site")
-    server = Server(*SAMPLE_ARGS, env=env, log=log).wait()
-    running = App(server, log, temp)
-    yield running
-    running.http.close()
-    server.stop()
+    with started(tmp_path_factory, "bounds-another-gradio", PYTHONPATH=another_gradio(tmp_path_factory, "site")) as app:
+        yield app
 
 
 def test_every_patch_stands_down_with_one_line(running):

@@ -17,8 +17,7 @@ import pytest
 from components.web import server as web_server
 from components.web.middleware import streams
 from tests.e2e.test_mcp import call_tools
-from tests.hardening.test_bounds import App, send_unread
-from tests.helpers import SAMPLE_ARGS, Server
+from tests.hardening.test_bounds import App, send_unread, started
 
 SECRET = "round-two-secret"
 MB = 1024 * 1024
@@ -27,16 +26,8 @@ MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, 
 
 @pytest.fixture(scope="module")
 def running(tmp_path_factory):
-    base = tmp_path_factory.mktemp("round-two")
-    temp = base / "tmp"
-    temp.mkdir()
-    log = base / "app.log"
-    env = {"WEBHOOK_SECRET": SECRET, "TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(temp / "gradio")}
-    server = Server(*SAMPLE_ARGS, env=env, log=log).wait()
-    running = App(server, log, temp, SECRET)
-    yield running
-    running.http.close()
-    server.stop()
+    with started(tmp_path_factory, "round-two", SECRET) as app:
+        yield app
 
 
 def connect(app: App) -> socket.socket:

@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hardening.test_bounds import App
+from tests.hardening.test_bounds import started
 from tests.hardening.test_bounds_on_another_gradio import another_gradio
 from tests.hardening.test_connections import *  # noqa: F403 - every test of round two, run again on this app
 from tests.hardening.test_connections import SECRET, call_tools
-from tests.helpers import SAMPLE_ARGS, Server
 
 
 @pytest.fixture(scope="module")
 def running(tmp_path_factory):
-    base = tmp_path_factory.mktemp("round-two-another-gradio")
-    temp = base / "tmp"
-    temp.mkdir()
-    log = base / "app.log"
-    env = {"WEBHOOK_SECRET": SECRET, "TMPDIR": str(temp), "GRADIO_TEMP_DIR": str(temp / "gradio")}
-    env["PYTHONPATH"] = another_gradio(tmp_path_factory, "site")
-    server = Server(*SAMPLE_ARGS, env=env, log=log).wait()
-    running = App(server, log, temp, SECRET)
-    yield running
-    running.http.close()
-    server.stop()
+    site = another_gradio(tmp_path_factory, "site")
+    with started(tmp_path_factory, "round-two-another-gradio", SECRET, PYTHONPATH=site) as app:
+        yield app
 
 
 def test_it_runs_on_another_gradio(running):
