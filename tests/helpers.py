@@ -220,3 +220,42 @@ def served(snapshot, rankings=None, records=None):
     from components.sources.rankings import empty_rankings
 
     return Sources(Served(snapshot, "dataset"), Served(rankings or empty_rankings("none")), records)
+
+
+def page_opened(tab, params: dict | None = None) -> dict:
+    """The Models page's load answer for a link with `params` (None: no request), as the page's load event
+    gets it. The handler is a coroutine; it runs on a loop of its own thread (a browser test may have left
+    one on this thread)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    import gradio as gr
+
+    if tab.w is None:  # the answer is made in the form Gradio sends it to the page's components
+        with gr.Blocks():
+            tab.layout(gr.HTML())
+    request = None if params is None else SimpleNamespace(query_params=params)
+    answer: dict = {}
+
+    def run() -> None:
+        try:
+            answer.update(asyncio.run(tab.on_load(request)))
+        except Exception as exc:  # noqa: BLE001 - re-raised on the test's thread
+            answer["error"] = exc
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if "error" in answer:
+        raise answer["error"]
+    return answer
+
+
+def shown(answer: dict) -> list[str]:
+    """The model ids of the rows a Models page answer shows, in order (its `results`, as a frame or in the form
+    Gradio sends)."""
+    from components.web.html.markup import model_in_cell
+
+    results = answer["results"]
+    rows = results["data"] if isinstance(results, dict) else results.values.tolist()
+    return [model_in_cell(str(row[0])) for row in rows]  # the model cell is the first

@@ -7,7 +7,7 @@ import os
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from components.domain.stacks import StackRef
 from components.queries import views
@@ -55,8 +55,20 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     if stack is not None:
         query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
     # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
-    model = snapshot.canonical_model_id(get("model")) or hub_id(get("model")) or ""
-    return PageState(query, model)
+    return PageState(query, model_in_data(snapshot, get("model")))
+
+
+def model_of(link: str) -> str:
+    """The `model=` of a link to the Models page (a query string or a whole address), at most `MAX_VALUE`
+    characters; "" for none. It is the browser's text: `model_in_data` says which model it names."""
+    query = urlsplit(link).query if "?" in link or "://" in link else link.lstrip("?")
+    return dict(parse_qsl(query[: 8 * MAX_VALUE])).get("model", "")[:MAX_VALUE]
+
+
+def model_in_data(snapshot: Snapshot, asked: str) -> str:
+    """The model `asked` names, as a link's `model=` is read (`parse`): its id in the data, else a well-formed
+    Hub id (a model that was not tested), else ""."""
+    return snapshot.canonical_model_id(asked) or hub_id(asked) or ""
 
 
 def model_on_stack(model_id: str, stack: StackRef) -> str:

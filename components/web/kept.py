@@ -24,6 +24,13 @@ class Kept:
         self.served: tuple[object, ...] = ()
         self.lock = threading.Lock()
 
+    def peek(self, served: tuple[object, ...], key: Hashable) -> Any | None:
+        """The answer kept for `key` while `served` is served, or None; never waits for one being worked out
+        (an event loop may ask)."""
+        with self.lock:
+            found = self._fresh(served, key)
+        return None if found is None else found[1]
+
     def get(self, served: tuple[object, ...], key: Hashable, make: Callable[[], Any]) -> Any:
         """The answer kept for `key` while `served` (the data objects of one moment) is served, else
         `make()`'s, kept for the next caller."""

@@ -26,7 +26,7 @@ from components.sources.listing import DatasetError
 from components.sources.rankings import empty_rankings
 from components.sources.rankings_store import RankingsStore, fetch_live
 from components.web.pages.models import ModelsTab
-from tests.helpers import SAMPLE_ARGS, FakeApi, Served, Server, call, fake_hub, free_port, row, write
+from tests.helpers import SAMPLE_ARGS, FakeApi, Served, Server, call, fake_hub, free_port, page_opened, row, write
 
 FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"
 HUB_LABEL = "aws-neuron/torch-neuronx-model-support"
@@ -65,7 +65,7 @@ def header(datasets, rankings=None) -> str:
     """The page header as the page load renders it."""
     if rankings is None:
         rankings = Served(empty_rankings("none"), "rankings")
-    return ModelsTab(Sources(datasets, rankings)).on_load(None)["header"]
+    return page_opened(ModelsTab(Sources(datasets, rankings)))["header"]
 
 
 # ---- the dataset: start-up ------------------------------------------------------------------------

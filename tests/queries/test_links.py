@@ -73,3 +73,23 @@ def test_a_size_link_opens_its_range_and_a_broken_one_falls_back_to_any_size(wor
     state = parse({"size": "10-100", "q": "qwen"}, snap)
     assert "size=10-100" in build(state)
     assert parse({k: v[0] for k, v in parse_qs(build(state)).items()}, snap) == state
+
+
+def test_the_open_model_is_read_from_the_pages_link_in_any_of_its_forms():
+    from components.queries.links import model_of
+
+    link = build(PageState(Query(neuronx_cc=NEW_CC), "Qwen/Qwen3-0.6B"))
+    for form in (link, "?" + link, "https://owner-app.hf.space/?" + link):
+        assert model_of(form) == "Qwen/Qwen3-0.6B"
+    assert model_of("") == "" and model_of("?view=trending") == ""
+    assert len(model_of("model=" + "a" * 5000)) == 200  # read only so far
+
+
+def test_a_model_asked_for_is_read_as_a_link_reads_it(world):
+    from components.queries.links import model_in_data
+
+    snap, _ = world
+    assert model_in_data(snap, "qwen/QWEN3-0.6b") == "Qwen/Qwen3-0.6B"  # its id in the data
+    assert model_in_data(snap, "evil/<img src=x onerror=alert(1)>") == "evil/<img src=x onerror=alert(1)>"
+    assert model_in_data(snap, "someone/untested-7b") == "someone/untested-7b"  # not tested: still a model
+    assert model_in_data(snap, "<b>x</b>") == "" and model_in_data(snap, "") == ""

@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterable
+from urllib.parse import unquote
 
 from markupsafe import Markup, escape
 
@@ -27,6 +30,18 @@ def model_link(model_id: str) -> Markup:
     return Markup('<a href="{}" target="_blank" rel="noopener noreferrer" class="model-link">{}</a>').format(
         links.model_url(model_id), model_id
     )
+
+
+def model_in_cell(cell: str) -> str:
+    """The model id a table cell links to (a cell `model_link` wrote, as the browser sends it back), or "".
+    It is the browser's text: the caller takes it as it takes a link's `model=`."""
+    found = MODEL_CELL.search(cell[:MAX_CELL])
+    return unquote(html.unescape(found.group(1))) if found else ""
+
+
+# `model_link`'s address, which names the model; a cell longer than any the table shows is not read whole
+MODEL_CELL = re.compile(r'<a href="' + re.escape(links.HUB) + r'/([^"<>]{1,200})"[^<>]{0,200}class="model-link">')
+MAX_CELL = 2000
 
 
 def badge(kind: str, result: object) -> Markup:

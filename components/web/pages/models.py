@@ -7,10 +7,11 @@ The filters travel as one `Filters` value (`filters.py`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import anyio
 import gradio as gr
 from markupsafe import Markup
 
@@ -30,7 +31,7 @@ from components.web.html.config_check import config_check_html, config_error_htm
 from components.web.html.history import history_table
 from components.web.kept import Kept
 from components.web.pages.filters import Filters
-from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, by_name, components
+from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, as_sent, by_name, components
 from components.web.routes import badge_feed, downloads
 from components.web.routes.endpoints import address_of
 
@@ -47,8 +48,8 @@ BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to 
 
 
 # What each event may change, by name (the outputs Gradio marks as pending while it runs).
-TABLE = ("results", "summary", "shown", "more", "snippets")
-PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history", "model")
+TABLE = ("results", "summary", "rows", "more", "snippets")
+PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history")
 PICKERS = ("task", "cc", "library", "version")
 FILTERS = ("search", "view", "task", "size", "cc", "library", "version")
 CHECKED = ("config_answer",)
@@ -80,9 +81,7 @@ class Widgets:
     config_button: gr.Button
     config_answer: gr.HTML
     link: gr.Textbox
-    shown: gr.State
-    limit: gr.State
-    model: gr.State
+    rows: gr.Textbox
 
     def named(self, names: Iterable[str]) -> list:
         return components(self, names)
@@ -139,18 +138,18 @@ class ModelsTab:
 
     def table(self, **values: Any) -> dict[str, Any]:
         """The table for the filters, from its first page."""
-        return self._table(self.sources.now(), Filters.of(values).query(), PAGE_SIZE, values.get("model"))
+        now = self.sources.now()
+        return self._table(now, Filters.of(values).query(), PAGE_SIZE, opened_model(now, values))
 
     def more(self, **values: Any) -> dict[str, Any]:
-        limit = min(int(values.get("limit") or PAGE_SIZE) + PAGE_SIZE, MAX_ROWS)
-        query = Filters.of(values).query()
-        return {**self._table(self.sources.now(), query, limit, values.get("model")), "limit": limit}
+        now, limit = self.sources.now(), min(rows_shown(values) + PAGE_SIZE, MAX_ROWS)
+        return self._table(now, Filters.of(values).query(), limit, opened_model(now, values))
 
     def on_view(self, **values: Any) -> dict[str, Any]:
         """Another view: the task picker offers what that view can show, then the table."""
         now = self.sources.now()
         query, choices = self._task_for_view(now, Filters.of(values).query())
-        shown = self._table(now, query, PAGE_SIZE, values.get("model"))
+        shown = self._table(now, query, PAGE_SIZE, opened_model(now, values))
         return {**shown, "task": gr.update(choices=choices, value=query.task)}
 
     def on_stack(self, **values: Any) -> dict[str, Any]:
@@ -162,30 +161,43 @@ class ModelsTab:
         query = views.normalise(
             f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
         )
-        panel = self._panel(now, values.get("model") or "", query)
-        return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, panel["model"]), **panel}
+        panel = self._panel(now, opened_model(now, values), query)
+        model = panel.pop("model")
+        return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, model), **panel}
 
     def on_library(self, **values: Any) -> dict[str, Any]:
         """Another library: its newest version on the compiler (the old version is another library's)."""
         return self.on_stack(**{**values, "version": ""})
 
     def on_select(self, evt: gr.SelectData, request: gr.Request | None = None, **values: Any) -> dict[str, Any]:
-        model_id = _model_from_event(evt, values.get("shown") or [])
         query = Filters.of(values).query()
         now = self.sources.now()
+        model_id = links.model_in_data(
+            now.snapshot, _model_from_event(evt, lambda: self._shown(now, query, rows_shown(values)))
+        )
         self._count(now, model_id, request)
         panel = self._panel(now, model_id, query)
-        return {**panel, "link": links.build(links.PageState(query, panel["model"]))}
+        model = panel.pop("model")
+        return {**panel, "link": links.build(links.PageState(query, model))}
 
-    def on_load(self, request: gr.Request | None) -> dict[str, Any]:
+    async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
         """Open the state a deep link asks for; unknown values fall back to the defaults. A burst on one
-        link works its answer out once per data moment (`LOADED`)."""
+        link works its answer out once per data moment (`LOADED`), in a worker thread; each visitor after
+        that takes the kept answer on the event loop, with no thread to wait for."""
         now = self.sources.now()
         self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
         params = dict(request.query_params) if request is not None else {}
+        served = (now.snapshot, now.rankings, now.records)
         key = (tuple(sorted(params.items())), self.sources.datasets.source_status().last_error)
-        answer = self.loaded.get((now.snapshot, now.rankings, now.records), key, lambda: self._on_load(now, params))
-        self._count(now, str(answer.get("model") or ""), request)  # each visitor counts, a kept answer or not
+        kept: dict[str, Any] | None = self.loaded.peek(served, key)
+        answer = (
+            kept
+            if kept is not None
+            else await anyio.to_thread.run_sync(
+                lambda: self.loaded.get(served, key, lambda: as_sent(self.w, self._on_load(now, params)))
+            )
+        )
+        self._count(now, opened_model(now, answer), request)  # each visitor counts, a kept answer or not
         return {
             name: dict(value) if isinstance(value, dict) else value for name, value in answer.items()
         }  # Gradio pops an update's "value"
@@ -195,14 +207,14 @@ class ModelsTab:
         query = state.query
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         panel = self._panel(now, state.model, query)
+        model = panel.pop("model")
         return {
             "header": notice.page_header(self.sources, now),
             "search": query.text,
             "view": query.view,
             "size": gr.update(choices=self.size_choices(query.size), value=query.size),
             **self._pickers(now, query, stack),
-            **self._table(now, query, PAGE_SIZE, panel["model"]),
-            "limit": PAGE_SIZE,
+            **self._table(now, query, PAGE_SIZE, model),
             **panel,
         }
 
@@ -220,14 +232,21 @@ class ModelsTab:
         return replace(query, task=task), choices
 
     @staticmethod
-    def _table(now: Moment, query: views.Query, limit: int, model: str | None) -> dict[str, Any]:
+    def _select(now: Moment, query: views.Query) -> tuple[views.Query, Any]:
         # a choice no longer in the data (a refresh dropped it) shows the default stack
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         if stack is not None:
             query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
-        result = views.select(now.snapshot, now.rankings, query, now.records)
-        limit = max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
-        shown = result.frame.head(limit)
+        return query, views.select(now.snapshot, now.rankings, query, now.records)
+
+    def _shown(self, now: Moment, query: views.Query, limit: int) -> list[str]:
+        """The ids of the rows the table shows for `query`, its first `limit`."""
+        return list(self._select(now, query)[1].frame.head(_bounded(limit))["model_id"])
+
+    @classmethod
+    def _table(cls, now: Moment, query: views.Query, limit: int, model: str | None) -> dict[str, Any]:
+        query, result = cls._select(now, query)
+        shown = result.frame.head(_bounded(limit))
         summary = table.summary_line(
             result.total, len(shown), result.passed, result.stack, views.VIEW_LABELS[query.view]
         )
@@ -242,7 +261,7 @@ class ModelsTab:
         return {
             "results": table.table_frame(shown, query.view),
             "summary": summary,
-            "shown": list(shown["model_id"]),
+            "rows": str(len(shown)),
             "more": gr.update(visible=result.total > len(shown)),
             "link": links.build(links.PageState(query, model or "")),
             "snippets": snippets_html(pandas_code, sql),
@@ -277,7 +296,7 @@ class ModelsTab:
                 "run_py": hidden,
                 "run_command": gr.update(visible=False),
                 "history": "",
-                "model": "",
+                "model": "",  # for the caller: not an output (the link names the open model)
             }
         records = self.sources.records
         record = records.lookup(model_id)  # never waits: a missing record is asked for in the background
@@ -363,14 +382,16 @@ class ModelsTab:
                                   max_lines=20)  # fmt: skip
             config_button = gr.Button("Check it on this stack", size="sm", elem_id="config-button")
             config_answer = gr.HTML(elem_id="config-answer")
-        shown, limit, model = gr.State([]), gr.State(PAGE_SIZE), gr.State("")  # made in this order, then the link
+        # How many rows the table shows, for "Show more". No gr.State: a page with one holds a heartbeat
+        # connection open for as long as the tab stays open (docs/limits.md); the open model is the link's.
+        rows = gr.Textbox(str(PAGE_SIZE), visible=False, elem_id="rows")
         link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
         self.w = Widgets(
             header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
             cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
             snippets=snippets_box, config_json=config_json, config_button=config_button, config_answer=config_answer,
-            link=link, shown=shown, limit=limit, model=model,
+            link=link, rows=rows,
         )  # fmt: skip
         return self.w
 
@@ -385,32 +406,51 @@ class ModelsTab:
             return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
                         **options, **private)  # fmt: skip
 
-        every = ("header", "search", "view", "size", *PICKERS, *TABLE, "limit", *PANEL, "link")
-        demo.load(answering(w, self.on_load), outputs=w.named(every), **private)
+        every = ("header", "search", "view", "size", *PICKERS, *TABLE, *PANEL, "link")
+        # postprocess=False: the kept answer is already in the form Gradio sends (`as_sent`)
+        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False, **private)
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
-        table_in, table_out = (*FILTERS, "model"), (*TABLE, "link")
+        table_in, table_out = (*FILTERS, "link"), (*TABLE, "link")
         gr.on([w.search.change, w.search.submit, w.task.input, w.size.input],
               **event(self.table, table_in, table_out, trigger_mode="always_last"))  # fmt: skip
         w.view.input(**event(self.on_view, table_in, (*table_out, "task"), trigger_mode="always_last"))
         stack_out = (*PICKERS, *TABLE, *PANEL, "link")
         gr.on([w.cc.input, w.version.input], **event(self.on_stack, table_in, stack_out))
         w.library.input(**event(self.on_library, table_in, stack_out))
-        w.results.select(**event(self.on_select, (*FILTERS, "shown"), (*PANEL, "link")))
-        w.more.click(**event(self.more, (*table_in, "limit"), (*table_out, "limit")))
+        w.results.select(**event(self.on_select, (*FILTERS, "rows"), (*PANEL, "link")))
+        w.more.click(**event(self.more, (*table_in, "rows"), table_out))
         w.link.change(None, w.link, w.link, js=ADDRESS_JS, **private)
         w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
 
 
-def _model_from_event(evt: gr.SelectData, shown: list[str]) -> str:
-    """The model of the clicked row, found by its model cell among the rows sent (robust to the
-    client's sorting): the cell holds the model's link as `markup.model_link` wrote it."""
+def opened_model(now: Moment, values: Mapping[str, Any]) -> str:
+    """The model open on the page: the one its link (the `link` box) names, "" for none."""
+    return links.model_in_data(now.snapshot, links.model_of(str(values.get("link") or "")))
+
+
+def rows_shown(values: Mapping[str, Any]) -> int:
+    """How many rows the table shows (the hidden `rows` box), within bounds; the first page's for nonsense."""
+    try:
+        return _bounded(int(str(values.get("rows") or PAGE_SIZE)[:6]))
+    except ValueError:
+        return PAGE_SIZE
+
+
+def _bounded(limit: int | None) -> int:
+    return max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
+
+
+def _model_from_event(evt: gr.SelectData, shown: Callable[[], list[str]]) -> str:
+    """The model of the clicked row: the model cell holds its link as `markup.model_link` wrote it (robust to
+    the client's sorting); with no cells sent, the row at the clicked index of the rows `shown()`."""
     cells = [str(c) for c in (getattr(evt, "row_value", None) or [])]
-    for model_id in shown:
-        link = markup.model_link(model_id)
-        if any(link in c for c in cells):
+    for cell in cells:
+        model_id = markup.model_in_cell(cell)
+        if model_id:
             return model_id
     index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
-    if not cells and isinstance(index, int) and 0 <= index < len(shown):
-        return shown[index]
+    if not cells and isinstance(index, int) and index >= 0:
+        ids = shown()
+        return ids[index] if index < len(ids) else ""
     return ""

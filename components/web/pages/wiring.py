@@ -10,6 +10,7 @@ refuses an answer naming a component its event does not list.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, TypedDict
 
@@ -58,12 +59,42 @@ def by_name(owner: object, names: Iterable[str]) -> dict[str, Any]:
     return {n: getattr(owner, n) for n in names}
 
 
-def answering(owner: object, handler: Callable[..., dict[str, Any]]) -> Callable[..., dict]:
+def answering(owner: object, handler: Callable[..., Any]) -> Callable[..., Any]:
     """The handler as Gradio calls it: the same arguments (its signature is kept, so Gradio still injects
     a request or the selected cell), the answer keyed by `owner`'s components instead of their names."""
+
+    if inspect.iscoroutinefunction(handler):  # Gradio awaits it on the event loop
+
+        @functools.wraps(handler)
+        async def waited(*args, **kwargs) -> dict:
+            return {getattr(owner, name): value for name, value in (await handler(*args, **kwargs)).items()}
+
+        return waited
 
     @functools.wraps(handler)
     def event(*args, **kwargs) -> dict:
         return {getattr(owner, name): value for name, value in handler(*args, **kwargs).items()}
 
     return event
+
+
+def as_sent(owner: object, answer: dict[str, Any]) -> dict[str, Any]:
+    """`answer` in the form Gradio sends it to the browser, for an event with `postprocess=False`: each
+    value through its component's own `postprocess`. An update's value is left as it is where the update
+    brings its own choices (a picker's `postprocess` only checks the value against the old ones)."""
+    sent: dict[str, Any] = {}
+    for name, value in answer.items():
+        component = getattr(owner, name)
+        if component.stateful:
+            sent[name] = value
+        elif isinstance(value, dict) and value.get("__type__") == "update":
+            if "value" in value and "choices" not in value:
+                value = {**value, "value": _dumped(component.postprocess(value["value"]))}
+            sent[name] = value
+        else:
+            sent[name] = _dumped(component.postprocess(value))
+    return sent
+
+
+def _dumped(value: Any) -> Any:
+    return value.model_dump() if hasattr(value, "model_dump") else value

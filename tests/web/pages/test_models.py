@@ -6,7 +6,7 @@ import pytest
 
 from components.web.pages.filters import Filters
 from components.web.pages.models import PANEL, TABLE, ModelsTab
-from tests.helpers import NEW_CC, OLD_CC, served
+from tests.helpers import NEW_CC, OLD_CC, page_opened, served, shown
 
 
 @pytest.fixture
@@ -28,18 +28,18 @@ def test_the_filters_name_a_library_and_its_version():
 
 
 def test_a_deep_link_to_a_library_sets_all_three_pickers(tab):
-    answer = tab.on_load(SimpleNamespace(query_params={"library": "diffusers"}))
+    answer = page_opened(tab, {"library": "diffusers"})
     assert value(answer["library"]) == "diffusers" and value(answer["version"]) == "0.36.0"
     assert value(answer["cc"]) == NEW_CC
     assert [v for _, v in answer["library"]["choices"]] == ["transformers", "diffusers", "sentence-transformers"]
-    assert answer["shown"] == ["stabilityai/sd-turbo"] and "library=diffusers" in answer["link"]
+    assert shown(answer) == ["stabilityai/sd-turbo"] and "library=diffusers" in answer["link"]
 
 
 def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab):
     base = {"view": "selected", "cc": NEW_CC, "library": "sentence-transformers", "version": "5.0.0"}
-    answer = tab.on_library(**base, model="BAAI/bge-small-en-v1.5")
+    answer = tab.on_library(**base, link="?model=BAAI/bge-small-en-v1.5")
     assert value(answer["version"]) == "5.1.2"  # 5.0.0 is a Transformers version
-    assert answer["shown"] == ["BAAI/bge-small-en-v1.5"]
+    assert shown(answer) == ["BAAI/bge-small-en-v1.5"]
     assert value(answer["install"]).endswith("sentence-transformers==5.1.2")
     assert "Trainium cores:</b> 1" in str(answer["details"])  # from the neuron_cores column
 
@@ -47,21 +47,21 @@ def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab
 def test_a_compiler_without_the_library_falls_back_to_its_first_stack(tab):
     answer = tab.on_stack(view="selected", cc=OLD_CC, library="diffusers", version="0.36.0")
     assert (value(answer["library"]), value(answer["version"])) == ("transformers", "4.50.0")
-    assert "transformers=4.50.0" in answer["link"] and answer["shown"] == ["Qwen/Qwen3-0.6B"]
+    assert "transformers=4.50.0" in answer["link"] and shown(answer) == ["Qwen/Qwen3-0.6B"]
 
 
 def test_before_a_model_is_opened_the_details_hold_a_guide_not_empty_boxes(tab):
-    answer = tab.on_load(None)
+    answer = page_opened(tab)
     assert "Open a model" in str(answer["details"])
     assert all(answer[name]["visible"] is False for name in ("install", "cache_sync", "run_py", "run_command"))
-    opened = tab.on_load(SimpleNamespace(query_params={"model": "Qwen/Qwen3-0.6B"}))
+    opened = page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})
     assert "Open a model" not in str(opened["details"]) and value(opened["run_py"]).startswith("# run Qwen/Qwen3-0.6B")
     assert set(opened) >= set(TABLE) | set(PANEL)
 
 
 def test_columns_the_app_does_not_know_are_shown_as_other_fields(tab):
     answer = tab.on_stack(
-        view="selected", cc=NEW_CC, library="diffusers", version="0.36.0", model="stabilityai/sd-turbo"
+        view="selected", cc=NEW_CC, library="diffusers", version="0.36.0", link="?model=stabilityai/sd-turbo"
     )
     details = str(answer["details"])
     assert "Other fields" in details and '<th scope="row">diffusers</th><td>0.36.0</td>' in details
@@ -87,14 +87,14 @@ def test_a_size_link_sets_the_picker_says_what_was_left_out_and_keeps_its_own_ra
     store = RecordsStore(records, live=False)
     store.begin()
     tab = ModelsTab(served(snapshot, rankings, store))
-    answer = tab.on_load(SimpleNamespace(query_params={"size": "-1", "transformers": "4.57.1"}))
-    assert value(answer["size"]) == "-1" and answer["shown"] == ["Qwen/Qwen3-0.6B"]
+    answer = page_opened(tab, {"size": "-1", "transformers": "4.57.1"})
+    assert value(answer["size"]) == "-1" and shown(answer) == ["Qwen/Qwen3-0.6B"]
     assert "size=-1" in answer["link"]
     assert "3 models of unknown size left out" in str(answer["summary"])
     assert "&#39;Qwen/Qwen3-0.6B&#39;" in str(answer["snippets"]) and "union_by_name" in str(answer["snippets"])
-    custom = tab.on_load(SimpleNamespace(query_params={"size": "0.5-0.8"}))
+    custom = page_opened(tab, {"size": "0.5-0.8"})
     assert ("0.5–0.8 B", "0.5-0.8") in custom["size"]["choices"] and value(custom["size"]) == "0.5-0.8"
-    assert value(tab.on_load(None)["size"]) == ""  # no size picked: every model, unknown sizes too
+    assert value(page_opened(tab)["size"]) == ""  # no size picked: every model, unknown sizes too
 
 
 def test_a_pasted_config_is_checked_and_broken_text_says_why(tab):
@@ -113,9 +113,49 @@ def test_a_pasted_config_is_checked_and_broken_text_says_why(tab):
 def test_the_cache_command_comes_with_what_it_needs_to_work_as_pasted(tab):
     from components.queries.details import CACHE_SYNC_NOTES
 
-    opened = tab.on_load(SimpleNamespace(query_params={"model": "Qwen/Qwen3-0.6B"}))
+    opened = page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})
     assert value(opened["cache_sync"]).startswith("hf buckets sync ")
     info = opened["cache_sync"]["info"]
     assert all(note in info for note in CACHE_SYNC_NOTES)
     assert 'pip install -U "huggingface_hub>=1.5"' in info and "--dry-run" in info
     assert "TORCH_NEURONX_NEFF_CACHE_DIR" in info
+
+
+def test_the_page_keeps_no_state_on_the_server_so_an_open_tab_holds_no_connection(libraries):
+    import gradio as gr
+
+    snapshot, rankings = libraries
+    tab = ModelsTab(served(snapshot, rankings))
+    with gr.Blocks() as demo:
+        tab.layout(gr.HTML())
+        tab.wire(demo)
+    # Gradio opens a heartbeat for as long as the tab stays open when a page holds a gr.State
+    assert not [b for b in demo.blocks.values() if isinstance(b, gr.State)]
+    assert demo.get_config_file()["connect_heartbeat"] is False
+
+
+def test_show_more_counts_from_the_rows_shown_and_keeps_the_open_model(tab):
+    base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
+    first = tab.table(**base, link="?model=Qwen/Qwen3-0.6B")
+    assert first["rows"] == str(len(shown(first))) and "model=Qwen%2FQwen3-0.6B" in first["link"]
+    more = tab.more(**base, rows=first["rows"], link=first["link"])
+    assert more["rows"] == str(len(shown(more))) and "model=Qwen%2FQwen3-0.6B" in more["link"]
+    for nonsense in ("", "lots", "-5", "9" * 50, None):  # the box is the browser's to send: bounded
+        assert tab.more(**base, rows=nonsense)["rows"] == first["rows"]
+
+
+def test_a_clicked_row_opens_the_model_its_cell_links_to_whatever_the_order_or_the_index(world):
+    from components.web.html.markup import model_link
+
+    tab = ModelsTab(served(*world))
+    base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
+    ids = shown(tab.table(**base))
+    assert len(ids) >= 3 and ids[-1].startswith("evil/")  # an id in the data that is no Hub id opens too
+    cell = model_link(ids[-1]) + "<br><small>text-generation</small>"
+    clicked = tab.on_select(SimpleNamespace(index=[0, 0], row_value=[str(cell), "PASS"]), None, **base)
+    assert "model=evil%2F%3Cimg" in clicked["link"]  # the row's cell, not the index
+    assert "&lt;img src=x onerror=alert(1)&gt;" in str(clicked["details"])
+    by_index = tab.on_select(SimpleNamespace(index=[1, 0], row_value=None), None, **base, rows="100")
+    assert f"model={ids[1].replace('/', '%2F')}" in by_index["link"]
+    hostile = tab.on_select(SimpleNamespace(index=[0, 0], row_value=["<script>x</script>"]), None, **base)
+    assert "model=" not in hostile["link"] and "Open a model" in str(hostile["details"])

@@ -148,9 +148,9 @@ def tab(libraries):
 
 
 def opened(tab, model_id, **params):
-    from types import SimpleNamespace
+    from tests.helpers import page_opened
 
-    return tab.on_load(SimpleNamespace(query_params={"model": model_id, **params}))
+    return page_opened(tab, {"model": model_id, **params})
 
 
 def markdown_in(html) -> str:
@@ -166,7 +166,7 @@ def test_a_models_panel_offers_its_badge_and_its_feed(tab):
     on_its_stack = opened(tab, "stabilityai/sd-turbo", library="diffusers")
     assert markdown_in(on_its_stack["history"]) == markdown_in(panel["history"])  # whatever stack is shown
     assert 'id="request-test"' not in str(on_its_stack["details"])  # it was tested there
-    assert "badge-markdown" not in str(tab.on_load(None)["history"])  # no model open, no badge
+    assert "badge-markdown" not in str(opened_without_a_model(tab)["history"])  # no model open, no badge
 
 
 def test_an_untested_models_panel_offers_to_ask_for_a_test(tab):
@@ -200,3 +200,9 @@ def test_on_a_space_feed_links_come_from_space_host_whatever_the_headers_say(htt
     entries = feedparser.parse(answer.content).entries
     assert entries and all(e.link.startswith("https://owner-space.hf.space/?") for e in entries)
     assert "vary" not in answer.headers and answer.headers["cache-control"].startswith("public")
+
+
+def opened_without_a_model(tab):
+    from tests.helpers import page_opened
+
+    return page_opened(tab)

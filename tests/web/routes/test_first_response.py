@@ -288,15 +288,15 @@ def sample_sources():
     ],
 )
 def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sample_sources, params):
-    from types import SimpleNamespace
     from urllib.parse import urlencode
 
     from components.web.pages.models import ModelsTab
+    from tests.helpers import page_opened, shown
 
     app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sample_sources)])
     html, head = first_html(TestClient(app), "/?" + urlencode(params))
     painted = [unescape(m) for m in re.findall(r'<tr><td><a href="[^"]*">([^<]*)</a>', html)]
-    live = ModelsTab(sample_sources).on_load(SimpleNamespace(query_params=params))["shown"]
+    live = shown(page_opened(ModelsTab(sample_sources), params))
     assert painted == live[: len(painted)] and len(painted) == min(len(live), 10)
     if not live:
         assert "No models match" in head.painted
