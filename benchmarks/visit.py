@@ -6,7 +6,8 @@
 Each request the tab makes until its live page is filled is kept with its kind:
 
 - `page`: the first HTML of the link;
-- `heartbeat`: the page's heartbeat stream, held while the tab is open;
+- `heartbeat`: the page's heartbeat stream, held while the tab is open (Gradio opens one for a page that
+  keeps `gr.State`; ours keeps none and the floor none);
 - `asset`: Gradio's scripts, styles and fonts (a browser keeps them: a new visitor in ten fetches them);
 - `other`: the rest of what every tab asks (the theme, the API info);
 - `join`: the load event joining the queue (its body, session aside, is kept to replay);

@@ -3,8 +3,8 @@
     python benchmarks/visitors.py [--quick]
 
 locust (`locustfile.py`) replays the tab recorded from a real Chromium visit (`visit.json`, made by
-`visit.py`): each visitor opens the link's first HTML, holds the page's heartbeat while the tab is open,
-fetches Gradio's scripts and styles if it is one new visitor in ten, and runs the load event through the
+`visit.py`): each visitor opens the link's first HTML, holds the page's heartbeat while the tab is open
+(where the page opens one: ours no longer does), fetches Gradio's scripts and styles if it is one new visitor in ten, and runs the load event through the
 queue. Each visitor has its own `X-Forwarded-For` and both apps run in a Space's environment
 (`SYSTEM=spaces`). The floor (`baselines/floor.py`) is a Gradio page whose 100-row table is filled by a
 load event. Each burst starts each app afresh; load goes to 127.0.0.1 only and the load tool shares the

@@ -3,6 +3,7 @@ live page; more tabs than the old connection cap (512) are all held; one address
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 
@@ -59,6 +60,31 @@ def test_a_full_queue_still_paints_the_answer_and_the_live_page_then_arrives(bro
         expect(page.locator("#details-summary")).to_contain_text(MODEL, timeout=90_000)
         expect(page.locator("#first-paint")).to_have_count(0)
     finally:
+        context.close()
+
+
+def test_a_tab_open_before_the_queue_filled_keeps_its_page_and_works_again_once_it_drains(browser: Browser, busy_app):
+    server, gate = busy_app
+    gate.unlink(missing_ok=True)  # searches are held again
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        rows = page.locator("#results [role=gridcell]")
+        expect(rows.first).to_be_visible(timeout=60_000)
+        expect(page.locator("#first-paint")).to_have_count(0)  # the live page
+        statuses = fill_queue(server.url)
+        assert statuses[-1] == 503, statuses  # full: the crowd's next event is refused
+        # the open tab keeps its page (no blank page, no error page) and the app still answers it
+        expect(rows.first).to_be_visible()
+        assert page.request.get(f"{server.url}/api/v1/lookup?model={MODEL}").status == 200
+        assert page.request.get(f"{server.url}/?model={MODEL}").status == 200
+        gate.touch()  # the crowd's searches finish and the queue drains
+        page.locator("#results [role=gridcell]").first.click(position={"x": 4, "y": 4})
+        install = page.locator("#install textarea, #install input").first
+        expect(install).to_have_value(re.compile(r"pip install"), timeout=60_000)  # the same tab, not reloaded
+    finally:
+        gate.touch()
         context.close()
 
 

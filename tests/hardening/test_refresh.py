@@ -12,7 +12,6 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -25,7 +24,7 @@ from components.sources.rankings import RankedModel, Rankings
 from components.sources.rankings_store import RankingsStore
 from components.web import server
 from components.web.pages.models import ModelsTab
-from tests.helpers import ROOT, Served, call, free_port, row, write
+from tests.helpers import ROOT, Served, call, free_port, page_opened, row, write
 
 # Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
 pytestmark = pytest.mark.filterwarnings("ignore::pandas.errors.Pandas4Warning")
@@ -172,14 +171,19 @@ def reads(stores, handler, *args, **kwargs) -> tuple[int, ...]:
 def test_page_events_read_each_store_once(counting):
     datasets, rankings = counting
     tab = ModelsTab(Sources(datasets, rankings))
-    request = SimpleNamespace(query_params={"model": MODELS[1], "view": "trending"})
-    assert reads(counting, tab.on_load, request) == (1, 1)
-    old = {"view": "selected", "cc": CC_OLD, "library": "transformers", "version": "5.0.0", "model": MODELS[1]}
+    assert reads(counting, page_opened, tab, {"model": MODELS[1], "view": "trending"}) == (1, 1)
+    old = {
+        "view": "selected",
+        "cc": CC_OLD,
+        "library": "transformers",
+        "version": "5.0.0",
+        "link": f"?model={MODELS[1]}",
+    }
     assert reads(counting, tab.on_stack, **old) == (1, 1)
     assert reads(counting, tab.on_library, **old) == (1, 1)
     assert reads(counting, tab.table, search="model", view="downloads") == (1, 1)
     assert reads(counting, tab.on_view, search="model", view="trending") == (1, 1)
-    assert reads(counting, tab.more, search="model", view="selected", limit=100)[0] == 1
+    assert reads(counting, tab.more, search="model", view="selected", rows="100")[0] == 1
 
 
 def test_the_other_tabs_read_the_data_once(counting):

@@ -103,3 +103,16 @@ def test_a_report_fences_and_a_feed_escapes_a_megabyte_at_once():
 
     element = within_a_second(lambda: _text(ET.Element("feed"), "title", "\x01" * BODY))
     assert element.text == "\ufffd" * BODY
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['<a href="https://huggingface.co/' * (BODY // 33), "?" + "model=" * (BODY // 6), "model=" + "%" * BODY],
+    ids=["hrefs", "models", "escapes"],
+)
+def test_what_a_page_event_sends_back_is_read_at_once(text):
+    from components.web.html import markup
+
+    # a clicked row's cells and the link box are the browser's to send (`pages/models.py`)
+    assert within_a_second(lambda: markup.model_in_cell(text)) == ""
+    assert len(within_a_second(lambda: links.model_of(text))) <= links.MAX_VALUE

@@ -14,4 +14,7 @@ def test_a_model_cell_sent_back_by_the_browser_names_its_model_and_nothing_else_
     assert markup.model_in_cell(str(markup.model_link("evil/<img src=x>"))) == "evil/<img src=x>"  # as sent
     assert markup.model_in_cell('<a href="https://evil.example/a/b" class="model-link">a/b</a>') == ""
     assert markup.model_in_cell("<script>alert(1)</script>") == "" and markup.model_in_cell("") == ""
+    long_id = "long/" + "A" * 5000 + "<script>x</script>"
+    assert markup.model_in_cell(str(markup.model_link(long_id))) == long_id  # an id in the data, however long
     assert markup.model_in_cell("x" * 1_000_000 + str(markup.model_link("a/b"))) == ""  # read only so far
+    assert markup.model_in_cell(markup.MODEL_HREF * 30_000) == ""  # one pass, whatever is sent
