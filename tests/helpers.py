@@ -222,11 +222,18 @@ def served(snapshot, rankings=None, records=None):
     return Sources(Served(snapshot, "dataset"), Served(rankings or empty_rankings("none")), records)
 
 
+def run_async(coroutine):
+    """`asyncio.run` in a thread of its own: Playwright's sync API may keep an event loop in the test's."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=60)
+
+
 def page_opened(tab, params: dict | None = None) -> dict:
     """The Models page's load answer for a link with `params` (None: no request), as the page's load event
-    gets it. The handler is a coroutine; it runs on a loop of its own thread (a browser test may have left
-    one on this thread)."""
-    import asyncio
+    gets it (the handler is a coroutine)."""
     from types import SimpleNamespace
 
     import gradio as gr
@@ -234,21 +241,7 @@ def page_opened(tab, params: dict | None = None) -> dict:
     if tab.w is None:  # the answer is made in the form Gradio sends it to the page's components
         with gr.Blocks():
             tab.layout(gr.HTML())
-    request = None if params is None else SimpleNamespace(query_params=params)
-    answer: dict = {}
-
-    def run() -> None:
-        try:
-            answer.update(asyncio.run(tab.on_load(request)))
-        except Exception as exc:  # noqa: BLE001 - re-raised on the test's thread
-            answer["error"] = exc
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    if "error" in answer:
-        raise answer["error"]
-    return answer
+    return run_async(tab.on_load(None if params is None else SimpleNamespace(query_params=params)))
 
 
 def shown(answer: dict) -> list[str]:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from components.web import asgi
-from tests.web.middleware.test_limits import run_async
+from tests.helpers import run_async
 
 
 class Clock:

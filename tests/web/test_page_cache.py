@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from components.web import page_cache
-from tests.web.middleware.test_limits import run_async
+from tests.helpers import run_async
 
 
 def test_a_burst_on_one_link_makes_it_once_and_new_data_makes_it_again():

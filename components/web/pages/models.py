@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import gradio as gr
@@ -161,8 +161,7 @@ class ModelsTab:
         query = views.normalise(
             f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
         )
-        panel = self._panel(now, opened_model(now, values), query)
-        model = panel.pop("model")
+        model, panel = self._panel(now, opened_model(now, values), query)
         return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, model), **panel}
 
     def on_library(self, **values: Any) -> dict[str, Any]:
@@ -176,8 +175,7 @@ class ModelsTab:
             now.snapshot, _model_from_event(evt, lambda: self._shown(now, query, rows_shown(values)))
         )
         self._count(now, model_id, request)
-        panel = self._panel(now, model_id, query)
-        model = panel.pop("model")
+        model, panel = self._panel(now, model_id, query)
         return {**panel, "link": links.build(links.PageState(query, model))}
 
     async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
@@ -189,26 +187,24 @@ class ModelsTab:
         params = dict(request.query_params) if request is not None else {}
         served = (now.snapshot, now.rankings, now.records)
         key = (tuple(sorted(params.items())), self.sources.datasets.source_status().last_error)
-        kept: dict[str, Any] | None = self.loaded.peek(served, key)
-        answer = (
-            kept
-            if kept is not None
-            else await anyio.to_thread.run_sync(
-                lambda: self.loaded.get(served, key, lambda: as_sent(self.w, self._on_load(now, params)))
+        kept = self.loaded.peek(served, key)  # the model the link opens, and the page's answer
+        if kept is None:
+            kept = await anyio.to_thread.run_sync(
+                lambda: self.loaded.get(served, key, lambda: self._on_load(now, params))
             )
-        )
-        self._count(now, opened_model(now, answer), request)  # each visitor counts, a kept answer or not
+        model, answer = cast(tuple[str, dict[str, Any]], kept)
+        self._count(now, model, request)  # each visitor counts, a kept answer or not
         return {
             name: dict(value) if isinstance(value, dict) else value for name, value in answer.items()
         }  # Gradio pops an update's "value"
 
-    def _on_load(self, now: Moment, params: dict[str, str]) -> dict[str, Any]:
+    def _on_load(self, now: Moment, params: dict[str, str]) -> tuple[str, dict[str, Any]]:
+        """The model a link opens, and the page's answer for it in the form Gradio sends (`as_sent`)."""
         state = links.opened(params, now.snapshot, now.rankings, now.records)
         query = state.query
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
-        panel = self._panel(now, state.model, query)
-        model = panel.pop("model")
-        return {
+        model, panel = self._panel(now, state.model, query)
+        answer = {
             "header": notice.page_header(self.sources, now),
             "search": query.text,
             "view": query.view,
@@ -217,6 +213,7 @@ class ModelsTab:
             **self._table(now, query, PAGE_SIZE, model),
             **panel,
         }
+        return model, as_sent(self.w, answer)
 
     # ---- what the handlers share -----------------------------------------------------------
 
@@ -285,18 +282,18 @@ class ModelsTab:
             return {"config_answer": config_error_html(str(error))}
         return {"config_answer": config_check_html(answer)}
 
-    def _panel(self, now: Moment, model_id: str, query: views.Query) -> dict[str, Any]:
-        """One model's details; with no model, a short guide and no empty boxes."""
+    def _panel(self, now: Moment, model_id: str, query: views.Query) -> tuple[str, dict[str, Any]]:
+        """The model opened (its id in the data, "" for none) and its details; with no model, a short guide
+        and no empty boxes."""
         if not model_id:
             hidden = gr.update(value="", visible=False)
-            return {
+            return "", {
                 "details": html_details.GUIDE,
                 "install": hidden,
                 "cache_sync": hidden,
                 "run_py": hidden,
                 "run_command": gr.update(visible=False),
                 "history": "",
-                "model": "",  # for the caller: not an output (the link names the open model)
             }
         records = self.sources.records
         record = records.lookup(model_id)  # never waits: a missing record is asked for in the background
@@ -308,7 +305,7 @@ class ModelsTab:
         install = answer.get("install_command", "")
         cache_sync = answer.get("cache_sync_command", "")
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
-        return {
+        return answer["model_id"], {
             "details": BACK_TO_TABLE
             + Markup(html_details.details(answer, other_fields))
             + evidence.evidence_html(answer)
@@ -322,7 +319,6 @@ class ModelsTab:
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed
             "history": history_table(answer.get("history", [])) + badge_feed.panel_html(answer),
-            "model": answer["model_id"],
         }
 
     # ---- layout and wiring -------------------------------------------------------------------

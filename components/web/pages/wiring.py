@@ -63,17 +63,20 @@ def answering(owner: object, handler: Callable[..., Any]) -> Callable[..., Any]:
     """The handler as Gradio calls it: the same arguments (its signature is kept, so Gradio still injects
     a request or the selected cell), the answer keyed by `owner`'s components instead of their names."""
 
+    def keyed(answer: dict[str, Any]) -> dict:
+        return {getattr(owner, name): value for name, value in answer.items()}
+
     if inspect.iscoroutinefunction(handler):  # Gradio awaits it on the event loop
 
         @functools.wraps(handler)
         async def waited(*args, **kwargs) -> dict:
-            return {getattr(owner, name): value for name, value in (await handler(*args, **kwargs)).items()}
+            return keyed(await handler(*args, **kwargs))
 
         return waited
 
     @functools.wraps(handler)
     def event(*args, **kwargs) -> dict:
-        return {getattr(owner, name): value for name, value in handler(*args, **kwargs).items()}
+        return keyed(handler(*args, **kwargs))
 
     return event
 

@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-
 from components.web.middleware.limits import BodyLimit
-
-
-def run_async(coroutine):
-    """`asyncio.run` in a thread of its own: Playwright's sync API may keep an event loop in the test's."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result(timeout=60)
+from tests.helpers import run_async
 
 
 def call(headers, chunks, limit=100):

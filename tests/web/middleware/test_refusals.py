@@ -6,7 +6,7 @@ import logging
 
 from components.web.asgi import RefusalLog
 from components.web.middleware import refusals
-from tests.web.middleware.test_limits import run_async
+from tests.helpers import run_async
 
 METHODS = refusals.mcp_methods()
 

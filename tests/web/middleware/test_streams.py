@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from components.web.middleware import streams
-from tests.web.middleware.test_limits import run_async
+from tests.helpers import run_async
 
 
 def scope(path="/gradio_api/queue/data", client="10.0.0.1", headers=()):

@@ -27,8 +27,8 @@ def test_the_models_page_shows_the_cause_in_the_panel(snap):
     sources = served(snap)
     tab = ModelsTab(sources)
     query = SimpleNamespace(neuronx_cc=NEW, library_version="4.57.1")
-    assert 'id="cause"' in tab._panel(sources.now(), "a/one", query)["details"]
-    assert 'id="cause"' not in tab._panel(sources.now(), "a/passes", query)["details"]
+    assert 'id="cause"' in tab._panel(sources.now(), "a/one", query)[1]["details"]
+    assert 'id="cause"' not in tab._panel(sources.now(), "a/passes", query)[1]["details"]
 
 
 def test_the_failures_page_ranks_causes_opens_the_asked_one_and_says_first_seen_and_fixed_in(snap):
