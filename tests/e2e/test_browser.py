@@ -90,7 +90,9 @@ def test_a_deep_link_to_an_unknown_stack_shows_the_stack_applied(opened, client)
     expect(page.locator("#stack-tf input").first).to_have_value(newest["library_version"], timeout=TIMEOUT)
     link = page.locator("#link textarea, #link input").first
     # Read the query, not the whole link: the server's port can hold "9.9" too (a CI run's port 40999 did).
-    expect(link).to_have_value(re.compile(rf"[?&]transformers={re.escape(newest['library_version'])}(&|$)"), timeout=TIMEOUT)
+    expect(link).to_have_value(
+        re.compile(rf"[?&]transformers={re.escape(newest['library_version'])}(&|$)"), timeout=TIMEOUT
+    )
     expect(link).not_to_have_value(re.compile(r"[?&](neuronx_cc=2\.99\.0|transformers=9\.9)(&|$)"))
 
 
