@@ -67,8 +67,9 @@ QUEUE_STATUS_EVERY = 2.0
 MAX_FILE_SIZE = "1kb"
 
 # A call without a session_hash (curl, plain HTTP) gets a session of its own; Gradio keeps 10,000. 1,000
-# bounds their memory; a browser tab idle while 1,000 newer sessions arrive loses only its table paging and
-# open-model state, and the next search or click restores them.
+# bounds their memory. A browser tab idle while 1,000 newer sessions arrive loses nothing: the pages keep
+# no state on the server, and their events read the pickers as text, not against the session's choices
+# (`pages/wiring.py` `PAGE_EVENT`).
 SESSION_CAPACITY = 1000
 # After every event Gradio's queue rebuilds a pandas summary of the last 10,000 events (the latency figures
 # of the API page): a few to tens of ms of CPU per request, growing with traffic. Once per 1,000 events

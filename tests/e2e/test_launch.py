@@ -144,3 +144,37 @@ def test_more_tabs_than_the_old_cap_are_all_held_and_one_address_stays_bounded(s
     finally:
         for sock in socks:
             sock.close()
+
+
+def test_a_tab_open_before_a_crowd_of_newer_visitors_still_changes_stack(browser: Browser, space_app):
+    """Gradio keeps `server.SESSION_CAPACITY` sessions; a crowd of newer visitors pushes an open tab's out.
+    Its next pick came with a new session that was never sent the pickers' choices: Gradio answered "Error"
+    over every picker and the table, for good (the page's events now read the pickers as text)."""
+    from components.web.server import SESSION_CAPACITY
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{space_app.url}/")
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=60_000)
+        expect(page.locator("#first-paint")).to_have_count(0)  # the live page
+        crowd = SESSION_CAPACITY + 200
+        with httpx.Client(base_url=space_app.url, timeout=30) as http:  # each one a new visitor's load event
+            joined = [
+                http.post(
+                    "/gradio_api/queue/join",
+                    json={"data": [], "fn_index": 0, "trigger_id": 0, "session_hash": f"crowd{i}"},
+                    headers={"X-Forwarded-For": f"198.18.{i // 250}.{i % 250 + 1}"},
+                ).status_code
+                for i in range(crowd)
+            ]
+        assert joined.count(200) == crowd
+        page.locator("#stack-tf input").click()
+        versions = page.locator("#stack-tf [role=option]")
+        expect(versions.first).to_be_visible(timeout=20_000)
+        picked = versions.last.inner_text().strip()
+        versions.last.click()
+        expect(page.locator("#summary")).to_contain_text(f"transformers {picked}", timeout=30_000)
+        expect(page.locator("[data-testid=status-tracker]", has_text="Error")).to_have_count(0)
+    finally:
+        context.close()

@@ -13,7 +13,7 @@ from components.domain.stacks import Stack, picker_choices
 from components.queries import architectures
 from components.queries.answers import ArchitectureAnswer
 from components.sources.app_sources import Moment, Sources
-from components.web.pages.wiring import PRIVATE, answering, by_name, components
+from components.web.pages.wiring import PAGE_EVENT, answering, by_name, components
 
 MAX_MODELS_LISTED = 12  # per architecture; the rest are counted
 
@@ -109,8 +109,8 @@ def build(opened: Callable, sources: Sources) -> None:
     page's load event (`demo.load`), which fills it."""
     tab = ArchitecturesTab(sources)
     tab.layout()
-    picker, private = by_name(tab, ("stack",)), PRIVATE
+    picker, wired = by_name(tab, ("stack",)), PAGE_EVENT
     drawn = components(tab, ("headline", "table"))
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, *drawn], **private)
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, *drawn], **wired)
     tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=drawn, trigger_mode="always_last",
-                    **private)  # fmt: skip
+                    **wired)  # fmt: skip

@@ -14,7 +14,7 @@ from components.domain.stacks import picker_choices
 from components.sources.app_sources import Sources
 from components.web.figures import causes as failure_charts
 from components.web.figures import stacks as charts
-from components.web.pages.wiring import PRIVATE, answering, by_name, components
+from components.web.pages.wiring import PAGE_EVENT, answering, by_name, components
 
 
 class ChartsTab:
@@ -72,11 +72,11 @@ def build(opened: Callable, sources: Sources) -> None:
     page's load event (`demo.load`), which fills it."""
     tab = ChartsTab(sources)
     tab.layout()
-    picker, private = by_name(tab, ("stack",)), PRIVATE
+    picker, wired = by_name(tab, ("stack",)), PAGE_EVENT
     figures = components(tab, STACK_FIGURES)
-    opened(answering(tab, tab.on_causes), outputs=[tab.causes], **private)
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.trend], **private).then(
-        answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, **private
+    opened(answering(tab, tab.on_causes), outputs=[tab.causes], **wired)
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.trend], **wired).then(
+        answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, **wired
     )
     tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, trigger_mode="always_last",
-                    **private)  # fmt: skip
+                    **wired)  # fmt: skip

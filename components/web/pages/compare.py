@@ -18,7 +18,7 @@ from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html import causes
 from components.web.html.markup import badge, join
-from components.web.pages.wiring import PRIVATE, answering, by_name, components
+from components.web.pages.wiring import PAGE_EVENT, answering, by_name, components
 
 MAX_SECTION_ROWS = 200
 SECTIONS: tuple[tuple[compare.ListName, str, str], ...] = (
@@ -157,7 +157,7 @@ def build(opened: Callable, sources: Sources) -> None:
     tab = CompareTab(sources)
     gr.Markdown(INTRO, elem_classes=["hint"])
     tab.layout()
-    pickers, private = by_name(tab, ("stack_a", "stack_b")), PRIVATE
-    opened(answering(tab, tab.on_open), inputs_kwargs=pickers, outputs=components(tab, (*pickers, "result")), **private)
+    pickers, wired = by_name(tab, ("stack_a", "stack_b")), PAGE_EVENT
+    opened(answering(tab, tab.on_open), inputs_kwargs=pickers, outputs=components(tab, (*pickers, "result")), **wired)
     gr.on([tab.stack_a.input, tab.stack_b.input], answering(tab, tab.on_change), inputs_kwargs=pickers,
-          outputs=[tab.result], trigger_mode="always_last", **private)  # fmt: skip
+          outputs=[tab.result], trigger_mode="always_last", **wired)  # fmt: skip

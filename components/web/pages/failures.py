@@ -20,7 +20,7 @@ from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html.causes import MAX_MODELS_LISTED, docs_link, failures_query, model_links
 from components.web.html.markup import join
-from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, by_name
+from components.web.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, by_name
 
 CSS = """
 .cause { border: 1px solid var(--border-color-primary); border-radius: var(--radius-md); margin: 0.45em 0;
@@ -116,9 +116,9 @@ def build(opened: Callable, sources: Sources) -> None:
     page's load event (`demo.load`), which fills it."""
     tab = FailuresTab(sources)
     tab.layout()
-    picker, private = by_name(tab, ("stack",)), PRIVATE
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result], **private)
+    picker, wired = by_name(tab, ("stack",)), PAGE_EVENT
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result], **wired)
     tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=[tab.result],
-                    trigger_mode="always_last", **private)  # fmt: skip
+                    trigger_mode="always_last", **wired)  # fmt: skip
     # no component of its own for the link: every page's layout rides on the first page's config
-    tab.result.change(None, tab.result, None, js=ADDRESS_JS, **private)
+    tab.result.change(None, tab.result, None, js=ADDRESS_JS, **wired)

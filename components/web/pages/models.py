@@ -31,7 +31,7 @@ from components.web.html.config_check import config_check_html, config_error_htm
 from components.web.html.history import history_table
 from components.web.kept import Kept
 from components.web.pages.filters import Filters
-from components.web.pages.wiring import ADDRESS_JS, PRIVATE, answering, as_sent, by_name, components
+from components.web.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, as_sent, by_name, components
 from components.web.routes import badge_feed, downloads
 from components.web.routes.endpoints import address_of
 
@@ -396,15 +396,15 @@ class ModelsTab:
         w = self.w
         if w is None:
             raise RuntimeError("wire() needs the widgets layout() makes")
-        private = PRIVATE
+        wired = PAGE_EVENT
 
         def event(handler, inputs, outputs, **options) -> dict:
             return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
-                        **options, **private)  # fmt: skip
+                        **options, **wired)  # fmt: skip
 
         every = ("header", "search", "view", "size", *PICKERS, *TABLE, *PANEL, "link")
         # postprocess=False: the kept answer is already in the form Gradio sends (`as_sent`)
-        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False, **private)
+        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False, **wired)
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
         table_in, table_out = (*FILTERS, "link"), (*TABLE, "link")
@@ -416,7 +416,7 @@ class ModelsTab:
         w.library.input(**event(self.on_library, table_in, stack_out))
         w.results.select(**event(self.on_select, (*FILTERS, "rows"), (*PANEL, "link")))
         w.more.click(**event(self.more, (*table_in, "rows"), table_out))
-        w.link.change(None, w.link, w.link, js=ADDRESS_JS, **private)
+        w.link.change(None, w.link, w.link, js=ADDRESS_JS, **wired)
         w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
 
 

@@ -17,13 +17,21 @@ from typing import Any, Literal, TypedDict
 from components.queries.preview import APP_NAME
 
 
-class Visibility(TypedDict):
-    """The keyword that keeps a page's own events off the API page and out of MCP."""
+class EventOptions(TypedDict):
+    """What every page event is wired with (`PAGE_EVENT`)."""
 
     api_visibility: Literal["public", "private", "undocumented"]
+    preprocess: bool
 
 
-PRIVATE: Visibility = {"api_visibility": "private"}
+# - private: a page's own events stay off the API page and out of MCP;
+# - no preprocess: a handler reads each input as text and checks it against the data, as the named
+#   endpoints do. Gradio's preprocess checks a picker's value against the choices this session was last
+#   sent, which are kept on the server: a tab whose session the server dropped (more than
+#   `server.SESSION_CAPACITY` newer visitors, as on launch day) kept none, and Gradio 6.31's dropdown sends
+#   one pick twice (on choosing and on blur), the second after the first answer changed the choices.
+#   Either way Gradio answered "Error" over every output and the pickers stayed covered.
+PAGE_EVENT: EventOptions = {"api_visibility": "private", "preprocess": False}
 
 # The one address-bar script: a component's `.change` runs it in the browser, and the address bar shows the
 # page's view without a new history entry. It reads a query string (the Models page's link box, which then
@@ -61,7 +69,9 @@ def by_name(owner: object, names: Iterable[str]) -> dict[str, Any]:
 
 def answering(owner: object, handler: Callable[..., Any]) -> Callable[..., Any]:
     """The handler as Gradio calls it: the same arguments (its signature is kept, so Gradio still injects
-    a request or the selected cell), the answer keyed by `owner`'s components instead of their names."""
+    a request or the selected cell), the answer keyed by `owner`'s components instead of their names.
+    Every input of a page is text: with no preprocess (`PAGE_EVENT`), a number, list or object that a
+    crafted request sends in its place reaches the handler as None, as an empty box would."""
 
     def keyed(answer: dict[str, Any]) -> dict:
         return {getattr(owner, name): value for name, value in answer.items()}
@@ -70,15 +80,23 @@ def answering(owner: object, handler: Callable[..., Any]) -> Callable[..., Any]:
 
         @functools.wraps(handler)
         async def waited(*args, **kwargs) -> dict:
-            return keyed(await handler(*args, **kwargs))
+            return keyed(await handler(*args, **as_text(kwargs)))
 
         return waited
 
     @functools.wraps(handler)
     def event(*args, **kwargs) -> dict:
-        return keyed(handler(*args, **kwargs))
+        return keyed(handler(*args, **as_text(kwargs)))
 
     return event
+
+
+def as_text(inputs: dict[str, Any]) -> dict[str, Any]:
+    """`inputs` with any value JSON could carry in place of text (a number, a list, an object) made None;
+    what Gradio injects (a request, the selected cell) is left alone."""
+    return {
+        name: None if isinstance(value, (bool, int, float, list, dict)) else value for name, value in inputs.items()
+    }
 
 
 def as_sent(owner: object, answer: dict[str, Any]) -> dict[str, Any]:

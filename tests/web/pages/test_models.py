@@ -159,3 +159,66 @@ def test_a_clicked_row_opens_the_model_its_cell_links_to_whatever_the_order_or_t
     assert f"model={ids[1].replace('/', '%2F')}" in by_index["link"]
     hostile = tab.on_select(SimpleNamespace(index=[0, 0], row_value=["<script>x</script>"]), None, **base)
     assert "model=" not in hostile["link"] and "Open a model" in str(hostile["details"])
+
+
+def _wired(libraries):
+    """The Models page as Gradio runs it: (tab, demo, call), where `call(handler, state, **values)` runs the
+    page event of that handler through Gradio's own processing for one session, and answers `{name: value}`."""
+    import gradio as gr
+
+    from tests.helpers import run_async
+
+    snapshot, rankings = libraries
+    tab = ModelsTab(served(snapshot, rankings))
+    with gr.Blocks() as demo:
+        tab.layout(gr.HTML())
+        tab.wire(demo)
+    names = {id(getattr(tab.w, name)): name for name in vars(tab.w)}
+
+    def call(handler: str, state, **values) -> dict:
+        fn = next(f for f in demo.fns.values() if f.name == handler)
+        inputs = [values.get(names[id(c)]) for c in fn.inputs]
+        out = run_async(demo.process_api(fn, inputs, state=state))["data"]
+        return {names[id(c)]: value for c, value in zip(fn.outputs, out, strict=True)}
+
+    return tab, demo, call
+
+
+def test_a_pick_sent_twice_gets_the_same_answer_twice_not_an_error(libraries):
+    """Gradio 6.31's dropdown sends one pick twice (on choosing, then on blur); the second arrives with the
+    old version after the first answer gave the session the new compiler's versions. Gradio's own check
+    of a picker against those choices answered the second "Error", over every picker, for good."""
+    from gradio.state_holder import SessionState
+
+    tab, demo, call = _wired(libraries)
+    session = SessionState(demo)
+    opened = call("on_load", session)
+    stale = {"view": "selected", "cc": OLD_CC, "library": "transformers", "version": value(opened["version"])}
+    assert stale["version"] != "4.50.0"  # the newest compiler's version, which the old one lacks
+    first, second = call("on_stack", session, **stale), call("on_stack", session, **stale)
+    assert value(first["version"]) == value(second["version"]) == "4.50.0"
+    assert value(second["cc"]) == OLD_CC and "transformers=4.50.0" in second["link"]
+
+
+def test_a_tab_whose_session_the_server_dropped_still_changes_stack_and_opens_a_model(libraries):
+    """Past `server.SESSION_CAPACITY` newer visitors the server forgets a tab's session; its next event comes
+    with a new one, which was never sent the pickers' choices."""
+    from gradio.state_holder import SessionState
+
+    tab, demo, call = _wired(libraries)
+    picked = call("on_stack", SessionState(demo), view="selected", cc=OLD_CC, library="transformers", version="5.0.0")
+    assert value(picked["version"]) == "4.50.0" and value(picked["cc"]) == OLD_CC
+    link = f"?neuronx_cc={OLD_CC}&model=Qwen/Qwen3-0.6B"
+    more = call("more", SessionState(demo), view="selected", cc=OLD_CC, library="transformers", version="4.50.0",
+                rows="100", link=link)  # fmt: skip
+    assert "model=Qwen%2FQwen3-0.6B" in more["link"]
+
+
+def test_a_crafted_event_with_numbers_or_lists_for_text_reads_them_as_empty(libraries):
+    from gradio.state_holder import SessionState
+
+    tab, demo, call = _wired(libraries)
+    answer = call("on_stack", SessionState(demo), search=["x"], view={"a": 1}, cc=7, library=True, version=1.5,
+                  link=["?model=Qwen/Qwen3-0.6B"])  # fmt: skip
+    assert value(answer["cc"]) == NEW_CC and "Qwen/Qwen3-0.6B" in shown(answer)  # the defaults
+    assert "model=" not in answer["link"]
