@@ -338,7 +338,7 @@ class ModelsTab:
                 scale=3, min_width=240, max_lines=1, autofocus=True,
             )  # fmt: skip
             cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=170)
-            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=150)
+            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=180)
             version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
         summary = gr.HTML(elem_id="summary")
         with gr.Row():
