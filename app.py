@@ -31,6 +31,7 @@ from components.web.pages import compare as compare_tab
 from components.web.pages import failures as failures_tab
 from components.web.pages import wanted as wanted_page
 from components.web.pages.models import ModelsTab
+from components.web.pages.wiring import PAGE_EVENT
 from components.web.patches import build_once
 from components.web.routes import badge_feed, endpoints
 from components.web.routes.endpoints import Api
@@ -66,7 +67,7 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     for name, path, lay_out in pages:
         with demo.route(name, f"/{path}"):
             header = page_top()
-            demo.load(lambda: notice.page_header(sources, sources.now()), None, header, api_visibility="private")
+            demo.load(lambda: notice.page_header(sources, sources.now()), None, header, **PAGE_EVENT)
             lay_out()
 
     # The named endpoints (for gradio_client, plain HTTP and MCP) are the app's, not a page's: Gradio

@@ -109,8 +109,8 @@ def build(opened: Callable, sources: Sources) -> None:
     page's load event (`demo.load`), which fills it."""
     tab = ArchitecturesTab(sources)
     tab.layout()
-    picker, wired = by_name(tab, ("stack",)), PAGE_EVENT
+    picker = by_name(tab, ("stack",))
     drawn = components(tab, ("headline", "table"))
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, *drawn], **wired)
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, *drawn], **PAGE_EVENT)
     tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=drawn, trigger_mode="always_last",
-                    **wired)  # fmt: skip
+                    **PAGE_EVENT)  # fmt: skip

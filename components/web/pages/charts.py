@@ -72,11 +72,11 @@ def build(opened: Callable, sources: Sources) -> None:
     page's load event (`demo.load`), which fills it."""
     tab = ChartsTab(sources)
     tab.layout()
-    picker, wired = by_name(tab, ("stack",)), PAGE_EVENT
+    picker = by_name(tab, ("stack",))
     figures = components(tab, STACK_FIGURES)
-    opened(answering(tab, tab.on_causes), outputs=[tab.causes], **wired)
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.trend], **wired).then(
-        answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, **wired
+    opened(answering(tab, tab.on_causes), outputs=[tab.causes], **PAGE_EVENT)
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.trend], **PAGE_EVENT).then(
+        answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, **PAGE_EVENT
     )
     tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=figures, trigger_mode="always_last",
-                    **wired)  # fmt: skip
+                    **PAGE_EVENT)  # fmt: skip

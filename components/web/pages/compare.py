@@ -157,7 +157,9 @@ def build(opened: Callable, sources: Sources) -> None:
     tab = CompareTab(sources)
     gr.Markdown(INTRO, elem_classes=["hint"])
     tab.layout()
-    pickers, wired = by_name(tab, ("stack_a", "stack_b")), PAGE_EVENT
-    opened(answering(tab, tab.on_open), inputs_kwargs=pickers, outputs=components(tab, (*pickers, "result")), **wired)
+    pickers = by_name(tab, ("stack_a", "stack_b"))
+    opened(
+        answering(tab, tab.on_open), inputs_kwargs=pickers, outputs=components(tab, (*pickers, "result")), **PAGE_EVENT
+    )
     gr.on([tab.stack_a.input, tab.stack_b.input], answering(tab, tab.on_change), inputs_kwargs=pickers,
-          outputs=[tab.result], trigger_mode="always_last", **wired)  # fmt: skip
+          outputs=[tab.result], trigger_mode="always_last", **PAGE_EVENT)  # fmt: skip

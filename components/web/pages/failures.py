@@ -116,9 +116,9 @@ def build(opened: Callable, sources: Sources) -> None:
     page's load event (`demo.load`), which fills it."""
     tab = FailuresTab(sources)
     tab.layout()
-    picker, wired = by_name(tab, ("stack",)), PAGE_EVENT
-    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result], **wired)
+    picker = by_name(tab, ("stack",))
+    opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result], **PAGE_EVENT)
     tab.stack.input(answering(tab, tab.on_stack), inputs_kwargs=picker, outputs=[tab.result],
-                    trigger_mode="always_last", **wired)  # fmt: skip
+                    trigger_mode="always_last", **PAGE_EVENT)  # fmt: skip
     # no component of its own for the link: every page's layout rides on the first page's config
-    tab.result.change(None, tab.result, None, js=ADDRESS_JS, **wired)
+    tab.result.change(None, tab.result, None, js=ADDRESS_JS, **PAGE_EVENT)

@@ -396,15 +396,14 @@ class ModelsTab:
         w = self.w
         if w is None:
             raise RuntimeError("wire() needs the widgets layout() makes")
-        wired = PAGE_EVENT
 
         def event(handler, inputs, outputs, **options) -> dict:
             return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
-                        **options, **wired)  # fmt: skip
+                        **options, **PAGE_EVENT)  # fmt: skip
 
         every = ("header", "search", "view", "size", *PICKERS, *TABLE, *PANEL, "link")
         # postprocess=False: the kept answer is already in the form Gradio sends (`as_sent`)
-        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False, **wired)
+        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False, **PAGE_EVENT)
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
         table_in, table_out = (*FILTERS, "link"), (*TABLE, "link")
@@ -416,7 +415,7 @@ class ModelsTab:
         w.library.input(**event(self.on_library, table_in, stack_out))
         w.results.select(**event(self.on_select, (*FILTERS, "rows"), (*PANEL, "link")))
         w.more.click(**event(self.more, (*table_in, "rows"), table_out))
-        w.link.change(None, w.link, w.link, js=ADDRESS_JS, **wired)
+        w.link.change(None, w.link, w.link, js=ADDRESS_JS, **PAGE_EVENT)
         w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
 
 

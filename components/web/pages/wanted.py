@@ -11,6 +11,7 @@ from components.queries import wanted
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web.html.wanted import wanted_html
+from components.web.pages.wiring import PAGE_EVENT
 
 
 def build(opened: Callable, sources: Sources, counts: wanted.Wanted | None = None) -> None:
@@ -22,4 +23,4 @@ def build(opened: Callable, sources: Sources, counts: wanted.Wanted | None = Non
         now = sources.now()
         return wanted_html(wanted.ranking(counts, now.snapshot, now.records))
 
-    opened(on_open, outputs=[result], api_visibility="private")
+    opened(on_open, outputs=[result], **PAGE_EVENT)

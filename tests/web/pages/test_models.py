@@ -124,11 +124,7 @@ def test_the_cache_command_comes_with_what_it_needs_to_work_as_pasted(tab):
 def test_the_page_keeps_no_state_on_the_server_so_an_open_tab_holds_no_connection(libraries):
     import gradio as gr
 
-    snapshot, rankings = libraries
-    tab = ModelsTab(served(snapshot, rankings))
-    with gr.Blocks() as demo:
-        tab.layout(gr.HTML())
-        tab.wire(demo)
+    _, demo, _ = _wired(libraries)
     # Gradio opens a heartbeat for as long as the tab stays open when a page holds a gr.State
     assert not [b for b in demo.blocks.values() if isinstance(b, gr.State)]
     assert demo.get_config_file()["connect_heartbeat"] is False
