@@ -40,8 +40,10 @@ MAX_BODY = 64 * 1024
 # A payload value is logged as the repr of at most this many characters.
 LOGGED_CHARS = 100
 # After a refresh is asked for, calls for this long merge into one more asked at its end: a push of several
-# files fires a webhook per commit within seconds, and the last of them is read at most this late.
+# files fires a webhook per commit within seconds, and the last of them is read at most this late. Env
+# `WEBHOOK_DEBOUNCE_SECONDS` changes it (0: every call asks at once; the store still merges while one runs).
 DEBOUNCE_SECONDS = 10.0
+DEBOUNCE_ENV = "WEBHOOK_DEBOUNCE_SECONDS"
 NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
 
 
@@ -82,9 +84,26 @@ class Debounce:
             self.store.request_refresh()
 
 
-def routes(datasets: RefreshingStore, secret: str | None = None, window: float = DEBOUNCE_SECONDS) -> list[Route]:
+def debounce_seconds() -> float:
+    """The debounce window: env `WEBHOOK_DEBOUNCE_SECONDS` when it is a number from 0 to 3,600, else
+    `DEBOUNCE_SECONDS`."""
+    given = os.environ.get(DEBOUNCE_ENV, "").strip()
+    try:
+        seconds = float(given) if given else DEBOUNCE_SECONDS
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        log.warning(
+            "%s=%r is not a number of seconds from 0 to 3600: %g is kept", DEBOUNCE_ENV, given[:40], DEBOUNCE_SECONDS
+        )
+        return DEBOUNCE_SECONDS
+    return seconds
+
+
+def routes(datasets: RefreshingStore, secret: str | None = None, window: float | None = None) -> list[Route]:
     """The webhook route for `datasets`; `secret` defaults to env WEBHOOK_SECRET (unset or empty: the route
-    answers 404); `window`: the debounce (`Debounce`)."""
+    answers 404); `window`: the debounce (`Debounce`), by default `debounce_seconds()`."""
+    window = debounce_seconds() if window is None else window
     secret = os.environ.get("WEBHOOK_SECRET", "") if secret is None else secret
     expected = secret.encode("utf-8")
     refusals = RefusalLog(what="webhook", logger=log)  # a flood of calls: a few lines a minute, then a count
