@@ -45,11 +45,13 @@ class OneLineFormatter(logging.Formatter):
 
 
 def configure(level: int = logging.INFO) -> None:
-    """The root logger at `level`, writing to standard error through `OneLineFormatter` (as `basicConfig` would,
-    once: a handler already there gets the formatter)."""
+    """The root logger at `level`, writing to standard error through `OneLineFormatter` (as `basicConfig` would);
+    every handler already there, the root's or a library's own (huggingface_hub keeps one), gets the formatter."""
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(logging.StreamHandler())
-    for handler in root.handlers:
-        handler.setFormatter(OneLineFormatter(FORMAT))
+    loggers = [root, *(one for one in logging.Logger.manager.loggerDict.values() if isinstance(one, logging.Logger))]
+    for logger in loggers:
+        for handler in logger.handlers:
+            handler.setFormatter(OneLineFormatter(FORMAT))
     root.setLevel(level)
