@@ -97,12 +97,11 @@ def model_url(model_id: str) -> str:
 
 def public_url(request) -> str:
     """The app's address as the person or program calling it sees it (`https://owner-space.hf.space`), without
-    a trailing slash: X-Forwarded-Proto and X-Forwarded-Host (their first value) win over the request's own.
+    a trailing slash: the request's scheme and `Host` (`localhost` when not a host name), which the server has
+    set to the app's own origin (`web/middleware/origin.py`); no forwarding header is read.
     `request` is a Starlette request (its headers, url and scope are read)."""
-    scheme = _first(request.headers.get("x-forwarded-proto")).lower() or request.url.scheme
-    if scheme not in ("http", "https"):
-        scheme = request.url.scheme
-    host = _first(request.headers.get("x-forwarded-host")) or request.headers.get("host", "")
+    scheme = request.url.scheme if request.url.scheme in ("http", "https") else "http"
+    host = request.headers.get("host", "")
     if not HOST.fullmatch(host):
         host = "localhost"
     root = str(request.scope.get("root_path") or "").rstrip("/")
@@ -114,7 +113,3 @@ def space_url() -> str | None:
     set or not a plain host name: a report's link back must work from GitHub, so a relative one is no use."""
     host = os.environ.get("SPACE_HOST", "").strip()
     return f"https://{host}" if HOST.fullmatch(host) else None
-
-
-def _first(value: str | None) -> str:
-    return (value or "").split(",")[0].strip()

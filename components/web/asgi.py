@@ -65,7 +65,8 @@ async def answer(send: Send, status: int, error: str, close: bool = True) -> Non
 class RefusalLog:
     """Warnings for refused calls: the first `shown` of each `window` seconds are logged one by one; the
     rest are counted and logged as one line when the window closes. `what` names the refuser in each line;
-    `line` (with `%s` for why and `%s` for the "counted" note) and `level` change the one-by-one line."""
+    `line` (with `%s` for why and `%s` for the "counted" note) and `level` change the one-by-one line, `counted`
+    (with `{what}`, `{total}` and `{detail}`) the count line."""
 
     def __init__(
         self,
@@ -76,9 +77,11 @@ class RefusalLog:
         logger: logging.Logger = log,
         level: int = logging.WARNING,
         line: str | None = None,
+        counted: str = "{what}: {total} more refused calls in the last minute ({detail})",
     ):
         self.what, self.log, self.level = what, logger, level
         self.line = line or f"{what}: refused a call %s%s"
+        self.counted = counted
         self.shown = shown
         self.window = window
         self.clock = clock
@@ -121,5 +124,5 @@ class RefusalLog:
             detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common(SHOWN_REASONS))
             if len(self._counted) > SHOWN_REASONS:
                 detail += ", …"
-            self.log.warning("%s: %d more refused calls in the last minute (%s)", self.what, total, detail)
+            self.log.warning("%s", self.counted.format(what=self.what, total=total, detail=detail))
             self._counted.clear()

@@ -21,9 +21,11 @@ from typing import Any
 PAGE_CACHE = 256
 # Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed).
 CACHE_CONTROL = b"no-cache"
-# The request headers Gradio's page route and the painted links read (the page's root URL, the Space's
-# public address); with the path and query they decide the answer.
-KEY_HEADERS = (b"host", b"x-forwarded-host", b"x-forwarded-proto", b"accept-encoding")
+# The request headers a page's answer depends on, once `middleware/origin.py` has set the app's own origin
+# and dropped every forwarding header: the host (Gradio's `root`, the painted links) and the encodings the
+# caller takes (the body is kept as sent). With the path, query, root path and scheme they decide the answer;
+# tests/hardening/test_poisoned_page.py holds that no other header changes it.
+KEY_HEADERS = (b"host", b"accept-encoding")
 
 
 @dataclass
@@ -48,7 +50,7 @@ def etag_matches(scope: Mapping[str, Any], etag: bytes) -> bool:
 
 
 def key_of(scope: dict, page: str) -> tuple:
-    """What decides a page route's answer: the page, the query, the root path and `KEY_HEADERS`."""
+    """What decides a page route's answer: the page, the query, the root path, the scheme and `KEY_HEADERS`."""
     headers = dict((k.lower(), v) for k, v in scope.get("headers", ()) if k.lower() in KEY_HEADERS)
     return (page, scope.get("query_string", b""), scope.get("root_path", ""), scope.get("scheme", "http"),
             *(headers.get(name, b"") for name in KEY_HEADERS))  # fmt: skip

@@ -19,7 +19,8 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,20 @@ from starlette.routing import BaseRoute, Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from components.sources.app_sources import Sources
-from components.web import capacity, theme
+from components.web import capacity, clients, theme
+from components.web.asgi import RefusalLog
 from components.web.html import head
-from components.web.middleware import arguments, assets, first_response, limits, page_config, refusals, streams
+from components.web.middleware import (
+    arguments,
+    assets,
+    first_response,
+    limits,
+    methods,
+    origin,
+    page_config,
+    refusals,
+    streams,
+)  # fmt: skip
 from components.web.patches import build_once, mcp_json, unread
 from components.web.routes import api_v1, badge_feed, downloads, endpoints, scripts, wanted, webhook
 from components.web.routes import first_response as card
@@ -80,8 +92,14 @@ ANALYTICS_EVERY = 1000
 # are open, so the cap must sit above any crowd, not at it: at 512 a launch's burst of tabs (each holds its
 # heartbeat on a connection of its own; HTTP/1.1 cannot multiplex streams) was refused whole. 8,192 is four
 # times the 2,000 open tabs the visitor benchmark holds (~41 KB of RSS each), clamped to the open-file limit
-# (`capacity.connection_cap`); one address's share is bounded by `middleware/streams.py` instead.
+# (`capacity.connection_cap`). Env `MAX_CONNECTIONS` changes it (a test makes it small).
 MAX_CONNECTIONS = 8192
+# One peer (a connection's own address) may hold at most this many: 8,300 idle sockets from one peer filled the
+# whole cap, and uvicorn then refused every other client for as long as it kept reconnecting. An eighth of the
+# cap leaves room for a company's NAT (a browser holds up to six connections to a host). Trusted proxies
+# (`clients.forwarded_allow_ips()`) are exempt: on a Space every connection comes from the proxy. Env
+# `MAX_PEER_CONNECTIONS` changes it.
+MAX_PEER_CONNECTIONS = 1024
 # uvicorn's default 2,048 is the kernel's queue of not-yet-accepted connections: a burst of 2,000 tabs
 # arriving at once fills it; Linux caps it at net.core.somaxconn (4,096 on current kernels).
 BACKLOG = 4096
@@ -96,6 +114,18 @@ REQUEST_DEADLINE = 20.0
 MAX_HEAD = 16 * 1024
 # On stopping, open streams (a tab's heartbeat never ends by itself) get this long before they are cut.
 GRACEFUL_STOP = 3
+
+
+def setting(name: str, default: int) -> int:
+    """A positive whole-number setting from the environment (`name`), else `default`; a value that is not one
+    is refused with one line and the default kept."""
+    given = os.environ.get(name, "").strip()
+    if not given:
+        return default
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    log.warning("%s=%r is not a positive whole number: %d is kept", name, given[:40], default)
+    return default
 
 
 class DeadlineH11Protocol(H11Protocol):
@@ -142,7 +172,60 @@ class DeadlineH11Protocol(H11Protocol):
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.disconnected = True
             self.cycle.message_event.set()
+        CUTS.refused("cut at the request deadline")
         self.transport.close()
+
+
+# Connections cut at the request deadline: a count once a minute, not a line each (a slow client is no error).
+CUTS = RefusalLog(
+    shown=0, what="connections", logger=log,
+    counted=f"{{what}}: {{total}} cut at the {REQUEST_DEADLINE:g} s request deadline in the last minute",
+)  # fmt: skip
+# What a peer past its share hears before its connection is closed (it has sent nothing yet).
+PEER_FULL = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
+    b"retry-after: 5\r\ncontent-length: 48\r\n\r\n"
+    b'{"error": "too many connections from one peer"}\n'
+)
+
+
+class PeerCappedH11Protocol(DeadlineH11Protocol):
+    """`DeadlineH11Protocol` with a share per peer: a connection from a peer already holding `peer_cap`
+    connections is answered 503 and closed before it is read, unless the peer is a trusted proxy (`trusted`,
+    the `FORWARDED_ALLOW_IPS` uvicorn was given). `config()` makes a subclass per server, with its own counts."""
+
+    peer_cap = MAX_PEER_CONNECTIONS
+    trusted = ""
+    open_per_peer: Counter[str] = Counter()
+    refusals = RefusalLog(what="connections", logger=log)
+    _peer: str | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as above
+        peer = str((transport.get_extra_info("peername") or ("",))[0])
+        if not clients.trusted(peer, self.trusted):
+            if self.open_per_peer[peer] >= self.peer_cap:
+                self.refusals.refused(f"past {self.peer_cap} open connections from one peer")
+                transport.write(PEER_FULL)
+                transport.close()
+                return
+            self.open_per_peer[peer] += 1
+            self._peer = peer
+        super().connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.transport is None:  # refused in connection_made: nothing is read
+            return
+        super().data_received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.transport is None:
+            return
+        if self._peer is not None:
+            self.open_per_peer[self._peer] -= 1
+            if self.open_per_peer[self._peer] <= 0:
+                del self.open_per_peer[self._peer]
+            self._peer = None
+        super().connection_lost(exc)
 
 
 def routes(sources: Sources) -> list[BaseRoute]:
@@ -171,12 +254,18 @@ def started(request: Request) -> JSONResponse:
     return JSONResponse(False)
 
 
-def middleware(sources: Sources, busy: Callable[[], bool] = lambda: False) -> list[Middleware]:
+def middleware(
+    sources: Sources, busy: Callable[[], bool] = lambda: False, own: Sequence[BaseRoute] = ()
+) -> list[Middleware]:
     """The app's middleware, in the order a request meets them (the answer passes them bottom to top); `busy`
-    says whether the live page's queue is full (a new tab's first HTML then says the page will retry)."""
+    says whether the live page's queue is full (a new tab's first HTML then says the page will retry); `own`:
+    the routes the app serves itself (their methods are answered for)."""
     return [
         Middleware(limits.OneLineErrors),  # an exception escaping any route: one log line and a 500
+        Middleware(origin.PublicOrigin),  # the app's own origin; no forwarding header reaches anything below
         Middleware(limits.BodyLimit),  # bodies bounded before anything reads them; smuggled bodies refused
+        # 405 and Allow on the app's own addresses and pages, HEAD as GET
+        Middleware(methods.AllowedMethods, routes=own, pages=first_response.PAGE_PATHS),
         Middleware(refusals.NoUploads),  # Gradio's upload route answers 403: the app takes no files
         Middleware(refusals.McpGate),  # an MCP POST whose body is not MCP gets a JSON-RPC error
         Middleware(arguments.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
@@ -237,9 +326,10 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
         )
     # launch()'s `state_session_capacity`, which mount_gradio_app does not take: the attribute launch() sets
     demo.state_session_capacity = SESSION_CAPACITY
+    own = routes(sources)
     app = FastAPI(
         docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
-        routes=routes(sources), middleware=middleware(sources, lambda: capacity.queue_full(demo)), lifespan=lifespan(demo, host, port),
+        routes=own, middleware=middleware(sources, lambda: capacity.queue_full(demo), own), lifespan=lifespan(demo, host, port),
     )  # fmt: skip
     with warnings.catch_warnings():  # that SSR is off for a multi-page app: it is off here in any case
         warnings.filterwarnings("ignore", message="SSR mode is not supported", category=UserWarning)
@@ -313,21 +403,35 @@ class CancelledOnStop(logging.Filter):
 
 
 def config(app: Any, host: str, port: int) -> uvicorn.Config:
-    """uvicorn's configuration: the connection cap, keep-alive, the request deadline and the head size limit."""
+    """uvicorn's configuration: the trusted proxies, the connection caps (all, and per peer), keep-alive, the
+    request deadline and the head size limit."""
     errors = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, CancelledOnStop) for f in errors.filters):
         errors.addFilter(CancelledOnStop())
+    trusted = clients.forwarded_allow_ips()
+    protocol = type(
+        "PeerCappedH11Protocol",
+        (PeerCappedH11Protocol,),
+        {
+            "peer_cap": setting("MAX_PEER_CONNECTIONS", MAX_PEER_CONNECTIONS),
+            "trusted": trusted,
+            "open_per_peer": Counter(),
+        },
+    )
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=DeadlineH11Protocol,
-        limit_concurrency=capacity.connection_cap(MAX_CONNECTIONS),
+        http=protocol,
+        proxy_headers=True,  # the client is the rightmost X-Forwarded-For hop no trusted proxy wrote (clients.py)
+        forwarded_allow_ips=trusted,
+        limit_concurrency=capacity.connection_cap(setting("MAX_CONNECTIONS", MAX_CONNECTIONS)),
         backlog=BACKLOG,
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=MAX_HEAD,
         timeout_graceful_shutdown=GRACEFUL_STOP,
         log_level="warning",  # as Gradio runs it: no line per request
+        log_config=None,  # uvicorn's lines go through the app's one-line log (components/runtime/logs.py)
     )
 
 

@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 
 import app as the_app
 from components.web import capacity, server
-from components.web.middleware import arguments, assets, first_response, limits, refusals, streams
+from components.web.middleware import arguments, assets, first_response, limits, methods, origin, refusals, streams
 from components.web.patches import unread
 from tests.helpers import ROOT
 
@@ -19,20 +19,38 @@ SPACE = "owner-space.hf.space"
 def test_the_bounds_are_uvicorns_configuration():
     config = server.config(app=lambda *a: None, host="127.0.0.1", port=1)
     config.load()
-    assert config.http_protocol_class is server.DeadlineH11Protocol
-    assert server.DeadlineH11Protocol.request_deadline == server.REQUEST_DEADLINE <= 60
+    protocol = config.http_protocol_class
+    assert issubclass(protocol, server.PeerCappedH11Protocol) and issubclass(protocol, server.DeadlineH11Protocol)
+    assert protocol.request_deadline == server.REQUEST_DEADLINE <= 60
     assert config.timeout_keep_alive == server.KEEP_ALIVE
     # far above the old 512, where uvicorn's all-or-nothing 503 refused a launch's crowd whole
     assert config.limit_concurrency == capacity.connection_cap(server.MAX_CONNECTIONS) > 512
+    # one peer takes at most an eighth; loopback is the trusted proxy, whose connections are not counted
+    assert protocol.peer_cap == server.MAX_PEER_CONNECTIONS <= server.MAX_CONNECTIONS // 8
+    assert config.proxy_headers and config.forwarded_allow_ips == protocol.trusted == "127.0.0.1,::1"
+
+
+def test_both_connection_caps_are_settings(monkeypatch, caplog):
+    monkeypatch.setenv("MAX_CONNECTIONS", "100")
+    monkeypatch.setenv("MAX_PEER_CONNECTIONS", "7")
+    monkeypatch.setenv("SYSTEM", "spaces")
+    config = server.config(app=lambda *a: None, host="127.0.0.1", port=1)
+    assert config.limit_concurrency == 100 and config.http.peer_cap == 7
+    assert "10.0.0.0/8" in config.forwarded_allow_ips
+    monkeypatch.setenv("MAX_PEER_CONNECTIONS", "many")
+    assert server.config(app=lambda *a: None, host="127.0.0.1", port=1).http.peer_cap == 1024
+    assert "MAX_PEER_CONNECTIONS='many' is not a positive whole number" in caplog.text
     assert config.backlog == server.BACKLOG
     assert config.h11_max_incomplete_event_size == server.MAX_HEAD
 
 
 def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
     classes = [m.cls for m in server.middleware(sample)]
-    assert classes[:6] == [
+    assert classes[:8] == [
         limits.OneLineErrors,  # first: it catches what escapes every other
+        origin.PublicOrigin,  # before anything reads the request's origin or client
         limits.BodyLimit,  # before anything reads a body
+        methods.AllowedMethods,
         refusals.NoUploads,
         refusals.McpGate,
         arguments.ShortCalls,

@@ -15,6 +15,7 @@ import gzip
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote_plus
 
 import anyio
 from starlette.middleware import Middleware
@@ -64,6 +65,13 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
     return re.sub(r"(<body\b[^>]*>)", lambda m: m.group(1) + painted, html, count=1)
 
 
+def without_page(query: bytes) -> bytes:
+    """A raw query string without its `page` parameters, however their name is escaped (each other pair kept as
+    it was sent)."""
+    kept = [pair for pair in query.split(b"&") if unquote_plus(pair.split(b"=", 1)[0].decode("latin-1")) != "page"]
+    return b"&".join(kept)
+
+
 def _decode(body: bytes, encoding: str) -> bytes | None:
     if encoding in ("", "identity"):
         return body
@@ -103,10 +111,13 @@ class FirstResponse:
             return
         moment = self.sources.now()
         sent = False
+        # Gradio's `/` reads `page` from the query as the name of one of its pages (an unknown one raised a
+        # KeyError, a 500); the app's pages are chosen by path, so Gradio is asked without it
+        asked = {**scope, "query_string": without_page(scope.get("query_string", b""))}
 
         async def make() -> page_cache.Page | None:
             nonlocal sent
-            made = await self._render(scope, receive, send, PAGE_PATHS[path], moment)
+            made = await self._render(asked, receive, send, PAGE_PATHS[path], moment)
             sent = made is None  # not a page to keep: it went out as it came
             return made
 
@@ -115,7 +126,7 @@ class FirstResponse:
         if made is not None:
             await self._send(scope, send, made)
         elif not sent:  # another request made this link's answer and it was not a page: ask the app again
-            await self._render(scope, receive, send, PAGE_PATHS[path], moment)
+            await self._render(asked, receive, send, PAGE_PATHS[path], moment)
 
     async def _render(
         self, scope: dict, receive: Callable, send: Callable, page: str, moment: Moment

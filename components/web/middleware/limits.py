@@ -21,6 +21,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse
 
 from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path
@@ -143,6 +144,8 @@ class OneLineErrors:
 
         try:
             await self.app(scope, receive, watched)
+        except ClientDisconnect:
+            return  # the client left, or was cut at the request deadline (counted there): no one to answer, no error
         except Exception as exc:  # noqa: BLE001 - any exception: one line, not a traceback
             method, path = scope.get("method"), scope.get("path")
             self.refusals.refused(f"{method} {path!r} failed: {exc!r}", f"{method} failing with {type(exc).__name__}")

@@ -7,8 +7,8 @@ itself when the body is not UTF-8 JSON-RPC naming a method MCP knows: the MCP li
 of validation errors for one unknown method and an 11-line traceback for a non-UTF-8 body.
 Each refusal is logged through a `RefusalLog` (a few lines a minute, then a count). `quiet_loggers()`
 keeps a normal MCP tool call out of the log (its INFO lines: the session, the request type, the
-app's own HTTP call) and cuts what the MCP library still logs for a message it cannot validate to
-one throttled line.
+app's own HTTP call) and cuts what the MCP library still logs for a message it cannot validate, or for
+a call of a tool the app does not have, to one throttled line.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ MCP_PREFIX = "/gradio_api/mcp"
 # The MCP library's INFO loggers (one line per session, per request, per tool call's HTTP call to the app).
 QUIET = ("mcp.server.streamable_http", "mcp.server.streamable_http_manager", "mcp.server.lowlevel.server", "httpx")
 NOT_VALID = "Failed to validate"  # how the MCP library starts its many-line validation warnings
+UNKNOWN_TOOL = "Tool '%s' not listed"  # how it starts its warning about a `tools/call` of an unknown tool
 
 
 class NoUploads:
@@ -71,8 +72,10 @@ def why_not_mcp(body: bytes, methods: Iterable[str]) -> str | None:
             if "id" in one and ("result" in one or "error" in one):
                 continue  # a client's answer to a server's request
             return "a JSON-RPC message with no method"
+        if not isinstance(one["method"], str):
+            return "a JSON-RPC message whose method is not a string"
         if one["method"] not in methods:
-            return f"an unknown method {str(one['method'])[:40]!r}"
+            return f"an unknown method {one['method'][:40]!r}"
         if "params" in one and not isinstance(one["params"], dict):
             return "params that are not an object"
     return None
@@ -136,6 +139,8 @@ def quiet_loggers() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
     throttled = (
         ("", {NOT_VALID: "that the MCP library could not validate"}, "mcp"),
+        # one warning per call naming a tool the app does not have, the name in it: a throttled count instead
+        ("mcp.server.lowlevel.server", {UNKNOWN_TOOL: "naming a tool this app does not have"}, "mcp"),
         ("uvicorn.error", {"Invalid HTTP request": "that is not valid HTTP", "Exceeded concurrency": "past the connection cap"}, "http"),
     )  # fmt: skip
     for name, reasons, what in throttled:

@@ -9,9 +9,8 @@ streams of each client and answers 429 past `PER_CLIENT`, and ends a result or M
 ended: when it ends Gradio takes the tab as closed (it runs the unload events, closes the session's
 pending events and drops its state an hour later), and the page does not reopen it.
 
-The client is the connection's address; on a Space (env `SYSTEM=spaces`) every connection comes from
-Hugging Face's proxy, so there the first address of `X-Forwarded-For` (which that proxy sets) is
-used. Off a Space that header is anyone's to write, so it is ignored.
+The client is `clients.client_address`: the rightmost `X-Forwarded-For` hop no trusted proxy wrote (on a
+Space, where every connection comes from Hugging Face's proxies, the visitor), else the connection's address.
 """
 
 from __future__ import annotations
@@ -19,10 +18,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections import Counter
 
 from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
+from components.web.clients import client_address
 
 log = logging.getLogger(__name__)
 
@@ -49,19 +48,6 @@ def streams(scope: Scope) -> bool:
     return path.startswith(STREAM_PREFIXES)
 
 
-def client_of(scope: Scope, on_space: bool | None = None) -> str:
-    """The client's address: the connection's, or on a Space the first hop of `X-Forwarded-For`."""
-    on_space = os.environ.get("SYSTEM") == "spaces" if on_space is None else on_space
-    if on_space:
-        for key, value in scope.get("headers", ()):
-            if key.lower() == b"x-forwarded-for":
-                first = value.decode("latin-1").split(",")[0].strip()
-                if first:
-                    return first
-    client = scope.get("client")
-    return client[0] if client else "unknown"
-
-
 class EventStreams:
     """ASGI middleware: at most `per_client` open event streams per client (429 past it), each ended after
     `lifetime` seconds."""
@@ -77,7 +63,7 @@ class EventStreams:
         if not streams(scope):
             await self.app(scope, receive, send)
             return
-        client = client_of(scope)
+        client = client_address(scope)
         if self.open[client] >= self.per_client:
             self.refusals.refused(f"over {self.per_client} open streams from one client")
             await answer(send, 429, f"too many open event streams (at most {self.per_client} per client)")

@@ -51,6 +51,9 @@ FORMS = {
 }
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 PREFLIGHT_MAX_AGE = "86400"
+# Every method reaches a route under /api/v1 (Starlette's default is GET only; a method a route did not list
+# fell through to Gradio's 404): an endpoint answers the others 405 with Allow, an unknown address 404.
+ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 
 @dataclass(frozen=True)
@@ -172,8 +175,10 @@ def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> di
 
 
 def body_json(answer: Any) -> bytes:
-    """The answer as JSON bytes, as Starlette's JSONResponse writes it."""
-    return json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    """The answer as JSON bytes, as Starlette's JSONResponse writes it; a lone surrogate a caller sent (JSON's
+    `"\\udfff"`, which UTF-8 cannot hold) is written back as the same JSON escape."""
+    text = json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.encode("utf-8", "backslashreplace")
 
 
 def etag(body: bytes) -> str:
@@ -254,7 +259,7 @@ class HttpApi:
                 return cached(request, result, "no-store")
             return cached(request, result)
 
-        return Route(endpoint.path, answer, methods=["GET", "HEAD", "POST", "OPTIONS"])
+        return Route(endpoint.path, answer, methods=ANY_METHOD)  # the others answered 405 above, with Allow
 
     def routes(self) -> list[Route]:
         from components.web.routes import openapi  # here, not at the top: it reads this module's table
@@ -275,7 +280,7 @@ class HttpApi:
         return [
             Route(OPENAPI_PATH, openapi_json, methods=["GET", "HEAD", "OPTIONS"]),
             *(self.route(e) for e in self.endpoints),
-            Route(PREFIX + "/{rest:path}", unknown, methods=["GET", "HEAD", "POST", "OPTIONS"]),
+            Route(PREFIX + "/{rest:path}", unknown, methods=ANY_METHOD),  # no such route, whatever the method
         ]
 
 

@@ -2,8 +2,8 @@
 (an Atom feed of result changes), and what the model panel offers to copy from them.
 
 Both routes answer from the current snapshot only; the feed's absolute links are made from env
-`SPACE_HOST` on a Space, and elsewhere from the address the request came to (X-Forwarded-Proto and
-X-Forwarded-Host win over Host), with `Vary` on those headers so no shared cache mixes callers' feeds.
+`SPACE_HOST` on a Space, and elsewhere from the address the request came to (its `Host`, which the server has
+checked, `middleware/origin.py`), with `Vary: Host` so no shared cache mixes callers' feeds.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ BADGE_PATH, FEED_PATH = "/badge", "/feed.atom"
 FEED_TYPE = "application/atom+xml; charset=utf-8"
 # shields.io asks again after this long; feed readers poll: the data changes a few times a day
 CACHE_CONTROL = f"public, max-age={badge.CACHE_SECONDS}"
-# Off a Space the feed's links come from these headers: a shared cache must not give one caller's to another.
-FEED_VARY = "Host, X-Forwarded-Host, X-Forwarded-Proto"
+# Off a Space the feed's links come from this header: a shared cache must not give one caller's to another.
+FEED_VARY = "Host"
 MAX_QUERY = 2048  # a badge or feed link is a few hundred characters
 SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
 

@@ -34,8 +34,8 @@ from components.queries.answers import (
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
+from components.web.clients import client_address
 from components.web.middleware.arguments import check_arguments
-from components.web.middleware.streams import client_of
 
 log = logging.getLogger(__name__)
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
@@ -286,11 +286,9 @@ class Api:
 
 
 def address_of(request: gr.Request) -> str:
-    """The address a Gradio request came from, read as the app's middleware reads it (`streams.client_of`)."""
+    """The address a Gradio request came from, as every per-address limit reads it (`clients.client_address`)."""
     inner = getattr(request, "request", None)
     if inner is not None and hasattr(inner, "scope"):
-        return client_of(inner.scope)
-    given = dict(getattr(request, "headers", None) or {})
-    headers = [(str(k).encode("latin-1", "replace"), str(v).encode("latin-1", "replace")) for k, v in given.items()]
+        return client_address(inner.scope)
     client = getattr(request, "client", None)
-    return client_of({"headers": headers, "client": (getattr(client, "host", "unknown"), 0)})
+    return str(getattr(client, "host", None) or "unknown")

@@ -18,7 +18,7 @@ from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
 from components.web import page_cache
 from components.web.allowance import Allowance
-from components.web.middleware.streams import client_of
+from components.web.clients import client_address
 
 CARD_PATH = "/card.png"
 MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the page's own card
@@ -77,7 +77,7 @@ class Cards:
                 self.snapshot = moment.snapshot
             png = self.kept.get(key)
         if png is None:
-            png = self._draw(moment, key, preview, client_of(request.scope))
+            png = self._draw(moment, key, preview, client_address(request.scope))
             if png is None:  # past the address's allowance
                 return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
         etag = page_cache.Page([], png).etag.decode()

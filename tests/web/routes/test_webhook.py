@@ -66,8 +66,8 @@ def source(monkeypatch):
     reads.stop()
 
 
-def client_for(source, secret=SECRET) -> TestClient:
-    return TestClient(Starlette(routes=webhook.routes(source, secret=secret)))
+def client_for(source, secret=SECRET, window=webhook.DEBOUNCE_SECONDS) -> TestClient:
+    return TestClient(Starlette(routes=webhook.routes(source, secret=secret, window=window)))
 
 
 def post(client, headers=None, **kwargs):
@@ -104,15 +104,32 @@ def test_without_webhook_secret_the_route_is_off(source, monkeypatch, secret):
 
 
 def test_a_flood_of_calls_runs_one_refresh_at_a_time_with_one_more_queued(source):
-    client = client_for(source)
+    client = client_for(source, window=3.0)
+    started = time.monotonic()
     assert post(client, json=PAYLOAD).status_code == 202
     assert wait_for(lambda: source.reads == 1)
     with ThreadPoolExecutor(8) as pool:
         statuses = list(pool.map(lambda _: post(client, json=PAYLOAD).status_code, range(200)))
     assert statuses == [202] * 200
+    assert time.monotonic() - started < 3.0, "the calls took longer than the window: nothing was tested"
     source.gate.set()
+    assert wait_for(lambda: source.reads == 2 and source.idle(), 10)
+    assert source.requested == 2 and source.reads == 2 and source.most == 1 and source.current() == 2
+
+
+def test_calls_after_a_quick_refresh_merge_into_one_trailing_refresh(source):
+    """A local refresh takes milliseconds: calls that arrive after it ended, within the window, still merge."""
+    source.gate.set()  # every read returns at once
+    client = client_for(source, window=3.0)
+    started = time.monotonic()
+    assert post(client, json=PAYLOAD).status_code == 202
+    assert source.requested == 1  # the first call asks at once, before it is answered
+    assert wait_for(lambda: source.reads == 1 and source.idle())
+    statuses = [post(client, json=PAYLOAD).status_code for _ in range(300)]
+    assert time.monotonic() - started < 3.0, "the calls took longer than the window: nothing was tested"
+    assert statuses == [202] * 300 and source.requested == 1  # merged, none asked yet
     assert wait_for(lambda: source.reads == 2 and source.idle())
-    assert source.requested == 201 and source.reads == 2 and source.most == 1 and source.current() == 2
+    assert source.requested == 2 and source.reads == 2
 
 
 @pytest.mark.parametrize(

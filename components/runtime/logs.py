@@ -1,0 +1,57 @@
+"""The process's log: one record, one line, whatever a caller put in it.
+
+Log lines carry strings that callers choose: a path, a model id, an MCP tool's name, a webhook's payload. A
+newline in one of them wrote a second line that looked like a record of its own (`ERROR ...`), forged by
+whoever sent the request. Escaping is done here, once, for every logger: `OneLineFormatter` writes each
+record's message with its control characters (newlines, carriage returns, escape sequences, the Unicode line
+separators) and lone surrogates as backslash escapes, and indents every line of a traceback, so nothing a
+caller sends can start a line. `configure()` installs it on the root logger; the app's code and uvicorn's log
+through it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+FORMAT = "%(levelname)s %(name)s: %(message)s"
+# What may not stand in a line as it is: C0 controls but the tab, DEL, C1 controls, the Unicode line and
+# paragraph separators, and lone surrogates (which no UTF-8 stream can write).
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# A traceback's lines are indented by this much, so none can read as a record of its own.
+INDENT = "    "
+
+
+def escaped(text: str) -> str:
+    r"""`text` with every character that could break or hide a line written as its escape (`\n`, `\x1b`)."""
+    return _UNSAFE.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
+
+
+class OneLineFormatter(logging.Formatter):
+    """A formatter whose record is one line: its message escaped (`escaped`), a traceback after it indented."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = escaped(record.getMessage())
+        kept = record.msg, record.args
+        record.msg, record.args = message, None
+        try:
+            text = super().format(record)
+        finally:
+            record.msg, record.args = kept
+        head, _, rest = text.partition("\n")
+        if not rest:
+            return head
+        return head + "".join("\n" + INDENT + escaped(line) for line in rest.split("\n"))
+
+
+def configure(level: int = logging.INFO) -> None:
+    """The root logger at `level`, writing to standard error through `OneLineFormatter` (as `basicConfig` would);
+    every handler already there, the root's or a library's own (huggingface_hub keeps one), gets the formatter."""
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(logging.StreamHandler())
+    loggers = [root, *(one for one in logging.Logger.manager.loggerDict.values() if isinstance(one, logging.Logger))]
+    for logger in loggers:
+        for handler in logger.handlers:
+            handler.setFormatter(OneLineFormatter(FORMAT))
+    root.setLevel(level)
