@@ -156,8 +156,11 @@ def ours_on_space(dataset_dir: Path | str, node: str | None) -> App:
 
 
 def ours_ssr_on(dataset_dir: Path | str, node: str) -> App:
-    """Ours with Gradio's server-side rendering forced on, as a Space would run it if app.py let it."""
-    return App(BASELINES / "ssr_on.py", ("--dataset", str(dataset_dir), "--rankings", str(RANKINGS)), space_env(node))
+    """Ours with Gradio's server-side rendering forced on, as a Space would run it if app.py let it. Without
+    `SPACE_HOST`: Node's proxy reaches Python on another port, so the page would take the Space's public address
+    (`middleware/origin.py`), which this machine cannot reach."""
+    env = {key: value for key, value in space_env(node).items() if key != "SPACE_HOST"}
+    return App(BASELINES / "ssr_on.py", ("--dataset", str(dataset_dir), "--rankings", str(RANKINGS)), env)
 
 
 def node() -> str | None:
