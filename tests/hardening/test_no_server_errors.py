@@ -29,7 +29,7 @@ PARAMETERS = ("model", "view", "task", "q", "size", "neuronx_cc", "transformers"
               "page", "deep_link", "__theme", "rows", "x")  # fmt: skip
 # Every check but one: "schema-valid request rejected" (the document does not yet declare every form the API
 # checks, such as a task's, so schemathesis sends values the API rightly refuses; the document is
-# routes/openapi.py's, which issue 45's API validation work changes).
+# routes/openapi.py's, which issue 46's API validation work changes).
 SCHEMATHESIS_EXCLUDED = "positive_data_acceptance"
 
 
