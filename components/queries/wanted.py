@@ -22,11 +22,12 @@ TOP = 100  # models in the ranking (docs/limits.md)
 
 
 def untested(snapshot: Snapshot, model_id: str, records: Records | None = None) -> str | None:
-    """The id to count when a lookup of `model_id` is of a model with no row on the newest stack (its id in
-    the data, else in its Hub record, else the Hub id as asked); None for a tested model or text that is not
-    a Hub id."""
+    """The id to count when a lookup of `model_id` is of a model with no row on its own stack
+    (`Snapshot.model_stack`: the newest stack of the library it last ran with, else the newest stack): its id
+    in the data, else in its Hub record, else the Hub id as asked; None for a model tested there or text that
+    is not a Hub id."""
     canonical = snapshot.canonical_model_id(" ".join(str(model_id or "").split()))
-    stack = snapshot.newest
+    stack = snapshot.model_stack(canonical)  # a Diffusers model that ran on its newest stack is not wanted
     if stack is None:
         return None
     if canonical:

@@ -53,6 +53,7 @@ ARGS = {
     "neuronx_cc": 'compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for',
     "library_version": 'a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.',
     "unknown_stack": UNKNOWN_STACK_IS_AN_ERROR,
+    "own_stack": 'with library_version also "", the model\'s own stack: the newest stack of the library it last ran with (a model that never ran: the newest Transformers stack)',
 }
 
 # what /search and /search_by_size (GET /api/v1/search) answer
@@ -159,7 +160,7 @@ class Api:
 
         Args:
             model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
-            neuronx_cc: {neuronx_cc}.
+            neuronx_cc: {neuronx_cc}; {own_stack}.
             library_version: {library_version}
         """
         records = self.sources.records
@@ -181,7 +182,7 @@ class Api:
 
         Args:
             model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
-            neuronx_cc: {neuronx_cc}; {unknown_stack}.
+            neuronx_cc: {neuronx_cc}; {own_stack}; {unknown_stack}.
             library_version: {library_version}
         """
         try:
