@@ -19,6 +19,7 @@ from typing import Annotated, cast
 
 from typing_extensions import TypedDict, is_typeddict
 
+from components.domain.results import KindName
 from components.domain.stacks import Library, LibraryVersion, NeuronxCc, StackAnswer, StackRefAnswer
 
 __all__ = [
@@ -120,9 +121,14 @@ def _fields(shape: type, seen: dict[type, str]) -> list[tuple[str, str]]:
 # ---- fields several answers share: described once ----------------------------------------------
 
 ModelId = Annotated[str, "the Hub id, e.g. Qwen/Qwen3-0.6B"]
-Result = Annotated[str, 'PASS, FAIL, EXCLUDED (see exclusion) or "not tested"']
+Result = Annotated[
+    str,
+    'the result as the dataset records it (PASS, FAIL, EXCLUDED, or whatever a newer file writes), or "not tested"; read kind for what it means',
+]
+# the app's own vocabulary (`domain/results.py`), an enum: pydantic writes it into the OpenAPI document
 Kind = Annotated[
-    str, 'what the result means: "pass", "fail", "excluded", "not tested" or "other" (a result the app does not know)'
+    KindName,
+    'what the result means: "pass", "fail", "excluded", "not tested" or "other" (a result the app does not know)',
 ]
 Cores = Annotated[int | None, "the number of Trainium cores the model was sharded over"]
 WallTime = Annotated[int | None, "wall time of the run in seconds, compilation included"]
@@ -192,6 +198,7 @@ class ArchitectureModel(TypedDict):
 
     model_id: ModelId
     result: Result
+    kind: Kind
     tp: Cores
     num_parameters: Parameters
 
@@ -210,6 +217,7 @@ class BaseModelEvidence(TypedDict):
 
     model_id: Annotated[str, "the base model's Hub id"]
     result: Result
+    kind: Kind
     tp: Cores
     hops: Annotated[int, "how many steps up the base_model chain of Hub records it is"]
 
@@ -376,14 +384,14 @@ class ComparedModel(TypedDict, total=False):
 
     model_id: ModelId
     result_a: Annotated[str, 'its result on stack A ("not tested" without a run)']
-    kind_a: Annotated[str, "the kind of its result on stack A"]
+    kind_a: Annotated[KindName, "what its result on stack A means, as kind"]
     tp_a: Annotated[int | None, "its cores on stack A"]
     wall_s_a: Annotated[int | None, "its wall time on stack A, in seconds"]
     hbm_peak_gb_a: Annotated[float | None, "its peak device memory on stack A, in GB"]
     hbm_capacity_gb_a: Annotated[float | None, "the device memory of its cores on stack A, in GB"]
     exclusion_a: Annotated[str | None, "why it was excluded on stack A"]
     result_b: Annotated[str, 'its result on stack B ("not tested" without a run)']
-    kind_b: Annotated[str, "the kind of its result on stack B"]
+    kind_b: Annotated[KindName, "what its result on stack B means, as kind"]
     tp_b: Annotated[int | None, "its cores on stack B"]
     wall_s_b: Annotated[int | None, "its wall time on stack B, in seconds"]
     hbm_peak_gb_b: Annotated[float | None, "its peak device memory on stack B, in GB"]

@@ -10,7 +10,7 @@ from typing import cast
 
 from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
-from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
+from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, result_kind
 from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, names_stack, normalise_library
 from components.queries import evidence, links, report, snippets
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
@@ -82,7 +82,7 @@ def history(snapshot: Snapshot, model_id: str) -> list[HistoryEntry]:
     for position, row in zip(positions, rows[list(HISTORY_FIELDS)].itertuples(index=False)):
         # HISTORY_FIELDS are HistoryEntry's keys; the marks are set below
         entry = cast(HistoryEntry, {k: plain(v) for k, v in zip(HISTORY_FIELDS, row)})
-        entry["kind"] = str(snapshot.kind[position])
+        entry["kind"] = as_kind(snapshot.kind[position])
         entries.append(entry)
     entries.sort(key=lambda e: rank.get(StackRef.of(e), len(rank)))
     last_pass = next((i for i, e in enumerate(entries) if e["kind"] == PASS), None)
