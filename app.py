@@ -15,7 +15,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from components.runtime import memory
+from components.runtime import log_format, memory
 from components.sources import hub_log
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
@@ -107,7 +107,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     memory.limit_arenas()  # before any thread: each refresh's freed memory must not stay spread over many arenas
     capacity.raise_open_files()  # every open tab holds a connection, each a file descriptor (docs/limits.md)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, handlers=[log_format.handler()])  # a UTC time on every line
     hub_log.quiet()
     args = parse_args(argv)
     # At the command line the person gave the paths: errors name them whole (the page and API scrub them).

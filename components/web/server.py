@@ -328,6 +328,7 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
         h11_max_incomplete_event_size=MAX_HEAD,
         timeout_graceful_shutdown=GRACEFUL_STOP,
         log_level="warning",  # as Gradio runs it: no line per request
+        log_config=None,  # its lines reach the root logger's handler: one format, a UTC time on each (app.py)
     )
 
 

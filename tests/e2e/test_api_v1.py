@@ -12,7 +12,7 @@ from gradio_client import Client
 
 from components.web.routes import webhook
 from tests.hardening.hostile import HOSTILE_CC, HOSTILE_LINK_MODEL, HOSTILE_MODEL, LONG_MODEL, hostile_rows
-from tests.helpers import NEW_CC, OLD_CC, ROOT, Server, row, write
+from tests.helpers import LOG_TIME, NEW_CC, OLD_CC, ROOT, Server, row, write
 
 SECRET = "s3cret-for-api-v1"
 PAYLOAD = {"event": {"action": "update", "scope": "repo.content"}}
@@ -109,6 +109,8 @@ def test_hostile_requests_get_a_clean_4xx_and_leave_no_traceback(hostile_app):
     hostile_app.log.flush()
     text = open(log, encoding="utf-8", errors="replace").read()
     assert "Traceback" not in text and "FORGED" not in text, text[-2000:]
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert lines and all(LOG_TIME.match(line) for line in lines), text[-2000:]  # a UTC time on every line
 
 
 def test_an_etag_a_304_and_headers_any_origin_can_read(sample_app):
