@@ -47,6 +47,7 @@ __all__ = [
     "StackRefAnswer",
     "Suggestion",
     "ThresholdsAnswer",
+    "UncheckedModel",
     "WantedAnswer",
     "WantedModel",
     "describe",
@@ -439,13 +440,28 @@ class WantedModel(TypedDict):
     last_day: Annotated[str, "the last day (UTC, ISO 8601) it was looked up"]
     downloads: Annotated[int | None, "the Hub's download count from its model record, null when unknown"]
     task: Annotated[str | None, "the Hub task from its model record, null when unknown"]
-    expectation: Annotated[str, 'what to expect on the newest stack: "likely runs", "likely fails" or "unknown"']
+    expectation: Annotated[str, 'what to expect on its own stack: "likely runs", "likely fails" or "unknown"']
+
+
+class UncheckedModel(TypedDict):
+    """A model id looked up that the Hub has not confirmed yet: not counted until it does."""
+
+    model_id: ModelId
+    lookups: Annotated[int, "distinct askers so far, counted once the Hub knows the id"]
+    last_day: Annotated[str, "the last day (UTC, ISO 8601) it was looked up"]
 
 
 class WantedAnswer(TypedDict):
     """The models with no row on the newest stack that people look up most."""
 
-    stack: Annotated[StackAnswer | None, "the newest stack, which the models have no row on"]
+    stack: Annotated[
+        StackAnswer | None,
+        "the newest stack, which the models have no row on (one that ran with another library: that library's newest)",
+    ]
     days: Annotated[int, "how many days the counts cover"]
     persisted: Annotated[bool, "whether the counts are kept in a dataset repo (else in memory, lost on restart)"]
-    models: Annotated[list[WantedModel], "the most looked-up first"]
+    models: Annotated[list[WantedModel], "the most looked-up first; only ids the Hub knows"]
+    not_checked: Annotated[
+        list[UncheckedModel],
+        "ids looked up that the Hub has not confirmed yet (offline, or their look-up is pending): listed, not counted",
+    ]

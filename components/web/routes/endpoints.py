@@ -213,8 +213,7 @@ class Api:
     )
     def wanted(self) -> WantedAnswer:
         """The models with no row on the newest stack that people look up most (on the page, /lookup or GET /api/v1/lookup), each address counted once a model a day; nothing about who asked is kept."""
-        now = self.sources.now()
-        return wanted_models.ranking(self.asked, now.snapshot, now.records)
+        return wanted_models.current(self.asked, self.sources)
 
     @documented(
         "a list of architectures, most tested first; models whose Hub record is unknown are left out",
