@@ -106,7 +106,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     memory.limit_arenas()  # before any thread: each refresh's freed memory must not stay spread over many arenas
     capacity.raise_open_files()  # every open tab holds a connection, each a file descriptor (docs/limits.md)
-    logs.configure()  # one record, one line: what a caller sends is escaped (components/runtime/logs.py)
+    logs.configure()  # one record, one line, a UTC time first; what a caller sends is escaped (runtime/logs.py)
     hub_log.quiet()
     args = parse_args(argv)
     # At the command line the person gave the paths: errors name them whole (the page and API scrub them).

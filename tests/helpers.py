@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -252,3 +253,13 @@ def shown(answer: dict) -> list[str]:
     results = answer["results"]
     rows = results["data"] if isinstance(results, dict) else results.values.tolist()
     return [model_in_cell(str(row[0])) for row in rows]  # the model cell is the first
+
+
+LOG_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z ")  # every log line starts with its UTC time
+
+
+def log_message(line: str) -> str:
+    """A log line without its UTC time (`runtime/logs.py`): `LEVEL logger: message`; "" for a line
+    without one (a traceback's continuation, another program's output)."""
+    found = LOG_TIME.match(line)
+    return line[found.end() :] if found else ""

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-# kinds: what a result means, the app's own vocabulary
-PASS, FAIL, EXCLUDED, NOT_TESTED, OTHER = "pass", "fail", "excluded", "not tested", "other"
+from typing import Final, Literal, get_args
+
+# kinds: what a result means, the app's own vocabulary; the answers declare it as an enum (`KindName`)
+KindName = Literal["pass", "fail", "excluded", "not tested", "other"]
+PASS: Final = "pass"
+FAIL: Final = "fail"
+EXCLUDED: Final = "excluded"
+NOT_TESTED: Final = "not tested"
+OTHER: Final = "other"
+KINDS: tuple[KindName, ...] = get_args(KindName)
 
 # results as the dataset records them (and as the API answers for a model without a row)
 PASS_RESULT, FAIL_RESULT, NOT_TESTED_RESULT = "PASS", "FAIL", "not tested"
@@ -28,7 +36,12 @@ MEANING = {
 }
 
 
-def result_kind(result: object, exclusion: object = None) -> str:
+def as_kind(value: object) -> KindName:
+    """A kind kept as text (a snapshot's column of kinds) as the enum's value; anything else is "other"."""
+    return next((k for k in KINDS if k == value), OTHER)
+
+
+def result_kind(result: object, exclusion: object = None) -> KindName:
     """Classify a recorded result: pass, fail, excluded, not tested or other (an unknown value)."""
     text = result.strip().upper() if isinstance(result, str) else ""
     if isinstance(exclusion, str) and exclusion.strip():

@@ -237,6 +237,12 @@ def asked_label(neuronx_cc: str, library_version: str) -> str:
     return f"{cc} with library version {library_version}" if library_version else cc
 
 
+def names_stack(neuronx_cc: object, library_version: object) -> bool:
+    """Whether a call or a link names a stack; naming none, a one-model answer speaks for the model's own
+    stack (`Snapshot.model_stack`)."""
+    return bool(str(neuronx_cc or "").strip() or str(library_version or "").strip())
+
+
 def _same_version(have: str, asked: str) -> bool:
     # people type the public part of a version: 2.28.7631.0 for 2.28.7631.0+82129205
     return have == asked or ("+" not in asked and short_version(have) == asked)

@@ -19,6 +19,7 @@ from typing import Annotated, cast
 
 from typing_extensions import TypedDict, is_typeddict
 
+from components.domain.results import KindName
 from components.domain.stacks import Library, LibraryVersion, NeuronxCc, StackAnswer, StackRefAnswer
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "StackRefAnswer",
     "Suggestion",
     "ThresholdsAnswer",
+    "UncheckedModel",
     "WantedAnswer",
     "WantedModel",
     "describe",
@@ -120,9 +122,14 @@ def _fields(shape: type, seen: dict[type, str]) -> list[tuple[str, str]]:
 # ---- fields several answers share: described once ----------------------------------------------
 
 ModelId = Annotated[str, "the Hub id, e.g. Qwen/Qwen3-0.6B"]
-Result = Annotated[str, 'PASS, FAIL, EXCLUDED (see exclusion) or "not tested"']
+Result = Annotated[
+    str,
+    'the result as the dataset records it (PASS, FAIL, EXCLUDED, or whatever a newer file writes), or "not tested"; read kind for what it means',
+]
+# the app's own vocabulary (`domain/results.py`), an enum: pydantic writes it into the OpenAPI document
 Kind = Annotated[
-    str, 'what the result means: "pass", "fail", "excluded", "not tested" or "other" (a result the app does not know)'
+    KindName,
+    'what the result means: "pass", "fail", "excluded", "not tested" or "other" (a result the app does not know)',
 ]
 Cores = Annotated[int | None, "the number of Trainium cores the model was sharded over"]
 WallTime = Annotated[int | None, "wall time of the run in seconds, compilation included"]
@@ -192,6 +199,7 @@ class ArchitectureModel(TypedDict):
 
     model_id: ModelId
     result: Result
+    kind: Kind
     tp: Cores
     num_parameters: Parameters
 
@@ -210,6 +218,7 @@ class BaseModelEvidence(TypedDict):
 
     model_id: Annotated[str, "the base model's Hub id"]
     result: Result
+    kind: Kind
     tp: Cores
     hops: Annotated[int, "how many steps up the base_model chain of Hub records it is"]
 
@@ -376,14 +385,14 @@ class ComparedModel(TypedDict, total=False):
 
     model_id: ModelId
     result_a: Annotated[str, 'its result on stack A ("not tested" without a run)']
-    kind_a: Annotated[str, "the kind of its result on stack A"]
+    kind_a: Annotated[KindName, "what its result on stack A means, as kind"]
     tp_a: Annotated[int | None, "its cores on stack A"]
     wall_s_a: Annotated[int | None, "its wall time on stack A, in seconds"]
     hbm_peak_gb_a: Annotated[float | None, "its peak device memory on stack A, in GB"]
     hbm_capacity_gb_a: Annotated[float | None, "the device memory of its cores on stack A, in GB"]
     exclusion_a: Annotated[str | None, "why it was excluded on stack A"]
     result_b: Annotated[str, 'its result on stack B ("not tested" without a run)']
-    kind_b: Annotated[str, "the kind of its result on stack B"]
+    kind_b: Annotated[KindName, "what its result on stack B means, as kind"]
     tp_b: Annotated[int | None, "its cores on stack B"]
     wall_s_b: Annotated[int | None, "its wall time on stack B, in seconds"]
     hbm_peak_gb_b: Annotated[float | None, "its peak device memory on stack B, in GB"]
@@ -431,13 +440,28 @@ class WantedModel(TypedDict):
     last_day: Annotated[str, "the last day (UTC, ISO 8601) it was looked up"]
     downloads: Annotated[int | None, "the Hub's download count from its model record, null when unknown"]
     task: Annotated[str | None, "the Hub task from its model record, null when unknown"]
-    expectation: Annotated[str, 'what to expect on the newest stack: "likely runs", "likely fails" or "unknown"']
+    expectation: Annotated[str, 'what to expect on its own stack: "likely runs", "likely fails" or "unknown"']
+
+
+class UncheckedModel(TypedDict):
+    """A model id looked up that the Hub has not confirmed yet: not counted until it does."""
+
+    model_id: ModelId
+    lookups: Annotated[int, "distinct askers so far, counted once the Hub knows the id"]
+    last_day: Annotated[str, "the last day (UTC, ISO 8601) it was looked up"]
 
 
 class WantedAnswer(TypedDict):
     """The models with no row on the newest stack that people look up most."""
 
-    stack: Annotated[StackAnswer | None, "the newest stack, which the models have no row on"]
+    stack: Annotated[
+        StackAnswer | None,
+        "the newest stack, which the models have no row on (one that ran with another library: that library's newest)",
+    ]
     days: Annotated[int, "how many days the counts cover"]
     persisted: Annotated[bool, "whether the counts are kept in a dataset repo (else in memory, lost on restart)"]
-    models: Annotated[list[WantedModel], "the most looked-up first"]
+    models: Annotated[list[WantedModel], "the most looked-up first; only ids the Hub knows"]
+    not_checked: Annotated[
+        list[UncheckedModel],
+        "ids looked up that the Hub has not confirmed yet (offline, or their look-up is pending): listed, not counted",
+    ]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 from typing_extensions import TypedDict
 
-from components.domain.results import EXCLUDED, PASS
+from components.domain.results import EXCLUDED, PASS, as_kind
 from components.queries.answers import ArchitectureAnswer, ArchitectureModel
 from components.queries.formatting import core_count, plain
 from components.sources.rankings import Rankings
@@ -32,7 +32,6 @@ class StackModel(ArchitectureModel):
 
     architecture: str | None
     task: str | None
-    kind: str
 
 
 class HeadlineRow(TypedDict):
@@ -60,6 +59,7 @@ def architecture_model(model: StackModel) -> ArchitectureModel:
     return {
         "model_id": model["model_id"],
         "result": model["result"],
+        "kind": model["kind"],
         "tp": model["tp"],
         "num_parameters": model["num_parameters"],
     }
@@ -81,7 +81,7 @@ def _stack_models(snapshot: Snapshot, records: Records, stack: Stack) -> list[St
                 "architecture": record.architecture if record else None,
                 "task": record.task if record else None,
                 "result": plain(result),
-                "kind": str(kind),
+                "kind": as_kind(kind),
                 "tp": core_count(tp),
                 "num_parameters": record.num_parameters if record else None,
             }

@@ -11,7 +11,7 @@ from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, O
 from components.domain.stacks import UnknownStack
 from components.domain.versions import short_version
 from components.sources.records import hub_id
-from components.sources.snapshot import Snapshot, Stack
+from components.sources.snapshot import Snapshot
 
 LABEL = "Trainium"
 # shields.io's own colour names; excluded and not tested are no verdict, so they stay grey
@@ -26,20 +26,11 @@ class MalformedId(ValueError):
     """The model asked for cannot be a Hub model id."""
 
 
-def default_stack(snapshot: Snapshot, model_id: str | None) -> Stack | None:
-    """The stack an unpinned badge speaks for: the newest stack of the library the model was last run
-    with (Transformers for a model without a run), as `""` means the newest stack everywhere else."""
-    runs = [s for s in snapshot.stacks if model_id and snapshot.row_for(model_id, s) is not None]
-    if not runs:
-        return snapshot.newest
-    return next(s for s in snapshot.stacks if s.library == runs[0].library)
-
-
 def badge(
     snapshot: Snapshot, model_id: str, neuronx_cc: str = "", library_version: str = "", pinned: bool | None = None
 ) -> dict:
     """The badge of `model_id` on the stack asked for (`neuronx_cc`, `library_version` as `/lookup` takes
-    them; both empty: see `default_stack`). Returns the shields.io endpoint schema: a PASS is green, a FAIL
+    them; both empty: the model's own stack, `Snapshot.model_stack`). Returns the shields.io endpoint schema: a PASS is green, a FAIL
     red; excluded, not tested and an unknown stack are grey (an unknown stack never shows another
     stack's result). Raises MalformedId when `model_id` cannot be a Hub id."""
     model = hub_id(model_id)
@@ -53,7 +44,7 @@ def badge(
         except UnknownStack:
             return schema("unknown stack", GREY)
     else:
-        stack = default_stack(snapshot, canonical)
+        stack = snapshot.model_stack(canonical)
     if stack is None:
         return schema(KIND_LABELS[NOT_TESTED], GREY)
     position = snapshot.row_for(canonical, stack) if canonical else None

@@ -10,8 +10,8 @@ from typing import cast
 
 from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
-from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, result_kind
-from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, normalise_library
+from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, result_kind
+from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, names_stack, normalise_library
 from components.queries import evidence, links, report, snippets
 from components.queries.answers import HistoryEntry, LookupAnswer, keys
 from components.queries.expectation import expectation
@@ -82,7 +82,7 @@ def history(snapshot: Snapshot, model_id: str) -> list[HistoryEntry]:
     for position, row in zip(positions, rows[list(HISTORY_FIELDS)].itertuples(index=False)):
         # HISTORY_FIELDS are HistoryEntry's keys; the marks are set below
         entry = cast(HistoryEntry, {k: plain(v) for k, v in zip(HISTORY_FIELDS, row)})
-        entry["kind"] = str(snapshot.kind[position])
+        entry["kind"] = as_kind(snapshot.kind[position])
         entries.append(entry)
     entries.sort(key=lambda e: rank.get(StackRef.of(e), len(rank)))
     last_pass = next((i for i, e in enumerate(entries) if e["kind"] == PASS), None)
@@ -104,17 +104,22 @@ def lookup(
     records: Records | None = None,
     record_unknown: str | None = None,
 ) -> LookupAnswer:
-    """The model's row on the chosen stack (default: newest) with install and cache commands, its
-    history, and from its Hub record (`records`) its task and architecture; a tested row adds the
-    smallest trn2 `instance` for its cores, and a FAIL its `cause` and `report_url`. An unknown stack gives a `not tested` answer naming the stack
-    asked for in `unknown_stack` (never another stack's row). A model with no row gives `result: "not tested"` with the
+    """The model's row on the stack asked for (none named: the model's own, `Snapshot.model_stack`) with
+    install and cache commands, its history, and from its Hub record (`records`) its task and architecture;
+    a tested row adds the smallest trn2 `instance` for its cores, and a FAIL its `cause` and `report_url`.
+    An unknown stack gives a `not tested` answer naming the stack asked for in `unknown_stack` (never
+    another stack's row). A model with no row gives `result: "not tested"` with the
     `evidence` (its base model's and its architecture's results on the stack) and, where a tested
     script can be adapted, `suggested_run_py` and `suggested_from`; `record_unknown` says why the
     model's Hub record is unknown, if it is."""
     asked = " ".join(str(model_id or "").split())
     canonical = snapshot.canonical_model_id(asked)
     try:
-        stack = snapshot.resolve_stack(neuronx_cc, library_version)
+        stack = (
+            snapshot.resolve_stack(neuronx_cc, library_version)
+            if names_stack(neuronx_cc, library_version)
+            else snapshot.model_stack(canonical)
+        )
     except UnknownStack as unknown:
         # never another stack's answer: a CI job gating an upgrade must not read a PASS it did not ask for
         answer: LookupAnswer = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from components.domain.hardware import hardware
-from components.domain.results import EXCLUDED, PASS
+from components.domain.results import EXCLUDED, PASS, as_kind
 from components.queries.answers import ArchitectureEvidence, BaseModelEvidence, Suggestion
 from components.queries.architectures import StackModel, architecture_model, by_architecture, closest_by_size, counts
 from components.queries.formatting import core_count, parameter_count, plain
@@ -27,7 +27,9 @@ def base_model_evidence(snapshot: Snapshot, records: Records, stack: Stack, mode
         position = snapshot.row_for(canonical, stack)
         if position is not None:
             row = snapshot.record(position)
-            return {"model_id": canonical, "result": plain(row["result"]), "tp": core_count(row["tp"]), "hops": hops}
+            result = plain(row["result"])
+            kind = as_kind(snapshot.kind[position])
+            return {"model_id": canonical, "result": result, "kind": kind, "tp": core_count(row["tp"]), "hops": hops}
     return None
 
 

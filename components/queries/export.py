@@ -28,10 +28,17 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Types of the columns that are not dataset columns (the dataset's come from the registry): those the
 # row answer declares (`answers.RowAnswer`).
 _ARROW = {str: pa.string(), int: pa.int64(), float: pa.float64()}
+
+
+def _arrow_type(hint: object) -> pa.DataType:
+    """The Arrow type of a declared field: its type without None; an enum of words (`kind`) is a string."""
+    if typing.get_origin(hint) is typing.Literal:
+        return pa.string()
+    return _ARROW[next(t for t in typing.get_args(hint) or (hint,) if t is not type(None))]
+
+
 _EXTRA_TYPES = {
-    name: _ARROW[next(t for t in typing.get_args(hint) or (hint,) if t is not type(None))]
-    for name, hint in typing.get_type_hints(RowAnswer).items()
-    if name not in BY_NAME
+    name: _arrow_type(hint) for name, hint in typing.get_type_hints(RowAnswer).items() if name not in BY_NAME
 }
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 

@@ -9,12 +9,12 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-from components.domain.stacks import StackRef
+from components.domain.stacks import StackRef, UnknownStack, names_stack
 from components.queries import views
 from components.queries.views import SELECTED, Query, normalise
 from components.sources.rankings import Rankings
 from components.sources.records import Records, hub_id
-from components.sources.snapshot import Snapshot
+from components.sources.snapshot import Snapshot, Stack
 
 HUB = "https://huggingface.co"
 MAX_VALUE = 200
@@ -24,8 +24,12 @@ HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-F
 
 @dataclass(frozen=True)
 class PageState:
+    """What the Models page shows: the query (its stack always resolved), the model opened, and, when a
+    link asked for a stack the data lacks, what was asked for and the known stacks (`UnknownStack`'s words)."""
+
     query: Query
     model: str = ""
+    unknown_stack: str = ""
 
 
 def opened(params: Mapping[str, str], snapshot: Snapshot, rankings: Rankings, records: Records | None) -> PageState:
@@ -51,11 +55,25 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     query = normalise(get("q"), get("view") or SELECTED, get("task"), asked.neuronx_cc, asked.spec, get("size"))
     if tasks is not None and query.task not in tasks:
         query = replace(query, task="")
-    stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+    # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
+    model = model_in_data(snapshot, get("model"))
+    stack, unknown = page_stack(snapshot, model, query.neuronx_cc, query.library_version)
     if stack is not None:
         query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
-    # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
-    return PageState(query, model_in_data(snapshot, get("model")))
+    return PageState(query, model, unknown)
+
+
+def page_stack(snapshot: Snapshot, model: str, neuronx_cc: str, library_version: str) -> tuple[Stack | None, str]:
+    """The stack a link opens and, for a stack the data lacks, `UnknownStack`'s words (else ""). A link with a
+    model and no known stack opens the model's own stack (`Snapshot.model_stack`, as /lookup answers); without
+    a model, an unknown stack falls back as a person's choice does (`stacks.resolve_or_default`)."""
+    if not names_stack(neuronx_cc, library_version):
+        return snapshot.model_stack(model), ""
+    try:
+        return snapshot.resolve_stack(neuronx_cc, library_version), ""
+    except UnknownStack as unknown:
+        fallback = snapshot.model_stack(model) if model else snapshot.stack_or_default(neuronx_cc, library_version)
+        return fallback, str(unknown)
 
 
 def model_of(link: str) -> str:

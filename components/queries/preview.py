@@ -54,6 +54,7 @@ class Preview:
     cache_notes: tuple[str, ...] = ()
     run_py: str = ""
     run_py_from: str = ""  # an untested model's script: the tested model it was adapted from
+    unknown_stack: str = ""  # the link asked for a stack the data lacks: that stack and the known ones
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
         cache_notes=tuple(answer.get("cache_sync_notes") or ()) if answer.get("cache_sync_command") else (),
         run_py=answer.get("run_py") or answer.get("suggested_run_py") or "",
         run_py_from="" if answer.get("run_py") else answer.get("suggested_from") or "",
+        unknown_stack=state.unknown_stack,
     )  # fmt: skip
 
 

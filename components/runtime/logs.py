@@ -1,4 +1,7 @@
-"""The process's log: one record, one line, whatever a caller put in it.
+"""The process's log: one record, one line, whatever a caller put in it, each starting with its time in UTC.
+
+Every line reads `2026-12-05T09:14:03.512Z WARNING components.sources.refresh: ...`: a log read on a Space, where
+the machine's time zone is not the reader's, places each line only by a UTC time (ISO 8601, milliseconds, `Z`).
 
 Log lines carry strings that callers choose: a path, a model id, an MCP tool's name, a webhook's payload. A
 newline in one of them wrote a second line that looked like a record of its own (`ERROR ...`), forged by
@@ -13,8 +16,9 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
-FORMAT = "%(levelname)s %(name)s: %(message)s"
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # What may not stand in a line as it is: C0 controls but the tab, DEL, C1 controls, the Unicode line and
 # paragraph separators, and lone surrogates (which no UTF-8 stream can write).
 _UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -28,7 +32,15 @@ def escaped(text: str) -> str:
 
 
 class OneLineFormatter(logging.Formatter):
-    """A formatter whose record is one line: its message escaped (`escaped`), a traceback after it indented."""
+    """A formatter whose record is one line: its UTC time to the millisecond (`2026-12-05T09:14:03.512Z`), its
+    message escaped (`escaped`), a traceback after it indented."""
+
+    converter = staticmethod(time.gmtime)
+    default_time_format = "%Y-%m-%dT%H:%M:%S"
+    default_msec_format = "%s.%03dZ"
+
+    def __init__(self, fmt: str = FORMAT) -> None:
+        super().__init__(fmt)
 
     def format(self, record: logging.LogRecord) -> str:
         message = escaped(record.getMessage())

@@ -248,16 +248,41 @@ class RefreshingStore(Generic[T]):
             # what is served and leave the refresh thread alive to try again.
             except Exception as exc:  # noqa: BLE001
                 self._failures += 1
-                self.last_error = str(exc) if isinstance(exc, SourceError) else describe_error(exc)
-                log.warning("%s refresh failed: %s", self.source_name, self.last_error)
+                previous, self.last_error = (
+                    self.last_error,
+                    (str(exc) if isinstance(exc, SourceError) else describe_error(exc)),
+                )
+                self._log_failure(previous)
                 self.on_failure(self.last_error, exc)
                 return False
             with self._swap_lock:
                 self._swap(value)
+            if self._failures:
+                log.info("%s refresh succeeded after %d failed attempts", self.source_name, self._failures)
             self._failures = 0
             self.last_error = None
             self.on_success(value)
             return True
+
+    def _log_failure(self, previous: str | None) -> None:
+        """A line for the first failure, with its cause, then one per step the back-off grows (or a new cause),
+        never one per attempt: offline, a line per attempt was a line every minute or two, per source."""
+        delay = self.backoff.delay(self._failures, self.refresh_seconds)
+        stepped = self._failures > 1 and delay != self.backoff.delay(self._failures - 1, self.refresh_seconds)
+        if self._failures == 1 or self.last_error != previous:
+            log.warning("%s refresh failed: %s; next attempt in %g s", self.source_name, self.last_error, delay)
+        elif stepped:
+            capped = (
+                " (the longest wait: logged again when the cause changes)"
+                if delay == self.backoff.delay(self._failures + 1, self.refresh_seconds)
+                else ""
+            )
+            log.warning(
+                "%s refresh failed %d times in a row, still: %s; next attempt in %g s%s",
+                self.source_name, self._failures, self.last_error, delay, capped,
+            )  # fmt: skip
+        else:
+            log.debug("%s refresh failed again (%d in a row)", self.source_name, self._failures)
 
     def _read_with_timeout(self) -> T:
         """Run `read()` on its own daemon thread and stop waiting after `read_timeout` seconds.

@@ -202,6 +202,20 @@ class Snapshot:
         """The stack a picker of whole stacks names (see `stacks.resolve_picker`); `default` for no value."""
         return resolve_picker(self.stacks, value, default)
 
+    def model_stack(self, model_id: str | None) -> Stack | None:
+        """The model's own stack, where a one-model answer that names no stack speaks (a link, a lookup, a
+        badge, a card, wanted): the newest stack of the library the model was last run with, so a Diffusers
+        model answers on the newest diffusers stack, never "not tested" on another library's; for a model
+        without a run (or not in the data), the newest stack (Transformers first). The one place this is
+        decided."""
+        canonical = self.canonical_model_id(model_id or "")
+        positions = self.model_positions(canonical) if canonical else np.empty(0, dtype=np.int64)
+        codes = set(self.stack_code[positions].tolist())
+        ran = next((s for s in self.stacks if self._stack_code[s.ref] in codes), None)
+        if ran is None:
+            return self.newest
+        return next(s for s in self.stacks if s.library == ran.library)
+
     def stack_positions(self, stack: StackRef) -> np.ndarray:
         return self._stack_rows.get(stack.ref, np.empty(0, dtype=np.int64))
 

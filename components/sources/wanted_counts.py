@@ -5,6 +5,10 @@ model a day (`queries/wanted.py` decides which lookups count and ranks them).
 hashes of (address, model) already counted that day; the address itself is never kept, and neither the
 salt nor the hashes outlive the day or the process. What is kept, and persisted when a store is attached
 (`wanted_store.py`), is a model id and a day's count of distinct askers.
+
+A lookup of an id the Hub has not confirmed yet (not in the data, no Hub record yet) is held apart, unchecked,
+and counted only once the Hub knows the id (`confirm`); an id the Hub does not know is dropped (`drop`), so a
+made-up id is never counted, ranked or persisted. `queries/wanted.py` decides which is which.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from datetime import UTC, date, datetime, timedelta
 # Limits (docs/limits.md).
 MAX_IDS = 10_000  # model ids kept; past it the rarest (fewest lookups, then longest unseen) goes first
 MAX_SEEN = 200_000  # (address, model) pairs remembered a day, ~15 MB; past it a new pair is not counted that day
+MAX_UNCHECKED = 1_000  # ids held until the Hub confirms them; past it a new one is not held (anyone can make up ids)
 WINDOW_DAYS = 30  # the ranking counts the last 30 days; older days are dropped when the day turns
 
 
@@ -46,11 +51,14 @@ class Wanted:
         max_ids: int = MAX_IDS,
         max_seen: int = MAX_SEEN,
         window_days: int = WINDOW_DAYS,
+        max_unchecked: int = MAX_UNCHECKED,
         sink: Callable[[date, str], None] | None = None,
         persisted: bool = False,
     ):
         self.clock = clock
         self.max_ids, self.max_seen, self.window_days = max_ids, max_seen, window_days
+        self.max_unchecked = max_unchecked
+        self.unchecked: dict[str, Counter[date]] = {}  # ids the Hub has not confirmed yet -> their askers by day
         self.sink = sink
         self.persisted = persisted
         self.lock = threading.Lock()
@@ -61,9 +69,10 @@ class Wanted:
         self.seen: set[int] = set()
         self.version = 0  # changes with every count: the ranking is cached against it
 
-    def note(self, model_id: str, address: str) -> bool:
-        """Count one lookup of `model_id` by `address`; False when that address already counted it today
-        (or today's memory of askers is full)."""
+    def note(self, model_id: str, address: str, checked: bool = True) -> bool:
+        """Count one lookup of `model_id` by `address` (not `checked`: hold it until the Hub confirms the id);
+        False when that address already counted it today (or today's memory of askers, or of unchecked ids,
+        is full)."""
         with self.lock:
             day = self._turn()
             key = int.from_bytes(
@@ -71,11 +80,45 @@ class Wanted:
             )
             if key in self.seen or len(self.seen) >= self.max_seen:
                 return False
+            if not checked:
+                if model_id not in self.unchecked and len(self.unchecked) >= self.max_unchecked:
+                    return False
+                self.seen.add(key)
+                self.unchecked.setdefault(model_id, Counter())[day] += 1
+                self.version += 1
+                return True
             self.seen.add(key)
             self._add(day, model_id, 1)
         if self.sink is not None:
             self.sink(day, model_id)
         return True
+
+    def confirm(self, model_id: str, as_id: str | None = None) -> None:
+        """The Hub knows `model_id`: its held lookups count now, under `as_id` (the Hub's spelling) if given."""
+        with self.lock:
+            held = self.unchecked.pop(model_id, None)
+            oldest = self._turn() - timedelta(days=self.window_days)
+            days = [(day, n) for day, n in (held or {}).items() if day > oldest]
+            for day, n in days:
+                self._add(day, as_id or model_id, n)
+            self.version += 1
+        if self.sink is not None:
+            for day, n in days:
+                for _ in range(n):
+                    self.sink(day, as_id or model_id)
+
+    def drop(self, model_id: str) -> None:
+        """The Hub does not know `model_id`: its held lookups are forgotten."""
+        with self.lock:
+            if self.unchecked.pop(model_id, None) is not None:
+                self.version += 1
+
+    def held(self) -> list[Counted]:
+        """The ids held until the Hub confirms them, most lookups first (then most recent, then by id)."""
+        with self.lock:
+            self._turn()
+            found = [Counted(m, sum(d.values()), max(d)) for m, d in self.unchecked.items() if d]
+        return sorted(found, key=lambda c: (-c.lookups, -c.last_day.toordinal(), c.model_id))
 
     def add(self, day: date, model_id: str, lookups: int) -> None:
         """Counts read back from a store (earlier replicas and runs); days outside the window are ignored."""
@@ -97,6 +140,10 @@ class Wanted:
             self.day, self.salt = day, secrets.token_bytes(16)
             self.seen = set()
             oldest = day - timedelta(days=self.window_days)
+            for model in list(self.unchecked):
+                self.unchecked[model] = Counter({d: n for d, n in self.unchecked[model].items() if d > oldest})
+                if not self.unchecked[model]:
+                    del self.unchecked[model]
             for model in list(self.days):
                 kept = Counter({d: n for d, n in self.days[model].items() if d > oldest})
                 if kept:

@@ -12,7 +12,7 @@ from gradio_client import Client
 
 from components.web.routes import webhook
 from tests.hardening.hostile import HOSTILE_CC, HOSTILE_LINK_MODEL, HOSTILE_MODEL, LONG_MODEL, hostile_rows
-from tests.helpers import NEW_CC, OLD_CC, ROOT, Server, row, write
+from tests.helpers import LOG_TIME, NEW_CC, OLD_CC, ROOT, Server, row, write
 
 SECRET = "s3cret-for-api-v1"
 PAYLOAD = {"event": {"action": "update", "scope": "repo.content"}}
@@ -99,7 +99,8 @@ def test_hostile_requests_get_a_clean_4xx_and_leave_no_traceback(hostile_app):
             answer = http.get(path)
             assert answer.status_code == status and set(answer.json()) == {"error"}, (path[:80], answer.text[:200])
         answer = http.get("/api/v1/lookup", params={"model": "\x00\x1b[31m\r\nFORGED <script>"})
-        assert answer.status_code == 200 and answer.json()["result"] == "not tested"
+        assert answer.status_code == 400 and "cannot be a Hub model id" in answer.json()["error"]
+        assert "\x1b" not in answer.json()["error"] and "\n" not in answer.json()["error"]
         big = http.post(
             "/api/v1/search", content=b"x" * (2 * 1024 * 1024), headers={"Content-Type": "application/json"}
         )
@@ -108,6 +109,8 @@ def test_hostile_requests_get_a_clean_4xx_and_leave_no_traceback(hostile_app):
     hostile_app.log.flush()
     text = open(log, encoding="utf-8", errors="replace").read()
     assert "Traceback" not in text and "FORGED" not in text, text[-2000:]
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert lines and all(LOG_TIME.match(line) for line in lines), text[-2000:]  # a UTC time on every line
 
 
 def test_an_etag_a_304_and_headers_any_origin_can_read(sample_app):

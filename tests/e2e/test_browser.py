@@ -96,6 +96,17 @@ def test_a_deep_link_to_an_unknown_stack_shows_the_stack_applied(opened, client)
     expect(link).not_to_have_value(re.compile(r"[?&](neuronx_cc=2\.99\.0|transformers=9\.9)(&|$)"))
 
 
+def test_a_model_link_to_an_unknown_stack_shows_its_own_answer_a_notice_and_the_state_applied(opened):
+    page = opened("?model=black-forest-labs/FLUX.1-schnell&neuronx_cc=9.9.9")
+    notice = page.locator("#unknown-stack")
+    expect(notice).to_contain_text("No tested stack matches neuronx-cc 9.9.9", timeout=TIMEOUT)
+    expect(notice).to_contain_text("Known stacks")
+    expect(notice).to_contain_text("Shown instead: neuronx-cc 2.28.7631.0 · diffusers 0.36.0")
+    expect(page.locator("#details")).to_contain_text("FAIL")
+    expect(page).to_have_url(re.compile(r"[?&]library=diffusers(&|$)"), timeout=TIMEOUT)  # the address bar
+    assert "9.9.9" not in page.url
+
+
 def test_copy_buttons_exist(opened):
     page = opened("?model=Qwen/Qwen3-0.6B")
     expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)

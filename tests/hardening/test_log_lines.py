@@ -25,7 +25,7 @@ from starlette.routing import Route
 from components.web import asgi, server
 from components.web.middleware import limits
 from tests.hardening.test_bounds import started
-from tests.helpers import free_port
+from tests.helpers import LOG_TIME, free_port, log_message
 
 FORGED = "ERROR components.web.server: FORGED"
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -48,7 +48,9 @@ def test_a_flood_of_unknown_tools_with_forged_lines_in_their_names_is_a_few_esca
         answer = call_unknown_tool(running.server.url, f"nope-{i}\n{FORGED}\r\n{FORGED} \u2028{FORGED}")
         assert answer.status_code == 200 and "Unknown tool" in answer.text
     added = running.logged_through()[before:]
-    assert not [line for line in added if line.startswith("ERROR") or "FORGED" in line.split(":", 1)[0]], added
+    # Every line is a record (its UTC time first) or a traceback's indented line: none starts with what was sent.
+    assert all(LOG_TIME.match(line) or line.startswith("    ") for line in added), added
+    assert not [line for line in added if log_message(line).startswith("ERROR")], added
     assert len(added) <= asgi.REFUSALS_SHOWN + 1, added  # the few shown, then one count when the minute closes
 
 
@@ -61,7 +63,8 @@ def test_a_record_is_one_line_whatever_its_arguments_hold():
     )
     line = formatter.format(record)
     assert "\n" not in line and "\r" not in line and "\x1b" not in line and "\u2028" not in line
-    assert line.startswith("WARNING app: asked for x\\n" + FORGED) and line.encode("utf-8")
+    assert LOG_TIME.match(line) and line.encode("utf-8")
+    assert log_message(line).startswith("WARNING app: asked for x\\n" + FORGED)
     try:
         raise ValueError(f"bad\n{FORGED}")
     except ValueError:
@@ -69,7 +72,7 @@ def test_a_record_is_one_line_whatever_its_arguments_hold():
 
         failed = logging.LogRecord("app", logging.ERROR, __file__, 1, "failed", None, sys.exc_info())
     lines = formatter.format(failed).split("\n")
-    assert lines[0] == "ERROR app: failed" and all(line.startswith(logs.INDENT) for line in lines[1:])
+    assert log_message(lines[0]) == "ERROR app: failed" and all(line.startswith(logs.INDENT) for line in lines[1:])
 
 
 async def echo(request: Request) -> JSONResponse:

@@ -98,28 +98,26 @@ def test_unknown_keys_repeated_keys_and_broken_encoding_are_ignored(guarded, cli
     assert page.evaluate("() => ({}).polluted === undefined && ({}).x === undefined")
 
 
-def test_the_api_takes_the_same_values_without_an_error(client):
+def test_the_api_takes_the_same_values_with_a_short_clear_error(client):
     cc, lv = newest_stack(client)
     value = hostile("api") * 20  # about 100 KB
-    rows = client.predict(query="", view=value, task=value, api_name="/search")
-    assert rows and {(r["neuronx_cc"], r["library_version"]) for r in rows} == {(cc, lv)}
-    for call in (  # a stack not in the data is a short, clear no: never another stack's answer
-        lambda: client.predict(query="", neuronx_cc=value, library_version=value, api_name="/search"),
-        lambda: client.predict(value, value, value, value, api_name="/compare"),
-    ):
-        with pytest.raises(AppError, match="No tested stack matches") as raised:
+    for call, says in (  # a value an endpoint does not take is a short, clear no: never the default's answer
+        (lambda: client.predict(query="", view=value, api_name="/search"), "parameter 'view' is "),
+        (lambda: client.predict(query="", task=value, api_name="/search"), "parameter 'task' is "),
+        (lambda: client.predict(model_id=value, api_name="/lookup"), "cannot be a Hub model id"),
+        (lambda: client.predict(model_id=value, neuronx_cc=value, library_version=value, api_name="/lookup"),
+         "cannot be a Hub model id"),
+        # a stack not in the data: never another stack's answer
+        (lambda: client.predict(query="", neuronx_cc=value, library_version=value, api_name="/search"),
+         "No tested stack matches"),
+        (lambda: client.predict(value, value, value, value, api_name="/compare"), "No tested stack matches"),
+    ):  # fmt: skip
+        with pytest.raises(AppError, match=re.escape(says)) as raised:
             call()
         assert len(str(raised.value)) < 2000
     assert client.predict(query=value, api_name="/search") == []
-    answer = client.predict(model_id=value, neuronx_cc=value, library_version=value, api_name="/lookup")
+    rows = client.predict(query="", api_name="/search")
+    assert rows and {(r["neuronx_cc"], r["library_version"]) for r in rows} == {(cc, lv)}
+    answer = client.predict(model_id="nobody/nothing", neuronx_cc=value, library_version=value, api_name="/lookup")
     assert answer["result"] == "not tested" and answer["unknown_stack"].startswith("No tested stack matches")
-    assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library_version", "task", "architecture",
-                           "num_parameters", "record_unknown", "unknown_stack"}  # fmt: skip
-    assert answer["record_unknown"] == "not a Hub model id"
-    answer = client.predict(model_id=value, api_name="/lookup")  # on the newest stack: evidence, none found
-    assert set(answer) <= {"model_id", "result", "kind", "neuronx_cc", "library", "library_version", "task",
-                           "architecture", "num_parameters", "evidence", "expectation", "record_unknown",
-                           "suggested_note"}  # fmt: skip
-    assert answer["record_unknown"] == "not a Hub model id"
-    assert answer["evidence"] == {"base_model": None, "architecture": None}
-    assert answer["expectation"]["verdict"] == "unknown" and len(answer["expectation"]["reason"]) < 200
+    assert len(answer["unknown_stack"]) < 2000

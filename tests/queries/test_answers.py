@@ -13,7 +13,7 @@ import inspect
 import types
 import typing
 from collections import Counter
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 import gradio as gr
 import pytest
@@ -22,6 +22,7 @@ from pydantic import TypeAdapter
 from typing_extensions import TypedDict, is_typeddict
 
 from components.domain.columns import NAMES
+from components.domain.results import KINDS
 from components.queries import answers, expectation, report
 from components.queries.compare import DEFAULT_THRESHOLDS
 from components.queries.views import VIEWS
@@ -50,6 +51,10 @@ def violations(value: Any, hint: Any, path: str = "answer") -> list[str]:
             if key in declared:
                 found += violations(item, declared[key], f"{path}.{key}")
         return found
+    if origin is Literal:  # an enum: one of its values
+        return (
+            [] if value in typing.get_args(hint) else [f"{path}: {value!r:.80} is not one of {typing.get_args(hint)}"]
+        )
     if origin in (Union, types.UnionType):
         arms = [violations(value, arm, path) for arm in typing.get_args(hint)]
         return [] if any(not arm for arm in arms) else [f"{path}: {value!r:.80} is not {hint}"]
@@ -167,6 +172,22 @@ def test_the_cases_that_drifted_are_covered_and_declared(given):
     assert any("suggested_note" in a for a in lookups) and any("suggested_run_py" in a for a in lookups)
     assert any("evidence" in a for a in lookups) and any("unknown_stack" in a for a in lookups)
     assert any("install_command" in a and a["result"] != "not tested" for a in lookups)
+
+
+def test_every_answer_that_carries_a_result_carries_its_kind_declared_as_the_enum():
+    enum = list(KINDS)
+    with_result = 0
+    for name, shape in answers.shapes().items():
+        fields = answers.keys(shape)
+        for result in (f for f in fields if f.startswith("result")):
+            with_result += 1
+            kind = "kind" + result.removeprefix("result")
+            assert kind in fields, f"{name} has {result} but no {kind}"
+            assert TypeAdapter(shape).json_schema()["properties"][kind]["enum"] == enum, (name, kind)
+    assert with_result >= 6
+    assert violations(
+        {"model_id": "a", "kind": "PASS"}, answers.RowAnswer
+    )  # the dataset's word is result's, not kind's
 
 
 def test_a_tested_lookup_declares_every_dataset_column():

@@ -82,7 +82,7 @@ def test_architectures_count_tested_and_passed_per_stack(lab):
     old = snapshot.resolve_stack(OLD_CC, "4.50.0")
     assert arch.architectures(snapshot, records, old) == [
         {"architecture": LLAMA, "tested": 1, "passed": 0,
-         "models": [{"model_id": "meta/llama-1b", "result": "FAIL", "tp": 1, "num_parameters": 1_240_000_000}]}
+         "models": [{"model_id": "meta/llama-1b", "result": "FAIL", "kind": "fail", "tp": 1, "num_parameters": 1_240_000_000}]}
     ]  # fmt: skip
 
 
@@ -127,7 +127,13 @@ def test_an_untested_fine_tune_gets_its_base_model_architecture_and_a_suggested_
     snapshot, records = lab
     answer = lookup(snapshot, "fan/llama-1b-ft", records=records)
     assert answer["result"] == "not tested" and answer["neuronx_cc"] == NEW_CC
-    assert answer["evidence"]["base_model"] == {"model_id": "meta/llama-1b", "result": "PASS", "tp": 1, "hops": 1}
+    assert answer["evidence"]["base_model"] == {
+        "model_id": "meta/llama-1b",
+        "result": "PASS",
+        "kind": "pass",
+        "tp": 1,
+        "hops": 1,
+    }
     found = answer["evidence"]["architecture"]
     assert (found["name"], found["tested"], found["passed"]) == (LLAMA, 4, 3)
     assert found["closest"][0]["model_id"] == "meta/llama-1b"
@@ -141,7 +147,7 @@ def test_an_untested_fine_tune_gets_its_base_model_architecture_and_a_suggested_
 def test_base_model_lists_hops_cycles_and_unknowns(lab):
     snapshot, records = lab
     merge = lookup(snapshot, "fan/merge", records=records)["evidence"]["base_model"]
-    assert merge == {"model_id": "meta/llama-1b", "result": "PASS", "tp": 1, "hops": 2}
+    assert merge == {"model_id": "meta/llama-1b", "result": "PASS", "kind": "pass", "tp": 1, "hops": 2}
     loop = lookup(snapshot, "loop/a", records=records)
     assert loop["evidence"]["base_model"] is None and loop["evidence"]["architecture"]["name"] == LLAMA
     # a base model that was run, but not on this stack, is no evidence for this stack

@@ -4,11 +4,13 @@ and ranked with the Hub's downloads and the expectation (on data made here, `wor
 from __future__ import annotations
 
 from datetime import date, timedelta
+from types import SimpleNamespace
 
 import pytest
 
 from components.queries import wanted
 from components.sources.records import parse_records
+from components.sources.records_store import NOT_ON_HUB
 
 UNTESTED = "meta-llama/Llama-3.1-8B-Instruct"  # run on 4.57.1 only: no row on the newest stack (5.0.0)
 
@@ -51,9 +53,41 @@ def test_only_untested_models_and_hub_ids_count(snapshot):
     assert not wanted.note_lookup(counts, snapshot, "Qwen/Qwen3-0.6B", "a")  # has a row on the newest stack
     assert not wanted.note_lookup(counts, snapshot, "not an id", "a")
     assert not wanted.note_lookup(counts, snapshot, "<script>x</script>", "a")
-    assert wanted.note_lookup(counts, snapshot, "someone/new-model", "a")
+    assert wanted.note_lookup(counts, snapshot, "someone/new-model", "a")  # held: the Hub has not confirmed it
     assert wanted.note_lookup(counts, snapshot, "META-LLAMA/llama-3.1-8b-instruct", "a")  # its canonical id
-    assert {c.model_id for c in counts.counted()} == {"someone/new-model", UNTESTED}
+    assert {c.model_id for c in counts.counted()} == {UNTESTED}
+    assert [(c.model_id, c.lookups) for c in counts.held()] == [("someone/new-model", 1)]
+
+
+def test_an_id_counts_once_the_hub_knows_it_and_one_it_does_not_know_never_does(snapshot):
+    counts, told = wanted.Wanted(clock=Clock()), []
+    counts.sink = lambda day, model_id: told.append(model_id)  # what a store would persist
+    for address in ("a", "b"):
+        assert wanted.note_lookup(counts, snapshot, "someone/new-model", address)
+        assert wanted.note_lookup(counts, snapshot, "foo/bar-does-not-exist", address)
+    offline = wanted.ranking(counts, snapshot, parse_records([], "test"))  # nothing known yet (offline)
+    assert offline["models"] == [] and told == []
+    assert [(m["model_id"], m["lookups"]) for m in offline["not_checked"]] == [
+        ("foo/bar-does-not-exist", 2),
+        ("someone/new-model", 2),
+    ]
+    # the records store's background look-up answered: one has a record, the Hub has no such model as the other
+    checked = parse_records([{"id": "Someone/New-Model", "downloads": 7}], "test").added(
+        [], {"foo/bar-does-not-exist": NOT_ON_HUB}
+    )
+    answer = wanted.ranking(counts, snapshot, checked)
+    assert [(m["model_id"], m["lookups"], m["downloads"]) for m in answer["models"]] == [("Someone/New-Model", 2, 7)]
+    assert answer["not_checked"] == [] and told == ["Someone/New-Model"] * 2
+    assert not wanted.note_lookup(counts, snapshot, "foo/bar-does-not-exist", "c", checked)  # known unknown
+    assert counts.held() == []
+
+
+def test_a_model_that_ran_on_its_own_librarys_newest_stack_is_not_wanted(libraries):
+    snapshot, _ = libraries
+    counts = wanted.Wanted(clock=Clock())
+    assert not wanted.note_lookup(counts, snapshot, "stabilityai/sd-turbo", "a")  # a diffusers PASS
+    assert not wanted.note_lookup(counts, snapshot, "BAAI/bge-small-en-v1.5", "a")  # sentence-transformers
+    assert counts.counted() == [] and counts.held() == []
 
 
 def test_at_most_max_ids_the_rarest_dropped_first():
@@ -110,3 +144,15 @@ def test_a_hub_id_in_another_case_counts_under_its_records_id(snapshot):
     assert wanted.note_lookup(counts, snapshot, "someone/new-model", "a", records)
     assert wanted.note_lookup(counts, snapshot, "SOMEONE/NEW-MODEL", "b", records)
     assert [(c.model_id, c.lookups) for c in counts.counted()] == [("Someone/New-Model", 2)]
+
+
+def test_the_ids_not_checked_are_asked_for_in_the_background_never_waited_for(snapshot):
+    asked: list[str] = []
+    store = SimpleNamespace(want=lambda ids: asked.extend(ids))  # RecordsStore.want queues, never waits
+    sources = SimpleNamespace(
+        now=lambda: SimpleNamespace(snapshot=snapshot, records=parse_records([], "t")), records=store
+    )
+    counts = wanted.Wanted(clock=Clock())
+    wanted.note_lookup(counts, snapshot, "someone/new-model", "a")
+    answer = wanted.current(counts, sources)
+    assert asked == ["someone/new-model"] and [m["model_id"] for m in answer["not_checked"]] == asked

@@ -42,7 +42,7 @@ def test_a_hub_failure_is_one_line_naming_the_real_cause_not_a_timeout(quiet_log
     assert source.last_error.startswith("the Hub did not answer within 1.5 s (still retrying after ConnectError: ")
     assert [r for r in caplog.records if r.name.startswith("huggingface_hub")] == []
     failures = [r.getMessage() for r in caplog.records if "refresh failed" in r.getMessage()]
-    assert failures == [f"refused refresh failed: {source.last_error}"]
+    assert failures == [f"refused refresh failed: {source.last_error}; next attempt in 15 s"]
 
 
 def test_huggingface_hub_lines_come_out_once_in_the_apps_format(quiet_logs):

@@ -106,9 +106,11 @@ def model_block(preview: Preview) -> Markup:
     if preview.kind != "not tested":
         figures = Markup("<li>{} · wall time {}</li>").format(preview.cores, preview.wall_time)
     detail = Markup("<li>{}</li>").format(preview.detail) if preview.detail else Markup("")
-    return Markup('<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul>{}<p class="fp-note"><a href="./">All models</a></p>').format(
-        preview.model, _badge(preview.kind, preview.verdict), preview.stack, figures, detail, whole_job.job(preview)
-    )
+    asked = Markup('<p class="fp-note"><strong>{}</strong></p>').format(preview.unknown_stack)
+    return Markup('{}<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul>{}<p class="fp-note"><a href="./">All models</a></p>').format(
+        asked if preview.unknown_stack else Markup(""), preview.model, _badge(preview.kind, preview.verdict),
+        preview.stack, figures, detail, whole_job.job(preview),
+    )  # fmt: skip
 
 
 def rows_block(rows: list[Row], result: ViewResult) -> Markup:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from components.domain.stacks import StackRef
 from components.queries import freshness
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Provenance, Skipped
@@ -68,3 +69,12 @@ def header(
         )
     parts.append(Markup("</div>"))
     return join(parts)
+
+
+def unknown_stack(asked: str, shown: StackRef | None) -> Markup:
+    """The notice beside a link's answer when the link asked for a stack the data lacks: `asked` is
+    `UnknownStack`'s words (the stack asked for and the known ones), `shown` the stack answered for instead."""
+    instead = Markup(" Shown instead: {}.").format(shown.label) if shown is not None else Markup("")
+    return Markup('<p class="unknown-stack" id="unknown-stack" role="status"><strong>{}</strong>{}</p>').format(
+        asked, instead
+    )

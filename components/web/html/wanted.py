@@ -12,8 +12,9 @@ from components.queries.answers import WantedAnswer
 from components.web.html.markup import join
 
 WHAT_IS_STORED = (
-    "A lookup counts when the model has no row on the newest stack: opening its link on the Models page, or "
-    "asking /lookup (named or GET /api/v1/lookup). Each address counts once a model a day, checked against a "
+    "A lookup counts when the model has no row on its own stack and the Hub knows its id: opening its link on the "
+    "Models page, or asking /lookup (named or GET /api/v1/lookup). Each address counts once a model a day, checked "
+    "against a "
     "salted hash kept in memory for that day only. What is kept is the model id and a day's count: nothing "
     "about who asked."
 )
@@ -38,7 +39,11 @@ def wanted_html(answer: WantedAnswer) -> Markup:
         WHAT_IS_STORED,
     )  # fmt: skip
     if not answer["models"]:
-        return head + Markup('<p class="summary empty">No untested model has been looked up yet.</p>')
+        return (
+            head
+            + Markup('<p class="summary empty">No untested model has been looked up yet.</p>')
+            + unchecked_html(answer)
+        )
     rows = join(
         Markup(
             '<tr><td>{}</td><td><a href="./?{}">{}</a></td><td>{:,}</td><td>{}</td><td>{}</td><td>{}</td></tr>'
@@ -53,8 +58,29 @@ def wanted_html(answer: WantedAnswer) -> Markup:
         )  # fmt: skip
         for rank, m in enumerate(answer["models"], 1)
     )
-    return head + Markup(
-        '<table id="wanted-table"><thead><tr><th scope="col">#</th><th scope="col">Model</th>'
-        '<th scope="col">Lookups</th><th scope="col">Hub downloads</th><th scope="col">Expectation</th>'
+    return (
+        head
+        + Markup(
+            '<table id="wanted-table"><thead><tr><th scope="col">#</th><th scope="col">Model</th>'
+            '<th scope="col">Lookups</th><th scope="col">Hub downloads</th><th scope="col">Expectation</th>'
+            '<th scope="col">Last looked up</th></tr></thead><tbody>{}</tbody></table>'
+        ).format(rows)
+        + unchecked_html(answer)
+    )
+
+
+def unchecked_html(answer: WantedAnswer) -> Markup:
+    """The ids looked up that the Hub has not confirmed yet, listed apart and not counted (empty when none)."""
+    if not answer["not_checked"]:
+        return Markup("")
+    rows = join(
+        Markup("<tr><td>{}</td><td>{:,}</td><td>{}</td></tr>").format(m["model_id"], m["lookups"], m["last_day"])
+        for m in answer["not_checked"]
+    )
+    return Markup(
+        '<h3 id="wanted-not-checked">Not checked</h3><p class="hint">Looked up, but not yet confirmed by the Hub '
+        "(it could not be asked: the app is offline, or the look-up is still pending). They are not counted above "
+        "until the Hub knows them; an id the Hub does not know is dropped.</p>"
+        '<table id="wanted-unchecked-table"><thead><tr><th scope="col">Model id</th><th scope="col">Lookups</th>'
         '<th scope="col">Last looked up</th></tr></thead><tbody>{}</tbody></table>'
     ).format(rows)

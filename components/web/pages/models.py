@@ -204,6 +204,8 @@ class ModelsTab:
         query = state.query
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
         model, panel = self._panel(now, state.model, query)
+        if state.unknown_stack:  # the link asked for a stack the data lacks: say so beside what is shown
+            panel["details"] = notice.unknown_stack(state.unknown_stack, stack) + panel["details"]
         answer = {
             "header": notice.page_header(self.sources, now),
             "search": query.text,

@@ -20,7 +20,6 @@ def build(opened: Callable, sources: Sources, counts: wanted.Wanted | None = Non
     result = gr.HTML(elem_id="wanted-result")
 
     def on_open() -> str:
-        now = sources.now()
-        return wanted_html(wanted.ranking(counts, now.snapshot, now.records))
+        return wanted_html(wanted.current(counts, sources))
 
     opened(on_open, outputs=[result], **PAGE_EVENT)

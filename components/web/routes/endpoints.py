@@ -12,13 +12,24 @@ import inspect
 import logging
 import re
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 import gradio as gr
 
 from components.domain.stacks import UnknownStack
-from components.queries import answers, architectures, config_check, details, expectation, failures, report, views
+from components.queries import (
+    answers,
+    architectures,
+    arguments,
+    config_check,
+    details,
+    expectation,
+    failures,
+    report,
+    views,
+)
 from components.queries import compare as comparison
 from components.queries import wanted as wanted_models
 from components.queries.answers import (
@@ -33,7 +44,6 @@ from components.queries.answers import (
 )
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
-from components.sources.records import hub_id
 from components.web.clients import client_address
 from components.web.middleware.arguments import check_arguments
 
@@ -48,11 +58,12 @@ UNKNOWN_STACK_IS_AN_ERROR = "a stack not in the data is an error naming the know
 # line, as Gradio reads them); `documented` puts the text in.
 ARGS = {
     "query": 'part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").',
-    "view": '"selected" (the tested models), "trending" or "downloads" (the Hub\'s rankings, in rank order).',
-    "task": 'a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation.',
+    "view": '"selected" (the tested models), "trending" or "downloads" (the Hub\'s rankings, in rank order); any other is an error.',
+    "task": 'a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation. A task the view does not offer is an error naming the tasks it offers (they come from the data).',
     "neuronx_cc": 'compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for',
     "library_version": 'a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.',
     "unknown_stack": UNKNOWN_STACK_IS_AN_ERROR,
+    "own_stack": 'with library_version also "", the model\'s own stack: the newest stack of the library it last ran with (a model that never ran: the newest Transformers stack)',
 }
 
 # what /search and /search_by_size (GET /api/v1/search) answer
@@ -140,8 +151,11 @@ class Api:
             library_version: {library_version}
             size: a parameter-count range in billions, MIN-MAX with either end open ("1-10": 1 B up to 10 B; "100-": 100 B and over); "" means any size, and only then are models of unknown size listed.
         """
-        q = views.normalise(query, view, task, neuronx_cc, library_version, size)
         now = self.sources.now()
+        with refusals():
+            view = arguments.view(view)
+            task = arguments.view_task(now.snapshot, now.rankings, now.records, view, task)
+        q = views.normalise(query, view, task, neuronx_cc, library_version, size)
         try:
             return views.select(now.snapshot, now.rankings, q, now.records).records()
         except UnknownStack as unknown:
@@ -158,12 +172,14 @@ class Api:
         """Everything about one model on one stack: the result, how to reproduce it, and its history.
 
         Args:
-            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
-            neuronx_cc: {neuronx_cc}.
+            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive); text that cannot be a Hub model id is an error.
+            neuronx_cc: {neuronx_cc}; {own_stack}.
             library_version: {library_version}
         """
+        with refusals():
+            arguments.model_id(model_id, self.sources.now().snapshot)
         records = self.sources.records
-        record = records.lookup(model_id, wait=LOOKUP_WAIT) if hub_id(model_id) else None
+        record = records.lookup(model_id, wait=LOOKUP_WAIT)
         unknown = None if record else records.why_unknown(str(model_id or ""))
         now = self.sources.now()  # after the wait: the records it may have brought
         if request is not None:  # an untested model asked for counts towards /wanted (queries/wanted.py)
@@ -180,10 +196,12 @@ class Api:
         """Everything about one model on one stack, as /lookup answers, except that a stack not in the data is an error (GET /api/v1/lookup answers it 404; the named /lookup keeps its "not tested" answer).
 
         Args:
-            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive).
-            neuronx_cc: {neuronx_cc}; {unknown_stack}.
+            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive); text that cannot be a Hub model id is an error.
+            neuronx_cc: {neuronx_cc}; {own_stack}; {unknown_stack}.
             library_version: {library_version}
         """
+        with refusals():
+            arguments.model_id(model_id, self.sources.now().snapshot)
         try:
             self.sources.now().snapshot.resolve_stack(neuronx_cc, library_version)
         except UnknownStack as unknown:
@@ -195,8 +213,7 @@ class Api:
     )
     def wanted(self) -> WantedAnswer:
         """The models with no row on the newest stack that people look up most (on the page, /lookup or GET /api/v1/lookup), each address counted once a model a day; nothing about who asked is kept."""
-        now = self.sources.now()
-        return wanted_models.ranking(self.asked, now.snapshot, now.records)
+        return wanted_models.current(self.asked, self.sources)
 
     @documented(
         "a list of architectures, most tested first; models whose Hub record is unknown are left out",
@@ -210,14 +227,16 @@ class Api:
         Args:
             neuronx_cc: {neuronx_cc}; {unknown_stack}.
             library_version: {library_version}
-            task: a Hub task (pipeline tag) such as "text-generation"; "" means all tasks.
+            task: a Hub task (pipeline tag) such as "text-generation"; "" means all tasks; a task not in the data is an error naming the tasks.
         """
         now = self.sources.now()
         try:
             stack = now.snapshot.resolve_stack(neuronx_cc, library_version)
         except UnknownStack as unknown:
             raise gr.Error(str(unknown), print_exception=False) from None
-        task_text = str(task or "").strip().lower()
+        with refusals():
+            offered = ["", *views.task_choices(now.snapshot, now.rankings, now.records)]
+            task_text = arguments.task(task, offered, "the data")
         return architectures.architectures(now.snapshot, now.records, stack, task_text)
 
     @documented(
@@ -283,6 +302,16 @@ class Api:
             raise gr.Error(f"config_json: {error}", print_exception=False) from None
         log.info("check_config: %s, %s", answer["architecture"] or "no architecture", answer["expectation"]["verdict"])
         return answer
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """A value the endpoint does not take (`arguments.Refused`) as the caller's clear error, not logged; GET
+    /api/v1 answers it 400 with the same words."""
+    try:
+        yield
+    except arguments.Refused as refused:
+        raise gr.Error(str(refused), print_exception=False) from None
 
 
 def address_of(request: gr.Request) -> str:

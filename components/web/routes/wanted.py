@@ -27,8 +27,7 @@ def routes(sources: Sources, counts: wanted.Wanted | None = None) -> list[Route]
         if base is None:  # off a Space: links from the request's own address, which a cache must key on
             base = links.public_url(request)
             headers["Vary"] = FEED_VARY
-        now = sources.now()
-        document = wanted_feed(wanted.ranking(counts, now.snapshot, now.records), base)
+        document = wanted_feed(wanted.current(counts, sources), base)
         return Response(document, media_type=FEED_TYPE, headers=headers)
 
     return [Route(WANTED_FEED_PATH, feed, methods=["GET"])]

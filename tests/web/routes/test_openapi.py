@@ -88,6 +88,21 @@ def test_the_parameters_come_from_the_route_table_with_the_docstrings_words(docu
     assert search["responses"]["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
 
 
+def test_kind_is_declared_as_the_enum_in_every_answer_that_carries_a_result(document):
+    kinds = ["pass", "fail", "excluded", "not tested", "other"]
+    schemas = document["components"]["schemas"]
+    with_result = [(name, field) for name, schema in schemas.items() for field in schema.get("properties", {})
+                   if field.startswith("result")]  # fmt: skip
+    assert {name for name, _ in with_result} >= {"RowAnswer", "LookupAnswer", "HistoryEntry", "ArchitectureModel"}
+    for name, field in with_result:
+        kind = schemas[name]["properties"]["kind" + field.removeprefix("result")]
+        assert kind["enum"] == kinds and "means" in kind["description"], (name, kind)
+        assert "enum" not in schemas[name]["properties"][field]  # result stays the dataset's own text
+    row = answer_validator(document, "search")
+    assert row.is_valid([{"model_id": "a/b", "result": "MAYBE", "kind": "other"}])
+    assert not row.is_valid([{"model_id": "a/b", "result": "PASS", "kind": "PASS"}])
+
+
 def test_field_descriptions_from_the_answer_types_reach_the_schemas(monkeypatch):
     def describe(shape):
         return {"model_id": "the Hub id"} if shape is answers.ArchitectureModel else {}

@@ -1,0 +1,61 @@
+"""What the endpoints take: a call's values checked before an answer is made, each refusal a message naming the
+value and what is taken. The named endpoints (gradio_client, MCP) and `GET /api/v1` run these same checks
+(`web/routes/endpoints.py`), so a program reads the same words either way, and a typo is never answered
+with the default (Selected for a misspelt view, every task for a misspelt task, "" for a missing model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from components.queries import views
+from components.sources.rankings import Rankings
+from components.sources.records import Records, hub_id
+from components.sources.snapshot import Snapshot
+
+SHOWN = 80  # characters of a refused value quoted back: an answer never echoes a huge value
+EXAMPLE_ID = "Qwen/Qwen3-0.6B"
+
+
+class Refused(ValueError):
+    """A value an endpoint does not take; the message names it and what is taken."""
+
+
+def quoted(value: object) -> str:
+    """A refused value as a message quotes it: cut short, control characters escaped."""
+    text = value if isinstance(value, str) else str(value)
+    return repr(text[:SHOWN]) + ("…" if len(text) > SHOWN else "")
+
+
+def view(value: object) -> str:
+    """The view asked for ("" is the Selected view); raises Refused for any other text."""
+    text = str(value or "").strip().lower()
+    if text and text not in views.VIEWS:
+        raise Refused(f"parameter 'view' is {quoted(value)}; use one of {', '.join(views.VIEWS)}")
+    return text or views.SELECTED
+
+
+def task(value: object, offered: Sequence[str], where: str) -> str:
+    """The task asked for, one of `offered` (the tasks in the data; "" among them where it means all tasks);
+    raises Refused naming them for any other. `where` names what offers them ("the selected view")."""
+    text = str(value or "").strip().lower()
+    if text and text not in offered:
+        names = ", ".join('"" (all tasks)' if t == "" else t for t in offered)
+        raise Refused(f"parameter 'task' is {quoted(value)}; {where} has the tasks {names}")
+    return text
+
+
+def view_task(snapshot: Snapshot, rankings: Rankings, records: Records | None, view_name: str, value: object) -> str:
+    """The task asked for in `view_name` (checked with `view`): one the view offers (`views.view_tasks`); ""
+    is every task in Selected and the first ranked task in Trending and Downloads."""
+    return task(value, views.view_tasks(snapshot, rankings, records, view_name), f"the {view_name} view")
+
+
+def model_id(value: object, snapshot: Snapshot) -> str:
+    """The model asked for: a model in the data (whatever its spelling: the page opens it too), or text that can be
+    a Hub model id (`records.hub_id`; a well-formed id with no row is answered "not tested"); raises Refused for any
+    other text."""
+    if hub_id(value) is None and not (isinstance(value, str) and snapshot.canonical_model_id(" ".join(value.split()))):
+        given = quoted(value) if isinstance(value, str) and value.strip() else "empty"
+        raise Refused(f"model {given} cannot be a Hub model id; give one such as {EXAMPLE_ID}")
+    return str(value).strip()
