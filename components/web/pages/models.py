@@ -16,6 +16,7 @@ import gradio as gr
 from markupsafe import Markup
 
 from components.domain.columns import NAMES
+from components.domain.results import EXCLUDED
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, ordering, sizes, snippets, views, wanted
@@ -324,7 +325,8 @@ class ModelsTab:
         row: Mapping[str, object] = answer
         other_fields = {c: row[c] for c in now.snapshot.rows.columns if c not in NAMES and row.get(c) is not None}
         install = answer.get("install_command", "")
-        cache_sync = answer.get("cache_sync_command", "")
+        # graphs exist only for a model that ran: an excluded row never compiled any
+        cache_sync = answer.get("cache_sync_command", "") if answer.get("kind") != EXCLUDED else ""
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return answer["model_id"], {
             "details": BACK_TO_TABLE
@@ -370,19 +372,20 @@ class ModelsTab:
                 # a plain table of links, every value escaped (table.results_table), run in place by its script
                 results = gr.HTML(elem_id="results", js_on_load=table.TABLE_JS, padding=False)
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-            with gr.Column(scale=1, min_width=360, elem_id="details"):
+            with gr.Column(scale=1, min_width=400, elem_id="details"):
                 details_html = gr.HTML(html_details.GUIDE, elem_id="details-summary")
                 install = gr.Textbox(
                     label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
-                    interactive=False, max_lines=4, visible=False,
+                    interactive=False, max_lines=12, visible=False,
                 )  # fmt: skip
                 cache_sync = gr.Textbox(
                     label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
                     interactive=False, visible=False,
                 )  # fmt: skip
+                # whole (no max_lines): the script is short, and read top to bottom
                 run_py = gr.Code(
                     label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
-                    interactive=False, max_lines=30, visible=False,
+                    interactive=False, visible=False,
                 )  # fmt: skip
                 run_command = gr.Textbox(
                     value=RUN_COMMAND, label="Then run it (a sharded script starts its own ranks)",
