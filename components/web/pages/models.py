@@ -372,7 +372,7 @@ class ModelsTab:
                 # a plain table of links, every value escaped (table.results_table), run in place by its script
                 results = gr.HTML(elem_id="results", js_on_load=table.TABLE_JS, padding=False)
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-            with gr.Column(scale=1, min_width=400, elem_id="details"):
+            with gr.Column(scale=1, min_width=380, elem_id="details"):
                 details_html = gr.HTML(html_details.GUIDE, elem_id="details-summary")
                 install = gr.Textbox(
                     label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
