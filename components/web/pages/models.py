@@ -361,7 +361,7 @@ class ModelsTab:
         with gr.Row(equal_height=True):
             task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
             size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
-            cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=190)
+            cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=240)  # "2.28.7631.0 (newest)"
             library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=180)
             version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
         summary = gr.HTML(elem_id="summary")
