@@ -95,7 +95,7 @@ def test_at_1366_figures_keep_to_one_line_beside_the_panel(page: Page, sample_ap
               const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el);
                 return new Set([...r.getClientRects()].filter((x) => x.width).map((x) => Math.round(x.bottom))).size; };
               const box = document.querySelector('#results .results-scroll');
-              const table = document.getElementById('table-column').getBoundingClientRect();
+              const table = document.getElementById('results').getBoundingClientRect();
               const panel = document.getElementById('details').getBoundingClientRect();
               return {wrapped: [...document.querySelectorAll('#results td.num')].filter((td) => lines(td) > 1)
                         .map((td) => td.textContent),

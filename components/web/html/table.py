@@ -146,17 +146,32 @@ def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_
     )
 
 
-# The table's script (gr.HTML's `js_on_load`: `element` is the table's box, `trigger` sends one of its events
-# to the server, `watch` runs after each new value is drawn). The table is links (`results_table`); this
-# runs them in place:
+# The table's script, served as `SCRIPT_PATH` (a file browsers keep, not ~3 KB in every first page's config)
+# and started by gr.HTML's `js_on_load` (`TABLE_JS`: `element` is the table's box, `trigger` sends one of its
+# events to the server, `watch` runs after each new value is drawn). The table is links (`results_table`);
+# the script runs them in place:
 # - a click or Enter on a row opens its model beside the table (`select`, with the model's id), unless a
 #   modifier key asks for a new tab; where the panel sits below the table (a phone) the page then scrolls
 #   to the answer once it shows;
-# - a header orders the rows (`click`, with its column's key), and keeps the focus;
+# - a header orders the rows (`select` too, with its column's key), and keeps the focus;
 # - one row is a tab stop (the open one, else the first); the arrow keys, Home and End move between rows;
-# - Back and Forward (the address bar's entries, `wiring.ADDRESS_JS`) show the state of their address
-#   (`submit`, with the address's query string).
-TABLE_JS = """
+# - Back and Forward (the address bar's entries, `wiring.ADDRESS_JS`) open their address, as a link does.
+SCRIPT_PATH = "/table.js"
+# What only the script makes work (rows that open, the open row marked, the keyboard's focus) is styled by it.
+STYLE = (
+    "#results tbody tr{cursor:pointer}#results tbody tr:hover,#results tbody tr[aria-selected=true]"
+    "{background:var(--background-fill-secondary)}#results tbody tr[aria-selected=true] td:first-child"
+    "{box-shadow:inset 3px 0 0 var(--color-accent)}#results th a:hover{text-decoration:underline}"
+    "#results a:focus-visible{outline:2px solid var(--color-accent);outline-offset:2px}"
+    "#results .sort-mark{margin-left:.2em;font-size:.8em}"
+)
+SCRIPT = (
+    "export default (element, trigger, watch) => {\n"
+    + 'if (!document.getElementById("table-style")) document.head.insertAdjacentHTML("beforeend", '
+    + f"'<style id=\"table-style\">{STYLE}</style>');\n"
+    + "\n".join(
+        line.strip()
+        for line in """
 const rows = () => Array.from(element.querySelectorAll("tbody tr[data-model]"));
 const linkOf = (row) => row.querySelector("a.model-link");
 let sortAsked = null;
@@ -193,7 +208,7 @@ element.addEventListener("click", (event) => {
   event.preventDefault();
   if (header) {
     sortAsked = header.dataset.sort;
-    trigger("click", { sort: sortAsked });
+    trigger("select", { sort: sortAsked });
   } else open(row);
 });
 element.addEventListener("keydown", (event) => {
@@ -218,6 +233,11 @@ watch("value", () => {
 rove();
 if (!window.__tableHistory) {
   window.__tableHistory = true;
-  window.addEventListener("popstate", () => trigger("submit", { address: location.search.slice(0, 2048) }));
+  window.addEventListener("popstate", () => location.reload());
 }
-"""
+""".splitlines()
+        if line.strip()
+    )
+    + "\n};\n"
+)
+TABLE_JS = f'import(gradio_config.root.replace(/\\/$/,"")+"{SCRIPT_PATH}").then(m=>m.default(element,trigger,watch))'

@@ -35,7 +35,6 @@ from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, as_sent, by_name, components
 from components.web.routes import badge_feed, downloads
 from components.web.routes.endpoints import address_of
-from components.web.routes.first_response import page_query
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -181,20 +180,16 @@ class ModelsTab:
 
     def on_select(self, evt: gr.EventData, request: gr.Request | None = None, **values: Any) -> dict[str, Any]:
         """A row opened: its model's answer (the event names the model, the browser's text, read as a link's
-        `model=` is)."""
+        `model=` is); or a header clicked (the event names its column): `on_sort`. One event for both keeps
+        the page's config small."""
+        if event_text(evt, "sort"):
+            return self.on_sort(evt, **values)
         query = Filters.of(values).query()
         now = self.sources.now()
         model_id = links.model_in_data(now.snapshot, event_text(evt, "value"))
         self._count(now, model_id, request)
         model, panel = self._panel(now, model_id, query)
         return {**panel, "link": links.build(links.PageState(query, model, sort_of(values)))}
-
-    def on_address(self, evt: gr.EventData, request: gr.Request | None = None) -> dict[str, Any]:
-        """Back or Forward in the browser: the state of the address it went to, as a link opens it (`on_load`)."""
-        now = self.sources.now()
-        model, answer = self._on_load(now, page_query(event_text(evt, "address").lstrip("?")))
-        self._count(now, model, request)
-        return {name: dict(value) if isinstance(value, dict) else value for name, value in answer.items()}
 
     async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
         """Open the state a deep link asks for; unknown values fall back to the defaults. A burst on one
@@ -368,7 +363,7 @@ class ModelsTab:
         with gr.Row():
             # The table takes the width its figures need (one line each); the panel sits beside it where there
             # is room for both, else below.
-            with gr.Column(scale=3, min_width=760, elem_id="table-column"):
+            with gr.Column(scale=3, min_width=760):
                 # a plain table of links, every value escaped (table.results_table), run in place by its script
                 results = gr.HTML(elem_id="results", js_on_load=table.TABLE_JS, padding=False)
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
@@ -436,9 +431,8 @@ class ModelsTab:
         stack_out = (*PICKERS, *TABLE, *PANEL, "link")
         gr.on([w.cc.input, w.version.input], **event(self.on_stack, table_in, stack_out))
         w.library.input(**event(self.on_library, table_in, stack_out))
-        w.results.select(**event(self.on_select, (*FILTERS, "link"), (*PANEL, "link")))
-        w.results.click(**event(self.on_sort, table_in, table_out, trigger_mode="always_last"))
-        w.results.submit(fn=answering(w, self.on_address), outputs=w.named(every), postprocess=False, **PAGE_EVENT)
+        # a row opens a model (the panel shows progress), a header sorts the table
+        w.results.select(**event(self.on_select, table_in, (*PANEL, *TABLE, "link"), show_progress_on=[w.details]))
         w.more.click(**event(self.more, (*table_in, "rows"), table_out))
         w.link.change(None, w.link, w.link, js=ADDRESS_JS, **PAGE_EVENT)
         w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
