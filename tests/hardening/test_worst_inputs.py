@@ -116,6 +116,6 @@ def test_what_a_page_event_sends_back_is_read_at_once(text):
     from components.web.pages.models import event_text
 
     # a clicked row's model, a header's key and the link box are the browser's to send (`pages/models.py`)
-    assert len(within_a_second(lambda: event_text(SimpleNamespace(_data={"value": text}), "value"))) <= 8 * 200
+    assert len(within_a_second(lambda: event_text(SimpleNamespace(_data={"value": text}), "value"))) <= 65_536
     assert len(within_a_second(lambda: links.model_of(text))) <= links.MAX_VALUE
     assert within_a_second(lambda: links.sort_of(text)) == ""

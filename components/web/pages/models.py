@@ -460,9 +460,13 @@ def sort_of(values: Mapping[str, Any]) -> str:
     return links.sort_of(str(values.get("link") or ""))
 
 
+# the longest model id in the data fits (a hostile dataset's ids can be long); what a client sends is cut here
+MAX_EVENT_TEXT = 65_536
+
+
 def event_text(evt: gr.EventData, name: str) -> str:
     """A text value the table's script sent with its event (`table.TABLE_JS`); "" when it sent none or
     something else. It is the browser's text: the caller reads it as it reads a link."""
     data = getattr(evt, "_data", None)
     value = data.get(name) if isinstance(data, dict) else None
-    return value[: 8 * links.MAX_VALUE] if isinstance(value, str) else ""
+    return value[:MAX_EVENT_TEXT] if isinstance(value, str) else ""
