@@ -2,6 +2,8 @@
 
 python assets/make_screenshot.py --readme      # starts the app on the bundled sample and writes
                                                # assets/screenshot.png, screenshot-dark.png, screenshot-phone.png
+                                               # and docs/screenshot-table.png, screenshot-fail-panel.png,
+                                               # screenshot-phone-table.png, screenshot-phone-answer.png
 python assets/make_screenshot.py URL OUT.png [--width 1400] [--dark] [--click-first-row] [--full-page]
 """
 
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -34,6 +37,32 @@ README_SHOTS = (
 README_STATE = "/?q=qwen3&model=Qwen/Qwen3-0.6B"
 
 
+@dataclass(frozen=True)
+class Shot:
+    """A screenshot for docs/: a page state at a window size, the whole window or one element of it, after
+    tapping the row of `tap` (a model id) where one is named."""
+
+    name: str
+    path: str
+    width: int
+    height: int
+    element: str | None = None
+    tap: str | None = None
+
+
+# What docs/ shows of the Models page: the table as a leaderboard, a FAIL's panel, and a phone's first screen
+# and the answer a tapped row scrolls to.
+FAILED = "llava-hf/llava-1.5-7b-hf"
+DOCS_SHOTS = (
+    Shot("screenshot-table.png", "/?sort=-downloads", 1366, 900),
+    # a window as tall as the panel: run.py's viewer draws only the lines in the window
+    Shot("screenshot-fail-panel.png", f"/?model={FAILED}&neuronx_cc=2.28.7631.0&transformers=5.0.0", 1366, 3400,
+         element="#details"),
+    Shot("screenshot-phone-table.png", "/", 390, 844),
+    Shot("screenshot-phone-answer.png", "/", 390, 844, tap=FAILED),
+)  # fmt: skip
+
+
 def shoot(
     url: str, out: Path, width: int, height: int, dark: bool, click_first_row=False, full_page=False, top=None
 ) -> None:
@@ -50,6 +79,23 @@ def shoot(
             page.locator(top).evaluate("(el) => el.scrollIntoView()")
         page.wait_for_timeout(1200)
         page.screenshot(path=str(out), full_page=full_page)
+        browser.close()
+
+
+def docs_shot(url: str, shot: Shot) -> None:
+    """One of docs/'s screenshots (`DOCS_SHOTS`), in the light theme."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        touch = {"has_touch": True, "is_mobile": True} if shot.width < 600 else {}
+        page = browser.new_page(viewport={"width": shot.width, "height": shot.height}, color_scheme="light", **touch)
+        page.goto(url + shot.path)
+        page.locator("#results [role=gridcell]").first.wait_for(timeout=30000)
+        if shot.tap:
+            page.locator("#results tbody tr", has_text=shot.tap).first.tap()
+            page.locator("#details-summary h3", has_text=shot.tap).wait_for(timeout=30000)
+        page.wait_for_timeout(1500)  # the page has scrolled to the answer, the viewer has drawn
+        target = page.locator(shot.element) if shot.element else page
+        target.screenshot(path=str(ROOT / "docs" / shot.name))
         browser.close()
 
 
@@ -73,6 +119,9 @@ def readme_shots() -> None:
         for name, width, height, dark, top in README_SHOTS:
             shoot(url + README_STATE, ROOT / "assets" / name, width, height, dark, top=top)
             print(f"wrote assets/{name}")
+        for shot in DOCS_SHOTS:
+            docs_shot(url, shot)
+            print(f"wrote docs/{shot.name}")
     finally:
         app.terminate()
         app.wait(timeout=30)
@@ -82,7 +131,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("url", nargs="?")
     parser.add_argument("out", nargs="?")
-    parser.add_argument("--readme", action="store_true", help="the README's three screenshots, from the sample")
+    parser.add_argument("--readme", action="store_true", help="the README's and docs/' screenshots, from the sample")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--dark", action="store_true")

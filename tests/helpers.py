@@ -246,13 +246,12 @@ def page_opened(tab, params: dict | None = None) -> dict:
 
 
 def shown(answer: dict) -> list[str]:
-    """The model ids of the rows a Models page answer shows, in order (its `results`, as a frame or in the form
-    Gradio sends)."""
-    from components.web.html.markup import model_in_cell
+    """The model ids of the rows a Models page answer shows, in order (its `results` table's rows, as
+    `table.results_table` marks each with its model)."""
+    import html
+    import re
 
-    results = answer["results"]
-    rows = results["data"] if isinstance(results, dict) else results.values.tolist()
-    return [model_in_cell(str(row[0])) for row in rows]  # the model cell is the first
+    return [html.unescape(m) for m in re.findall(r'<tr data-model="([^"]*)"', str(answer["results"]))]
 
 
 LOG_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z ")  # every log line starts with its UTC time

@@ -1,5 +1,5 @@
-"""Addresses: deep links (`?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT&size=MIN-MAX` ⇄ the
-page's state), a model's page on the Hub, and the app's own public address."""
+"""Addresses: deep links (`?model=ID&neuronx_cc=V&transformers=V&view=V&task=T&q=TEXT&size=MIN-MAX&sort=KEY`
+⇄ the page's state), a model's page on the Hub, and the app's own public address."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from components.domain.stacks import StackRef, UnknownStack, names_stack
-from components.queries import views
+from components.queries import ordering, views
 from components.queries.views import SELECTED, Query, normalise
 from components.sources.rankings import Rankings
 from components.sources.records import Records, hub_id
@@ -30,6 +30,7 @@ class PageState:
     query: Query
     model: str = ""
     unknown_stack: str = ""
+    sort: str = ""  # the table's column order (`ordering`), "" for the view's own
 
 
 def opened(params: Mapping[str, str], snapshot: Snapshot, rankings: Rankings, records: Records | None) -> PageState:
@@ -60,7 +61,7 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     stack, unknown = page_stack(snapshot, model, query.neuronx_cc, query.library_version)
     if stack is not None:
         query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
-    return PageState(query, model, unknown)
+    return PageState(query, model, unknown, sort=ordering.parse(get("sort")).param)
 
 
 def page_stack(snapshot: Snapshot, model: str, neuronx_cc: str, library_version: str) -> tuple[Stack | None, str]:
@@ -79,8 +80,17 @@ def page_stack(snapshot: Snapshot, model: str, neuronx_cc: str, library_version:
 def model_of(link: str) -> str:
     """The `model=` of a link to the Models page (a query string or a whole address), at most `MAX_VALUE`
     characters; "" for none. It is the browser's text: `model_in_data` says which model it names."""
+    return _param(link, "model")
+
+
+def sort_of(link: str) -> str:
+    """The `sort=` of a link to the Models page, as `ordering` reads it ("" for the view's own order)."""
+    return ordering.parse(_param(link, "sort")).param
+
+
+def _param(link: str, name: str) -> str:
     query = urlsplit(link).query if "?" in link or "://" in link else link.lstrip("?")
-    return dict(parse_qsl(query[: 8 * MAX_VALUE])).get("model", "")[:MAX_VALUE]
+    return dict(parse_qsl(query[: 8 * MAX_VALUE])).get(name, "")[:MAX_VALUE]
 
 
 def model_in_data(snapshot: Snapshot, asked: str) -> str:
@@ -103,6 +113,7 @@ def build(state: PageState) -> str:
         ("task", q.task),
         ("q", q.text),
         ("size", q.size),
+        ("sort", state.sort),
         *StackRef.asked(q.neuronx_cc, q.library_version).params(),
     ]
     return urlencode([(k, v) for k, v in pairs if v])

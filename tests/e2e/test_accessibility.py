@@ -53,11 +53,11 @@ def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: 
     page.locator("#search textarea, #search input").first.focus()
     for _ in range(40):  # Tab until a cell of the table has focus
         page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.getAttribute('role') === 'gridcell'"):
+        if page.evaluate("() => Boolean(document.activeElement.closest('#results [role=gridcell]'))"):
             break
     else:
         pytest.fail("Tab never reached the results table")
-    model = page.evaluate("() => document.activeElement.innerText.split('\\n')[0].trim()")
+    model = page.evaluate("() => document.activeElement.closest('tr').dataset.model")
     page.keyboard.press("Enter")
     expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
     expect(page.locator("#run-py .cm-scroller")).to_be_attached(timeout=TIMEOUT)

@@ -112,12 +112,12 @@ def test_a_deep_link_to_an_untested_fine_tune_shows_the_evidence(records_app, pa
     details = page.locator("#details-summary")
     expect(details).to_contain_text("not tested", timeout=TIMEOUT)
     evidence = page.locator("#evidence")
-    expect(evidence).to_contain_text("Not tested.", timeout=TIMEOUT)
+    expect(evidence).to_contain_text("What the data says about", timeout=TIMEOUT)
     expect(evidence).to_contain_text("meta-llama/Llama-3.2-1B-Instruct")
     expect(evidence).to_contain_text("LlamaForCausalLM")
     expect(evidence).to_contain_text("UNTESTED")
     text = evidence.inner_text()
-    assert text.index("Not tested.") < text.index("Base model") < text.index("Architecture")
+    assert text.index("What the data says about") < text.index("Base model") < text.index("Architecture")
     expect(page.locator("#run-py")).to_contain_text(f'MODEL_ID = "{FINE_TUNE}"')
     expect(page.locator("#cache-sync")).to_be_hidden()  # no NEFF cache for a script nobody compiled
 
@@ -127,7 +127,7 @@ def test_searching_an_untested_id_offers_to_look_it_up(records_app, page: Page):
     offer = page.locator("#lookup-offer")
     expect(offer).to_be_visible(timeout=TIMEOUT)
     offer.click()
-    expect(page.locator("#evidence")).to_contain_text("Not tested.", timeout=TIMEOUT)
+    expect(page.locator("#evidence")).to_contain_text("What the data says about", timeout=TIMEOUT)
     expect(page.locator("#evidence")).to_contain_text("no record in models.json")
 
 

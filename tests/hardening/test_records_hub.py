@@ -40,6 +40,6 @@ def test_lookup_and_the_page_never_wait_on_a_broken_hub(broken_app, page: Page):
     assert client.predict(model_id="Qwen/Qwen3-0.6B", api_name="/lookup")["architecture"] == "Qwen3ForCausalLM"
     assert time.monotonic() - began < 2
     page.goto(f"{server.url}/?model={quote(UNKNOWN, safe='')}")
-    expect(page.locator("#evidence")).to_contain_text("Not tested.", timeout=15_000)
+    expect(page.locator("#evidence")).to_contain_text("What the data says about", timeout=15_000)
     expect(page.locator("#evidence")).to_contain_text("Hub record is unknown")
     assert "<script>garbage" not in json.dumps(answer)  # FakeHub.GARBAGE's markup

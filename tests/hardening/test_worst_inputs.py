@@ -111,8 +111,11 @@ def test_a_report_fences_and_a_feed_escapes_a_megabyte_at_once():
     ids=["hrefs", "models", "escapes"],
 )
 def test_what_a_page_event_sends_back_is_read_at_once(text):
-    from components.web.html import markup
+    from types import SimpleNamespace
 
-    # a clicked row's cells and the link box are the browser's to send (`pages/models.py`)
-    assert within_a_second(lambda: markup.model_in_cell(text)) == ""
+    from components.web.pages.models import event_text
+
+    # a clicked row's model, a header's key and the link box are the browser's to send (`pages/models.py`)
+    assert len(within_a_second(lambda: event_text(SimpleNamespace(_data={"value": text}), "value"))) <= 65_536
     assert len(within_a_second(lambda: links.model_of(text))) <= links.MAX_VALUE
+    assert within_a_second(lambda: links.sort_of(text)) == ""

@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from markupsafe import Markup
 
 from components.domain.columns import BY_NAME, STACK_PACKAGES
-from components.domain.results import MEANING, NOT_TESTED, OTHER
+from components.domain.results import EXCLUDED, KIND_LABELS, MEANING, NOT_TESTED, OTHER, PASS
 from components.domain.stacks import StackRef
-from components.queries import formatting
-from components.queries.answers import LookupAnswer
+from components.queries import formatting, links
+from components.queries.answers import HistoryEntry, LookupAnswer
 from components.web.html.markup import badge, join, model_link
 
 # Until a model is opened, the details column says what it will hold (never empty boxes).
@@ -43,17 +43,12 @@ def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = No
     ]
     stack = answer.get("neuronx_cc")
     if stack:
-        out.append(Markup('<p class="on-stack">on {}</p>').format(StackRef.of(answer).long_label))
+        out.append(lead(answer))
     known = [v for v in (answer.get("task"), answer.get("architecture")) if v]
     if known:
         out.append(Markup('<p class="model-kind">{}</p>').format(" · ".join(str(v) for v in known)))
-    out.append(Markup('<p class="meaning">{}</p>').format(MEANING.get(kind, MEANING[OTHER])))
-    if kind == NOT_TESTED:
-        out.append(
-            Markup("<p>This model was run on other stacks; see its history below.</p>")
-            if answer.get("history")
-            else Markup("<p>This model is not in the dataset: nobody has run it through the harness yet.</p>")
-        )
+    if kind != NOT_TESTED:  # the lead says there is no run, the evidence below what to expect
+        out.append(Markup('<p class="meaning">{}</p>').format(MEANING.get(kind, MEANING[OTHER])))
     if answer.get("exclusion"):
         out.append(Markup('<p class="exclusion"><b>Excluded because:</b> {}</p>').format(answer["exclusion"]))
     if answer.get("tp") is not None:
@@ -81,6 +76,48 @@ def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = No
         out.append(_other_fields(other_fields))
     out.append(Markup("</div>"))
     return join(out)
+
+
+def lead(answer: LookupAnswer) -> Markup:
+    """The panel's first line, the answer in one sentence: the result on the stack shown, and what the model's
+    history adds, with a link to that run: "FAIL on 2.28.7631.0 · transformers 5.0.0 — last PASS on
+    2.28.7631.0 · transformers 4.57.1"; for a model with no run here, its latest run elsewhere."""
+    kind = answer.get("kind") or OTHER
+    here = StackRef.of(answer)
+    history = answer.get("history") or []
+    if kind == NOT_TESTED:
+        head = Markup("No run on {}").format(_on(here))
+        latest = history[0] if history else None
+        tail = _run_elsewhere(answer, latest, "last run:") if latest else Markup(" — nor on any other stack")
+    else:
+        head = Markup("<b>{}</b> on {}").format(_word(kind, answer.get("result")), _on(here))
+        last_pass = next((e for e in history if e.get("last_pass")), None)
+        tail = Markup("")
+        if kind != PASS and last_pass is not None:
+            tail = _run_elsewhere(answer, last_pass, "last")
+        elif kind not in (PASS, EXCLUDED) and len(history) > 1:
+            tail = Markup(" — no PASS on the {} stacks tested").format(len(history))
+    return Markup('<p class="lead" id="lead">{}{}</p>').format(head, tail)
+
+
+def _on(stack: StackRef) -> Markup:
+    """A stack in the lead's words (`2.28.7631.0 · transformers 5.0.0`), its exact versions in a hover."""
+    return Markup('<span class="stack" title="{}">{} · {}</span>').format(
+        stack.long_label, stack.compiler, stack.library_label
+    )
+
+
+def _word(kind: str, result: object) -> str:
+    return str(result) if kind == OTHER else KIND_LABELS.get(kind, str(result))
+
+
+def _run_elsewhere(answer: LookupAnswer, entry: HistoryEntry, words: str) -> Markup:
+    """ " — last PASS on <stack>", linking to the model's answer on that stack."""
+    stack = StackRef.of(entry)
+    href = links.model_on_stack(str(answer.get("model_id", "")), stack)
+    return Markup(' — {} <a class="lead-run" href="./?{}" target="_self"><b>{}</b> on {}</a>').format(
+        words, href, _word(entry.get("kind") or OTHER, entry.get("result")), _on(stack)
+    )
 
 
 def _check_line(answer: LookupAnswer) -> Markup:

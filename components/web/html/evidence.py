@@ -21,8 +21,8 @@ def evidence_html(answer: LookupAnswer) -> Markup:
         return Markup("")
     model_id = answer.get("model_id", "")
     parts = [
-        Markup('<div class="evidence" id="evidence"><p class="not-tested-plain"><b>Not tested.</b> '
-               "<code>{}</code> has no run on this stack. What the data says instead:</p>").format(model_id)
+        Markup('<div class="evidence" id="evidence"><p class="evidence-intro">What the data says about '
+               "<code>{}</code> instead of a run on this stack:</p>").format(model_id)
     ]  # fmt: skip
     parts.append(expectation_html(answer.get("expectation")))
     if answer.get("record_unknown"):

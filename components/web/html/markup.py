@@ -4,9 +4,7 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
-from urllib.parse import unquote
 
 from markupsafe import Markup, escape
 
@@ -29,24 +27,6 @@ def model_link(model_id: str) -> Markup:
     return Markup('<a href="{}" target="_blank" rel="noopener noreferrer" class="model-link">{}</a>').format(
         links.model_url(model_id), model_id
     )
-
-
-def model_in_cell(cell: str) -> str:
-    """The model id a table cell links to (a cell `model_link` wrote, as the browser sends it back), or "".
-    It is the browser's text: the caller takes it as it takes a link's `model=`. Read in one pass (a cell
-    may be anything a client sends), at most `MAX_CELL` characters of it."""
-    cell = cell[:MAX_CELL]
-    start = cell.find(MODEL_HREF)
-    end = cell.find('"', start + len(MODEL_HREF)) if start >= 0 else -1
-    if end < 0 or MODEL_CLASS not in cell[end : end + 100]:
-        return ""
-    return unquote(html.unescape(cell[start + len(MODEL_HREF) : end]))
-
-
-# how `model_link` starts and marks its link; the longest id in the data fits in a cell this long
-MODEL_HREF = '<a href="' + links.HUB + "/"
-MODEL_CLASS = 'class="model-link">'
-MAX_CELL = 65_536
 
 
 def badge(kind: str, result: object) -> Markup:

@@ -1,38 +1,46 @@
-"""The results table of the Models page: its columns, its cells (escaped HTML, figures included) and the
-lines around it (the summary, the hint, the size note).
+"""The results table of the Models page, a plain HTML table (every value escaped; links that work without
+scripts) with its script (`TABLE_JS`), and the lines around it (the summary, the hint, the size note).
 """
 
 from __future__ import annotations
 
 import numbers
-from typing import Literal
+from collections.abc import Callable
 
 import pandas as pd
 from markupsafe import Markup
 
 from components.domain.results import OTHER
-from components.queries import formatting
+from components.queries import formatting, ordering
 from components.sources.snapshot import Stack
-from components.web.html.markup import badge, esc, model_link
+from components.web.html.markup import badge, join
 
 TABLE_HINT = Markup(
-    '<p class="hint">Click a row, or press Enter on it, to see how to run the model. <i>Wall time</i> includes '
-    "compilation; <i>peak memory</i> is device (HBM) memory against the capacity of the cores used.</p>"
+    '<p class="hint">Click a row, or press Enter on it (the arrow keys move between rows), to see how to run '
+    "the model; a header sorts by its column. <i>Wall time</i> includes compilation; <i>peak memory</i> is "
+    "device (HBM) memory against the capacity of the cores used.</p>"
 )  # under the summary line, above the table
 
 # The last column is the figure a view orders by: the Hub's trending score in Trending, its downloads
-# elsewhere. One shape for every view lets the table keep its column widths.
-_FIGURE = {"trending": ("Trending score", "trending_score")}
+# elsewhere. One shape for every view keeps the columns where they are.
+_FIGURE = {"trending": ("Trending score", "trending")}
 _DOWNLOADS = ("Downloads", "downloads")
-TABLE_WIDTHS: list[str | int] = ["28%", "12%", "8%", "9%", "13%", "16%", "14%"]
 SIZE_HEADER = "Size (B)"
-# Size is a number cell (billions of parameters), so the table sorts it by number; the rest is HTML.
-TABLE_TYPES: list[Literal["html", "number"]] = ["html", "html", "number", "html", "html", "html", "html"]
+# (header, sort key, a number: right-aligned on one line); the last column is the view's figure
+_COLUMNS = (
+    ("Model", "model", False),
+    ("Result", "result", False),
+    (SIZE_HEADER, "size", True),
+    ("Cores", "cores", True),
+    ("Wall time", "wall", True),
+    ("Peak memory", "memory", True),
+)
+_ARIA_SORT = {False: "ascending", True: "descending"}
 
 
 def table_columns(view: str) -> tuple[str, ...]:
     """The table's headers in a view."""
-    return ("Model", "Result", SIZE_HEADER, "Cores", "Wall time", "Peak memory", _FIGURE.get(view, _DOWNLOADS)[0])
+    return (*(header for header, _, _ in _COLUMNS), _FIGURE.get(view, _DOWNLOADS)[0])
 
 
 def billions(value: object) -> float | None:
@@ -42,30 +50,75 @@ def billions(value: object) -> float | None:
     return round(float(value) / 1e9, 2 if value < 1e11 else 0)
 
 
-def table_frame(frame: pd.DataFrame, view: str = "selected") -> pd.DataFrame:
-    """The rows of a view as the table shows them (already limited to what is sent): every cell is
-    escaped HTML, figures included. A ranked view puts each model's rank before its name."""
-    figure = _FIGURE.get(view, _DOWNLOADS)[1]
-    rows = []
-    for r in frame.to_dict("records"):
+def results_table(
+    frame: pd.DataFrame,
+    view: str,
+    order: ordering.Order,
+    shown_order: ordering.Order,
+    link: Callable[[str, str], str],
+    opened: str = "",
+) -> Markup:
+    """The rows of a view as the table shows them (already limited to what is sent), every value escaped.
+
+    `order` is the link's `sort=`; `shown_order` the order the rows follow (`ordering.shown`), whose header
+    carries `aria-sort`. `link(model, sort)` is the query string of the page with that model open and that
+    order: each header links to its order and each model to its answer, so the table works as links without
+    scripts and the page's script (`TABLE_JS`) only runs them in place. A ranked
+    view puts each model's rank before its name; the `opened` model's row is marked selected."""
+    figure_header, figure_key = _FIGURE.get(view, _DOWNLOADS)
+    columns = (*_COLUMNS, (figure_header, figure_key, True))
+    headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param))
+                   for label, key, numeric in columns)  # fmt: skip
+    figure = ordering.COLUMNS[figure_key].field
+    body = []
+    for index, r in enumerate(frame.to_dict("records")):
+        model_id = str(r["model_id"])
         rank = r.get("rank") if view != "selected" else None
-        model = model_link(r["model_id"])
-        if r.get("task"):
-            model += Markup('<br><small class="task">{}</small>').format(r["task"])
+        cell = Markup('<a class="model-link" href="./?{}">{}</a>').format(link(model_id, order.param), model_id)
         if not formatting.is_missing(rank):
-            model = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + model
-        rows.append(
-            [
-                model,
-                badge(r.get("kind") or OTHER, r.get("result")),
-                billions(r.get("num_parameters")),
-                esc(formatting.cores(r.get("tp"))),
-                esc(formatting.duration(r.get("wall_s"))),
-                esc(formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb"))),
-                esc(formatting.compact(r.get(figure))),
-            ]
+            cell = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + cell
+        if r.get("task"):
+            cell += Markup('<small class="task">{}</small>').format(r["task"])
+        size = billions(r.get("num_parameters"))
+        values = (
+            f"{size:g}" if size is not None else "—",
+            formatting.cores(r.get("tp")),
+            formatting.duration(r.get("wall_s")),
+            formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
+            formatting.compact(r.get(figure)),
         )
-    return pd.DataFrame(rows, columns=list(table_columns(view)))
+        body.append(
+            Markup('<tr data-model="{}" data-index="{}" aria-selected="{}"><td role="gridcell" class="model">{}</td>'
+                   '<td role="gridcell">{}</td>{}</tr>').format(
+                model_id, index, "true" if model_id == opened else "false", cell,
+                badge(r.get("kind") or OTHER, r.get("result")),
+                join(Markup('<td role="gridcell" class="num">{}</td>').format(v) for v in values),
+            )
+        )  # fmt: skip
+    return Markup(
+        '<div class="results-scroll"><table class="results-table" role="grid" aria-label="Models" '
+        'aria-rowcount="{}"><thead><tr>{}</tr></thead><tbody>{}</tbody></table></div>'
+    ).format(len(body) + 1, headers, join(body))
+
+
+def _header(label: str, key: str, numeric: bool, shown_order: ordering.Order, query: str) -> Markup:
+    """A column's header: a link (`query`) to the order a click on it asks for; the column the rows follow
+    says so."""
+    sorted_here = shown_order.key == key
+    aria = Markup(' aria-sort="{}"').format(_ARIA_SORT[shown_order.descending]) if sorted_here else Markup("")
+    mark = ("▼" if shown_order.descending else "▲") if sorted_here else ""
+    return Markup(
+        '<th scope="col" role="columnheader" class="{}"{}><a href="./?{}" data-sort="{}" rel="nofollow">{}'
+        '<span class="sort-mark" aria-hidden="true">{}</span></a></th>'
+    ).format("num" if numeric else "text", aria, query, key, label, mark)
+
+
+def ranked_note(view_label: str, task: str) -> Markup:
+    """Under the summary in Trending and Downloads: the task shown, and why only one."""
+    return Markup(
+        '<p class="hint ranked-task" id="ranked-task">{} shows <b>{}</b> models: the Hub ranks one task at a '
+        "time, so pick another under <i>Task</i>.</p>"
+    ).format(view_label, task)
 
 
 def size_note(left_out: int, size_label: str) -> Markup:
@@ -91,3 +144,100 @@ def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_
     return Markup('<p class="summary">{}<b>{:,}</b> models · <b>{:,}</b> pass{} · on {}</p>').format(
         more, total, passed, rate, where
     )
+
+
+# The table's script, served as `SCRIPT_PATH` (a file browsers keep, not ~3 KB in every first page's config)
+# and started by gr.HTML's `js_on_load` (`TABLE_JS`: `element` is the table's box, `trigger` sends one of its
+# events to the server, `watch` runs after each new value is drawn). The table is links (`results_table`);
+# the script runs them in place:
+# - a click or Enter on a row opens its model beside the table (`select`, with the model's id), unless a
+#   modifier key asks for a new tab; where the panel sits below the table (a phone) the page then scrolls
+#   to the answer once it shows;
+# - a header orders the rows (`select` too, with its column's key), and keeps the focus;
+# - one row is a tab stop (the open one, else the first); the arrow keys, Home and End move between rows;
+# - Back and Forward (the address bar's entries, `wiring.ADDRESS_JS`) open their address, as a link does.
+SCRIPT_PATH = "/table.js"
+# What only the script makes work (rows that open, the open row marked, the keyboard's focus) is styled by it.
+STYLE = (
+    "#results tbody tr{cursor:pointer}#results tbody tr:hover,#results tbody tr[aria-selected=true]"
+    "{background:var(--background-fill-secondary)}#results tbody tr[aria-selected=true] td:first-child"
+    "{box-shadow:inset 3px 0 0 var(--color-accent)}#results th a:hover{text-decoration:underline}"
+    "#results a:focus-visible{outline:2px solid var(--color-accent);outline-offset:2px}"
+    "#results .sort-mark{margin-left:.2em;font-size:.8em}"
+)
+SCRIPT = (
+    "export default (element, trigger, watch) => {\n"
+    + 'if (!document.getElementById("table-style")) document.head.insertAdjacentHTML("beforeend", '
+    + f"'<style id=\"table-style\">{STYLE}</style>');\n"
+    + "\n".join(
+        line.strip()
+        for line in """
+const rows = () => Array.from(element.querySelectorAll("tbody tr[data-model]"));
+const linkOf = (row) => row.querySelector("a.model-link");
+let sortAsked = null;
+const rove = (active) => {
+  const all = rows();
+  const stop = active || all.find((r) => r.getAttribute("aria-selected") === "true") || all[0];
+  all.forEach((r) => { const a = linkOf(r); if (a) a.tabIndex = r === stop ? 0 : -1; });
+};
+const answerShown = (model) => {
+  const head = document.querySelector("#details-summary h3 .model-link");
+  return head && head.textContent === model;
+};
+const toAnswer = (model) => {
+  const panel = document.getElementById("details");
+  if (!panel || panel.getBoundingClientRect().top < element.getBoundingClientRect().bottom - 1) return;
+  const go = () => { panel.scrollIntoView({ block: "start" }); };
+  if (answerShown(model)) return go();
+  const observer = new MutationObserver(() => { if (answerShown(model)) { observer.disconnect(); go(); } });
+  observer.observe(panel, { childList: true, subtree: true, characterData: true });
+  setTimeout(() => observer.disconnect(), 20000);
+};
+const open = (row) => {
+  rows().forEach((r) => r.setAttribute("aria-selected", r === row ? "true" : "false"));
+  rove(row);
+  const model = row.dataset.model;
+  trigger("select", { index: [Number(row.dataset.index), 0], value: model });
+  toAnswer(model);
+};
+element.addEventListener("click", (event) => {
+  const header = event.target.closest("th a[data-sort]");
+  const row = event.target.closest("tbody tr[data-model]");
+  if (!header && !row) return;
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  if (header) {
+    sortAsked = header.dataset.sort;
+    trigger("select", { sort: sortAsked });
+  } else open(row);
+});
+element.addEventListener("keydown", (event) => {
+  const row = event.target.closest("tbody tr[data-model]");
+  if (!row) return;
+  const all = rows(), at = all.indexOf(row);
+  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  const next = all[Math.max(0, Math.min(all.length - 1, to))];
+  rove(next);
+  linkOf(next).focus();
+});
+watch("value", () => {
+  rove();
+  if (sortAsked) {
+    const header = element.querySelector(`th a[data-sort="${sortAsked}"]`);
+    sortAsked = null;
+    if (header) header.focus();
+  }
+});
+rove();
+if (!window.__tableHistory) {
+  window.__tableHistory = true;
+  window.addEventListener("popstate", () => location.reload());
+}
+""".splitlines()
+        if line.strip()
+    )
+    + "\n};\n"
+)
+TABLE_JS = f'import(gradio_config.root.replace(/\\/$/,"")+"{SCRIPT_PATH}").then(m=>m.default(element,trigger,watch))'

@@ -7,7 +7,7 @@ The filters travel as one `Filters` value (`filters.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -16,16 +16,17 @@ import gradio as gr
 from markupsafe import Markup
 
 from components.domain.columns import NAMES
+from components.domain.results import EXCLUDED
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
-from components.queries import config_check, details, links, sizes, snippets, views, wanted
+from components.queries import config_check, details, links, ordering, sizes, snippets, views, wanted
 from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
 from components.sources.rankings import Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.wanted_counts import Wanted
-from components.web.html import causes, evidence, markup, notice, table
+from components.web.html import causes, evidence, notice, table
 from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.html.history import history_table
@@ -68,7 +69,7 @@ class Widgets:
     library: gr.Dropdown
     version: gr.Dropdown
     summary: gr.HTML
-    results: gr.Dataframe
+    results: gr.HTML
     more: gr.Button
     details: gr.HTML
     install: gr.Textbox
@@ -139,17 +140,25 @@ class ModelsTab:
     def table(self, **values: Any) -> dict[str, Any]:
         """The table for the filters, from its first page."""
         now = self.sources.now()
-        return self._table(now, Filters.of(values).query(), PAGE_SIZE, opened_model(now, values))
+        return self._table(now, Filters.of(values).query(), PAGE_SIZE, opened_model(now, values), sort_of(values))
 
     def more(self, **values: Any) -> dict[str, Any]:
         now, limit = self.sources.now(), min(rows_shown(values) + PAGE_SIZE, MAX_ROWS)
-        return self._table(now, Filters.of(values).query(), limit, opened_model(now, values))
+        return self._table(now, Filters.of(values).query(), limit, opened_model(now, values), sort_of(values))
+
+    def on_sort(self, evt: gr.EventData, **values: Any) -> dict[str, Any]:
+        """A header clicked: the rows in the order it asks for (`ordering.Order.after_click`), from the first
+        page."""
+        now, query = self.sources.now(), Filters.of(values).query()
+        key = event_text(evt, "sort")
+        shown = ordering.shown(ordering.parse(sort_of(values)), query.view, bool(query.text.strip()))
+        return self._table(now, query, PAGE_SIZE, opened_model(now, values), shown.after_click(key).param)
 
     def on_view(self, **values: Any) -> dict[str, Any]:
         """Another view: the task picker offers what that view can show, then the table."""
         now = self.sources.now()
         query, choices = self._task_for_view(now, Filters.of(values).query())
-        shown = self._table(now, query, PAGE_SIZE, opened_model(now, values))
+        shown = self._table(now, query, PAGE_SIZE, opened_model(now, values), sort_of(values))
         return {**shown, "task": gr.update(choices=choices, value=query.task)}
 
     def on_stack(self, **values: Any) -> dict[str, Any]:
@@ -162,21 +171,25 @@ class ModelsTab:
             f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
         )
         model, panel = self._panel(now, opened_model(now, values), query)
-        return {**self._pickers(now, query, stack), **self._table(now, query, PAGE_SIZE, model), **panel}
+        table_part = self._table(now, query, PAGE_SIZE, model, sort_of(values))
+        return {**self._pickers(now, query, stack), **table_part, **panel}
 
     def on_library(self, **values: Any) -> dict[str, Any]:
         """Another library: its newest version on the compiler (the old version is another library's)."""
         return self.on_stack(**{**values, "version": ""})
 
-    def on_select(self, evt: gr.SelectData, request: gr.Request | None = None, **values: Any) -> dict[str, Any]:
+    def on_select(self, evt: gr.EventData, request: gr.Request | None = None, **values: Any) -> dict[str, Any]:
+        """A row opened: its model's answer (the event names the model, the browser's text, read as a link's
+        `model=` is); or a header clicked (the event names its column): `on_sort`. One event for both keeps
+        the page's config small."""
+        if event_text(evt, "sort"):
+            return self.on_sort(evt, **values)
         query = Filters.of(values).query()
         now = self.sources.now()
-        model_id = links.model_in_data(
-            now.snapshot, _model_from_event(evt, lambda: self._shown(now, query, rows_shown(values)))
-        )
+        model_id = links.model_in_data(now.snapshot, event_text(evt, "value"))
         self._count(now, model_id, request)
         model, panel = self._panel(now, model_id, query)
-        return {**panel, "link": links.build(links.PageState(query, model))}
+        return {**panel, "link": links.build(links.PageState(query, model, sort=sort_of(values)))}
 
     async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
         """Open the state a deep link asks for; unknown values fall back to the defaults. A burst on one
@@ -212,7 +225,7 @@ class ModelsTab:
             "view": query.view,
             "size": gr.update(choices=self.size_choices(query.size), value=query.size),
             **self._pickers(now, query, stack),
-            **self._table(now, query, PAGE_SIZE, model),
+            **self._table(now, query, PAGE_SIZE, model, state.sort),
             **panel,
         }
         return model, as_sent(self.w, answer)
@@ -238,17 +251,17 @@ class ModelsTab:
             query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
         return query, views.select(now.snapshot, now.rankings, query, now.records)
 
-    def _shown(self, now: Moment, query: views.Query, limit: int) -> list[str]:
-        """The ids of the rows the table shows for `query`, its first `limit`."""
-        return list(self._select(now, query)[1].frame.head(_bounded(limit))["model_id"])
-
     @classmethod
-    def _table(cls, now: Moment, query: views.Query, limit: int, model: str | None) -> dict[str, Any]:
+    def _table(cls, now: Moment, query: views.Query, limit: int, model: str | None, sort: str = "") -> dict[str, Any]:
+        """The table's part of an answer: the rows of `query` in the `sort=` order, its first `limit`, with the
+        lines around them; `model` is the one open."""
         query, result = cls._select(now, query)
-        shown = result.frame.head(_bounded(limit))
-        summary = table.summary_line(
-            result.total, len(shown), result.passed, result.stack, views.VIEW_LABELS[query.view]
-        )
+        order = ordering.parse(sort)
+        shown = ordering.apply(result.frame, order).head(_bounded(limit))
+        view_label = views.VIEW_LABELS[query.view]
+        summary = table.summary_line(result.total, len(shown), result.passed, result.stack, view_label)
+        if query.view != views.SELECTED:
+            summary = Markup(summary) + table.ranked_note(view_label, query.task)
         asked = hub_id(query.text)
         if not result.total and asked:
             offer = links.build(links.PageState(query, asked))
@@ -257,12 +270,16 @@ class ModelsTab:
             summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT
         summary = Markup(summary) + table.size_note(result.size_unknown, sizes.label(query.size))
         pandas_code, sql = snippets.view_snippets(result)
+        rows = table.results_table(
+            shown, query.view, order, ordering.shown(order, query.view, bool(query.text.strip())),
+            lambda opened, asked: links.build(links.PageState(query, opened, sort=asked)), model or "",
+        )  # fmt: skip
         return {
-            "results": table.table_frame(shown, query.view),
+            "results": rows,
             "summary": summary,
             "rows": str(len(shown)),
             "more": gr.update(visible=result.total > len(shown)),
-            "link": links.build(links.PageState(query, model or "")),
+            "link": links.build(links.PageState(query, model or "", sort=order.param)),
             "snippets": snippets_html(pandas_code, sql),
         }
 
@@ -305,7 +322,8 @@ class ModelsTab:
         row: Mapping[str, object] = answer
         other_fields = {c: row[c] for c in now.snapshot.rows.columns if c not in NAMES and row.get(c) is not None}
         install = answer.get("install_command", "")
-        cache_sync = answer.get("cache_sync_command", "")
+        # graphs exist only for a model that ran: an excluded row never compiled any
+        cache_sync = answer.get("cache_sync_command", "") if answer.get("kind") != EXCLUDED else ""
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
         return answer["model_id"], {
             "details": BACK_TO_TABLE
@@ -327,44 +345,44 @@ class ModelsTab:
 
     def layout(self, header: gr.HTML) -> Widgets:
         """Place the tab's components (inside `with gr.Tab(...)`); values arrive on load."""
-        with gr.Row(equal_height=True):
-            view = gr.Radio(
-                [(views.VIEW_LABELS[v], v) for v in views.VIEWS], value=views.VIEWS[0], label="View",
-                elem_id="view", scale=2, min_width=260,
-            )  # fmt: skip
-            task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
-            size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
+        # The search box first: on a phone it is on the first screen, above the pickers.
         with gr.Row(equal_height=True):
             search = gr.Textbox(
                 label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
                 scale=3, min_width=240, max_lines=1, autofocus=True,
             )  # fmt: skip
-            cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=170)
+            view = gr.Radio(
+                [(views.VIEW_LABELS[v], v) for v in views.VIEWS], value=views.VIEWS[0], label="View",
+                elem_id="view", scale=2, min_width=260,
+            )  # fmt: skip
+        with gr.Row(equal_height=True):
+            task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
+            size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
+            cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=240)  # "2.28.7631.0 (newest)"
             library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=180)
             version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
         summary = gr.HTML(elem_id="summary")
         with gr.Row():
-            with gr.Column(scale=3, min_width=300):
-                # every cell is HTML the app escaped (table.table_frame)
-                results = gr.Dataframe(
-                    headers=list(table.table_columns(views.SELECTED)), datatype=table.TABLE_TYPES,
-                    column_widths=table.TABLE_WIDTHS, interactive=False, elem_id="results", wrap=True,
-                    max_height=640,
-                )  # fmt: skip
+            # The table takes the width its figures need (one line each); the panel sits beside it where there
+            # is room for both, else below.
+            with gr.Column(scale=3, min_width=760):
+                # a plain table of links, every value escaped (table.results_table), run in place by its script
+                results = gr.HTML(elem_id="results", js_on_load=table.TABLE_JS, padding=False)
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
-            with gr.Column(scale=2, min_width=300, elem_id="details"):
+            with gr.Column(scale=1, min_width=380, elem_id="details"):
                 details_html = gr.HTML(html_details.GUIDE, elem_id="details-summary")
                 install = gr.Textbox(
                     label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
-                    interactive=False, max_lines=4, visible=False,
+                    interactive=False, max_lines=12, visible=False,
                 )  # fmt: skip
                 cache_sync = gr.Textbox(
                     label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
                     interactive=False, visible=False,
                 )  # fmt: skip
+                # whole (no max_lines): the script is short, and read top to bottom
                 run_py = gr.Code(
                     label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
-                    interactive=False, max_lines=30, visible=False,
+                    interactive=False, visible=False,
                 )  # fmt: skip
                 run_command = gr.Textbox(
                     value=RUN_COMMAND, label="Then run it (a sharded script starts its own ranks)",
@@ -415,7 +433,8 @@ class ModelsTab:
         stack_out = (*PICKERS, *TABLE, *PANEL, "link")
         gr.on([w.cc.input, w.version.input], **event(self.on_stack, table_in, stack_out))
         w.library.input(**event(self.on_library, table_in, stack_out))
-        w.results.select(**event(self.on_select, (*FILTERS, "rows"), (*PANEL, "link")))
+        # a row opens a model (the panel shows progress), a header sorts the table
+        w.results.select(**event(self.on_select, table_in, (*PANEL, *TABLE, "link"), show_progress_on=[w.details]))
         w.more.click(**event(self.more, (*table_in, "rows"), table_out))
         w.link.change(None, w.link, w.link, js=ADDRESS_JS, **PAGE_EVENT)
         w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
@@ -438,16 +457,18 @@ def _bounded(limit: int | None) -> int:
     return max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
 
 
-def _model_from_event(evt: gr.SelectData, shown: Callable[[], list[str]]) -> str:
-    """The model of the clicked row: the model cell holds its link as `markup.model_link` wrote it (robust to
-    the client's sorting); with no cells sent, the row at the clicked index of the rows `shown()`."""
-    cells = [str(c) for c in (getattr(evt, "row_value", None) or [])]
-    for cell in cells:
-        model_id = markup.model_in_cell(cell)
-        if model_id:
-            return model_id
-    index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
-    if not cells and isinstance(index, int) and index >= 0:
-        ids = shown()
-        return ids[index] if index < len(ids) else ""
-    return ""
+def sort_of(values: Mapping[str, Any]) -> str:
+    """The table's order on the page: the `sort=` of its link (the `link` box), "" for the view's own."""
+    return links.sort_of(str(values.get("link") or ""))
+
+
+# the longest model id in the data fits (a hostile dataset's ids can be long); what a client sends is cut here
+MAX_EVENT_TEXT = 65_536
+
+
+def event_text(evt: gr.EventData, name: str) -> str:
+    """A text value the table's script sent with its event (`table.TABLE_JS`); "" when it sent none or
+    something else. It is the browser's text: the caller reads it as it reads a link."""
+    data = getattr(evt, "_data", None)
+    value = data.get(name) if isinstance(data, dict) else None
+    return value[:MAX_EVENT_TEXT] if isinstance(value, str) else ""

@@ -34,22 +34,27 @@ class EventOptions(TypedDict):
 PAGE_EVENT: EventOptions = {"api_visibility": "private", "preprocess": False}
 
 # The one address-bar script: a component's `.change` runs it in the browser, and the address bar shows the
-# page's view without a new history entry. It reads a query string (the Models page's link box, which then
-# holds the full link to copy) or an answer's HTML naming its view in `data-query` (the Failures page);
-# other HTML, or a full link already, leaves the address alone. The tab's title follows the Models page's
-# link once it moves away from the link the page was opened with (whose title the first response gave):
-# the model opened, else the app's name.
+# page's state. It reads a query string (the Models page's link box, which then holds the full link to copy)
+# or an answer's HTML naming its view in `data-query` (the Failures page); other HTML, or a full link already,
+# leaves the address alone. Opening another model adds an entry to the browser's history, so Back returns
+# to the table as it was (the table's script shows the state of the address Back goes to: `html/table.py`);
+# any other change (a filter, an order, the state a link opened) replaces the entry. The tab's title follows
+# the Models page's link once it moves away from the link the page was opened with (whose title the first
+# response gave): the model opened, else the app's name.
 ADDRESS_JS = """(value) => {
   const m = /class="view-link" href="[^"]*" data-query="([^"]*)"/.exec(value || "");
   if (!m && (/^https?:/.test(value || "") || /[<>]/.test(value || ""))) return value;
   const u = new URL(window.location.href);
   u.search = m ? m[1].replace(/&amp;/g, "&") : value || "";
-  try { window.history.replaceState(null, "", u); } catch (e) {}
+  const seen = window.__openedWith;
+  const model = m ? "" : u.searchParams.get("model") || "";
+  const opened = seen !== undefined && model && model !== (new URLSearchParams(window.location.search).get("model") || "");
+  try {
+    if (u.href !== window.location.href) window.history[opened ? "pushState" : "replaceState"](null, "", u);
+  } catch (e) {}
   if (!m) {
-    const seen = window.__openedWith;
     window.__openedWith = seen === undefined ? u.search : seen;
     if (seen !== undefined && u.search !== seen) {
-      const model = u.searchParams.get("model");
       document.title = model ? model + " · APP_NAME" : "APP_NAME";
     }
   }

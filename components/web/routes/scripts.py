@@ -1,6 +1,6 @@
 """`GET /busy.js`: the script that keeps a busy tab's painted answer and retries its live page
-(`html/busy.py`), a file of its own so that browsers keep it across pages instead of every first HTML
-carrying it."""
+(`html/busy.py`), and `GET /table.js`: the results table's script (`html/table.py`); files of their own so
+that browsers keep them across pages instead of every first HTML carrying them."""
 
 from __future__ import annotations
 
@@ -10,20 +10,31 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from components.web.html import busy
+from components.web.html import busy, table
 
-# The script changes only with a release of the app; an hour, then a check by ETag.
+# A script changes only with a release of the app; an hour, then a check by ETag.
 CACHE_CONTROL = "public, max-age=3600"
-ETAG = '"' + hashlib.sha256(busy.SCRIPT.encode()).hexdigest()[:32] + '"'
 
 
-def busy_script(request: Request) -> Response:
-    headers = {"Cache-Control": CACHE_CONTROL, "ETag": ETAG}
-    if ETAG in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(busy.SCRIPT, media_type="text/javascript", headers=headers)
+def script(text: str):
+    """The endpoint that serves `text` as JavaScript, with an ETag of its own."""
+    etag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+    def serve(request: Request) -> Response:
+        headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(text, media_type="text/javascript", headers=headers)
+
+    return serve
+
+
+busy_script = script(busy.SCRIPT)
 
 
 def routes() -> list[Route]:
-    """`GET /busy.js`."""
-    return [Route(busy.SCRIPT_PATH, busy_script, methods=["GET"])]
+    """`GET /busy.js` and `GET /table.js`."""
+    return [
+        Route(busy.SCRIPT_PATH, busy_script, methods=["GET"]),
+        Route(table.SCRIPT_PATH, script(table.SCRIPT), methods=["GET"]),
+    ]

@@ -2,7 +2,7 @@
 
 from components.queries.details import lookup
 from components.web.html import details
-from tests.helpers import NEW_CC
+from tests.helpers import NEW_CC, OLD_CC
 
 HOSTILE = "evil/<img src=x onerror=alert(1)>"
 
@@ -26,7 +26,23 @@ def test_details_explain_what_a_result_means(world):
     assert "32 tokens" in html and "says nothing about throughput" in html
     html = details.details(lookup(snap, "google/gemma-3-4b-it", NEW_CC, "4.57.1"))
     assert "Excluded because:</b> not prioritized" in html
-    assert "not in the dataset" in details.details(lookup(snap, "nobody/nothing"))
+    untested = details.details(lookup(snap, "nobody/nothing"))
+    assert "No run on" in untested and "nor on any other stack" in untested
+    assert untested.count("not tested") + untested.count("No run") == 2  # the badge and the lead: said once
+
+
+def test_the_panel_leads_with_the_answer_and_the_run_that_last_passed(world):
+    snap, _ = world
+    failed = details.details(lookup(snap, "Qwen/Qwen3-0.6B", OLD_CC, "4.50.0"))  # passes on the newer stacks
+    lead = failed[failed.index('<p class="lead"') :]
+    lead = lead[: lead.index("</p>")]
+    assert lead.startswith('<p class="lead" id="lead"><b>FAIL</b> on <span class="stack"')
+    assert "— last" in lead and "<b>PASS</b> on" in lead and "transformers 5.0.0" in lead
+    assert 'href="./?model=Qwen%2FQwen3-0.6B&amp;neuronx_cc=' in lead  # a link to that run
+    passed = details.details(lookup(snap, "Qwen/Qwen3-0.6B", NEW_CC, "5.0.0"))
+    assert "— last" not in passed and "<b>PASS</b> on" in passed
+    llama = details.details(lookup(snap, "meta-llama/Llama-3.1-8B-Instruct", NEW_CC, "4.57.1"))
+    assert "— last" in llama and "<b>PASS</b> on" in llama  # it passed on the older compiler
 
 
 def test_a_huge_error_is_cut_to_its_end():

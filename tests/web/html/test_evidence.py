@@ -32,7 +32,12 @@ def untested(**overrides) -> dict:
 def test_not_tested_comes_first_then_the_evidence_all_escaped():
     html = evidence_html(untested())
     assert isinstance(html, Markup)
-    assert html.index("Not tested.") < html.index("Base model") < html.index("Architecture") < html.index("UNTESTED")
+    assert (
+        html.index("What the data says about")
+        < html.index("Base model")
+        < html.index("Architecture")
+        < html.index("UNTESTED")
+    )
     assert "<img" not in html and "&lt;img" in html
     assert "a base model 2 steps up" in html and "4 of 5 tested models pass" in html and "1.50 B parameters" in html
     assert "There is no NEFF cache for it" in html and "gated" not in html
@@ -69,8 +74,8 @@ def test_the_expectation_is_shown_beside_the_evidence_as_an_expectation_not_a_re
     html = evidence_html(untested(expectation={"verdict": "likely fails", "basis": "base model", "reason": reason}))
     assert 'class="expectation expectation-fails"' in html and '<b class="expectation-verdict">Likely fails</b>' in html
     assert "not a run" in html and "RuntimeError: x" in html and "<img" not in html
-    # beside the evidence: after "Not tested.", before the base model's line; never a result badge
-    assert html.index("Not tested.") < html.index("Likely fails") < html.index("Base model")
+    # beside the evidence: after "What the data says about", before the base model's line; never a result badge
+    assert html.index("What the data says about") < html.index("Likely fails") < html.index("Base model")
     assert "badge" not in html
     runs = evidence_html(untested(expectation={"verdict": "likely runs", "basis": "architecture", "reason": "r"}))
     assert "expectation-runs" in runs and "Likely runs</b> — r." in runs

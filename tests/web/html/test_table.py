@@ -1,21 +1,46 @@
-"""The results table: every cell from the data is escaped text, never markup."""
+"""The results table: every value from the data is escaped text, the headers sort, the rows open models."""
 
 import re
 
 import pandas as pd
 
-from components.queries.views import normalise, select
+from components.queries import links, ordering
+from components.queries.views import Query, normalise, select
 from components.web.html import table
 from tests.helpers import NEW_CC
 
 
-def test_table_cells_escape_model_ids_and_link_to_the_hub(world):
+def _table(frame, view="selected", sort="", opened="", searching=False) -> str:
+    order = ordering.parse(sort)
+    query = Query(view=view)
+    return str(
+        table.results_table(
+            frame, view, order, ordering.shown(order, view, searching),
+            lambda model, asked: links.build(links.PageState(query, model, sort=asked)), opened,
+        )
+    )  # fmt: skip
+
+
+def test_table_cells_escape_model_ids_and_open_them_here(world):
     snap, rankings = world
-    frame = table.table_frame(select(snap, rankings, normalise(neuronx_cc=NEW_CC, library_version="4.57.1")).frame)
-    cells = " ".join(frame["Model"])
-    assert "<img" not in cells and "&lt;img src=x onerror=alert(1)&gt;" in cells
-    assert 'href="https://huggingface.co/Qwen/Qwen3-0.6B"' in cells
-    assert 'href="https://huggingface.co/evil/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E"' in cells
+    html = _table(select(snap, rankings, normalise(neuronx_cc=NEW_CC, library_version="4.57.1")).frame)
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert 'data-model="evil/&lt;img src=x onerror=alert(1)&gt;"' in html
+    assert 'href="./?model=Qwen%2FQwen3-0.6B"' in html  # a link to the model's answer, without scripts too
+    assert 'href="./?model=evil%2F%3Cimg+src%3Dx+onerror%3Dalert%281%29%3E"' in html
+
+
+def test_numbers_are_cells_of_their_own_and_the_sorted_header_says_so(world):
+    snap, rankings = world
+    frame = select(snap, rankings, normalise()).frame
+    html = _table(frame)
+    assert html.count('aria-sort="descending"') == 1  # the view's own order: downloads
+    assert re.search(r'<th[^>]*aria-sort="descending"[^>]*><a href="./\?sort=downloads"', html)
+    by_wall = _table(ordering.apply(frame, ordering.parse("wall")), sort="wall")
+    assert re.search(r'aria-sort="ascending"[^>]*><a href="./\?sort=-wall" data-sort="wall"', by_wall)
+    assert 'class="num"' in html and 'role="gridcell"' in html
+    searching = _table(frame, searching=True)
+    assert "aria-sort" not in searching  # a search orders by how well names match: no column says so
 
 
 def test_summary_counts_and_empty_state(world):
@@ -26,20 +51,21 @@ def test_summary_counts_and_empty_state(world):
     assert "No models match" in table.summary_line(0, 0, 0, stack, "Trending")
 
 
-def test_table_frame_of_nothing_has_the_headers():
+def test_a_table_of_nothing_has_the_headers():
     for view in ("selected", "trending", "downloads"):
-        headers = list(table.table_columns(view))
-        assert list(table.table_frame(pd.DataFrame(columns=["model_id"]), view).columns) == headers
+        html = _table(pd.DataFrame(columns=["model_id"]), view)
+        headers = re.findall(r'data-sort="[a-z]+" rel="nofollow">([^<]+)<', html)
+        assert headers == list(table.table_columns(view)) and "<tr data-model" not in html
 
 
 def test_only_ranked_views_show_a_rank_and_the_figure_they_rank_by(world):
     snap, rankings = world
     assert "Rank" not in " ".join(table.table_columns("selected"))
-    selected = table.table_frame(select(snap, rankings, normalise()).frame, "selected")
-    assert not selected["Model"].str.contains('class="rank"').any()
+    assert 'class="rank"' not in _table(select(snap, rankings, normalise()).frame)
     for view, figure in (("trending", "Trending score"), ("downloads", "Downloads")):
-        frame = table.table_frame(select(snap, rankings, normalise(view=view, task="text-generation")).frame, view)
-        assert list(frame.columns)[-1] == figure
-        ranks = [int(r) for r in frame["Model"].str.extract(r'class="rank"[^>]*>(\d+)<')[0]]
+        html = _table(select(snap, rankings, normalise(view=view, task="text-generation")).frame, view)
+        assert table.table_columns(view)[-1] == figure and f">{figure}<" in html
+        ranks = [int(r) for r in re.findall(r'class="rank"[^>]*>(\d+)<', html)]
         assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)  # one task: each rank once
-        assert all(re.fullmatch(r"—|[\d,]+(\.\d)?( [kM])?", f) for f in frame[figure]), list(frame[figure])
+        figures = re.findall(r'<td role="gridcell" class="num">([^<]*)</td></tr>', html)
+        assert figures and all(re.fullmatch(r"—|[\d,]+(\.\d)?( [kM])?", f) for f in figures), figures

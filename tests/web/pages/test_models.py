@@ -140,21 +140,34 @@ def test_show_more_counts_from_the_rows_shown_and_keeps_the_open_model(tab):
         assert tab.more(**base, rows=nonsense)["rows"] == first["rows"]
 
 
-def test_a_clicked_row_opens_the_model_its_cell_links_to_whatever_the_order_or_the_index(world):
-    from components.web.html.markup import model_link
-
+def test_a_clicked_row_opens_the_model_its_script_names(world):
     tab = ModelsTab(served(*world))
     base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
     ids = shown(tab.table(**base))
     assert len(ids) >= 3 and ids[-1].startswith("evil/")  # an id in the data that is no Hub id opens too
-    cell = model_link(ids[-1]) + "<br><small>text-generation</small>"
-    clicked = tab.on_select(SimpleNamespace(index=[0, 0], row_value=[str(cell), "PASS"]), None, **base)
-    assert "model=evil%2F%3Cimg" in clicked["link"]  # the row's cell, not the index
+    clicked = tab.on_select(SimpleNamespace(_data={"index": [0, 0], "value": ids[-1]}), None, **base)
+    assert "model=evil%2F%3Cimg" in clicked["link"]
     assert "&lt;img src=x onerror=alert(1)&gt;" in str(clicked["details"])
-    by_index = tab.on_select(SimpleNamespace(index=[1, 0], row_value=None), None, **base, rows="100")
-    assert f"model={ids[1].replace('/', '%2F')}" in by_index["link"]
-    hostile = tab.on_select(SimpleNamespace(index=[0, 0], row_value=["<script>x</script>"]), None, **base)
-    assert "model=" not in hostile["link"] and "Open a model" in str(hostile["details"])
+    sorted_link = "?sort=-wall&" + clicked["link"]
+    kept = tab.on_select(SimpleNamespace(_data={"value": ids[0]}), None, **base, link=sorted_link)
+    assert "sort=-wall" in kept["link"]  # opening a model keeps the table's order
+    for hostile in ({"value": "<script>x</script>"}, {"value": ["a/b"]}, {}, None):
+        answer = tab.on_select(SimpleNamespace(_data=hostile), None, **base)
+        assert "model=" not in answer["link"] and "Open a model" in str(answer["details"])
+
+
+def test_a_header_sorts_numbers_as_numbers_and_a_second_click_turns_the_order(world):
+    tab = ModelsTab(served(*world))
+    base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
+    first = tab.on_sort(SimpleNamespace(_data={"sort": "wall"}), **base)
+    assert "sort=-wall" in first["link"] and 'aria-sort="descending"' in str(first["results"])
+    again = tab.on_sort(SimpleNamespace(_data={"sort": "wall"}), **base, link=first["link"])
+    assert "sort=wall" in again["link"] and 'aria-sort="ascending"' in str(again["results"])
+    by_name = tab.on_sort(SimpleNamespace(_data={"sort": "model"}), **base)
+    turned = tab.on_sort(SimpleNamespace(_data={"sort": "model"}), **base, link=by_name["link"])
+    assert shown(by_name) == sorted(shown(by_name), key=str.lower) and shown(turned) == shown(by_name)[::-1]
+    unknown = tab.on_sort(SimpleNamespace(_data={"sort": "<script>"}), **base, link=first["link"])
+    assert "sort=-wall" in unknown["link"]  # an unknown column changes nothing
 
 
 def _wired(libraries):

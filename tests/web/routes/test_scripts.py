@@ -26,3 +26,15 @@ def test_the_shown_notes_style_is_the_one_the_script_gives_it():
 def test_a_page_names_the_script_from_its_public_address():
     tag = str(busy.script_tag("https://owner-space.hf.space"))
     assert tag == '<script src="https://owner-space.hf.space/busy.js" defer></script>'
+
+
+def test_the_table_script_is_served_as_a_module_the_page_imports():
+    from components.web.html import table
+
+    http = TestClient(Starlette(routes=scripts.routes()))
+    answer = http.get(table.SCRIPT_PATH)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/javascript")
+    assert answer.text.startswith("export default (element, trigger, watch) => {") and 'trigger("select"' in answer.text
+    assert table.SCRIPT_PATH in table.TABLE_JS and len(table.TABLE_JS) < 200  # the page's config carries only this
+    again = http.get(table.SCRIPT_PATH, headers={"If-None-Match": answer.headers["etag"]})
+    assert again.status_code == 304

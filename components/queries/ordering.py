@@ -1,0 +1,103 @@
+"""The order of the Models table: a column a person sorts by (the link's `sort=`), numbers as numbers.
+
+A view has its own order (`views.select`: the Hub's rank in Trending and Downloads; in Selected, names
+that start as typed, then downloads). `sort=KEY` orders by one column instead, `sort=-KEY` in reverse;
+models without a value (an untested model's wall time) come last either way, and ties keep the view's
+order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from components.domain.results import EXCLUDED, FAIL, NOT_TESTED, PASS
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column the table can be sorted by: its frame column, and whether a first click sorts it high to low."""
+
+    field: str
+    numeric: bool
+
+
+# key (as the link writes it) -> what it sorts by
+COLUMNS: dict[str, Column] = {
+    "model": Column("model_id", numeric=False),
+    "result": Column("kind", numeric=False),
+    "size": Column("num_parameters", numeric=True),
+    "cores": Column("tp", numeric=True),
+    "wall": Column("wall_s", numeric=True),
+    "memory": Column("hbm_peak_gb", numeric=True),
+    "downloads": Column("downloads", numeric=True),
+    "trending": Column("trending_score", numeric=True),
+}
+# Results read best first: what runs, what fails, what was left out, what nobody ran.
+RESULT_ORDER = {PASS: 0, FAIL: 1, EXCLUDED: 2, NOT_TESTED: 4}
+
+
+@dataclass(frozen=True)
+class Order:
+    """A column and a direction; the empty key is the view's own order."""
+
+    key: str = ""
+    descending: bool = False
+
+    @property
+    def param(self) -> str:
+        """The link's `sort=` value ("" for the view's own order)."""
+        return ("-" if self.descending else "") + self.key if self.key else ""
+
+    def after_click(self, key: str) -> Order:
+        """The order a click on `key`'s header asks for: the other direction when it is the column sorted
+        already, else its first direction (numbers high to low, text A to Z). An unknown key changes nothing."""
+        column = COLUMNS.get(key)
+        if column is None:
+            return self
+        if key == self.key:
+            return Order(key, not self.descending)
+        return Order(key, column.numeric)
+
+
+def parse(text: object) -> Order:
+    """A link's `sort=` value as an order; anything else is the view's own order."""
+    if not isinstance(text, str):
+        return Order()
+    descending = text.startswith("-")
+    key = text[1:] if descending else text
+    return Order(key, descending) if key in COLUMNS else Order()
+
+
+def view_order(view: str, searching: bool) -> Order:
+    """The column a view's own order follows, for the header that says so: the trending score in Trending,
+    downloads in Downloads and in an unfiltered Selected (a search puts the names that match best first)."""
+    if view == "trending":
+        return Order("trending", True)
+    if view == "downloads" or not searching:
+        return Order("downloads", True)
+    return Order()
+
+
+def shown(order: Order, view: str, searching: bool) -> Order:
+    """The order the rows follow: the link's, else the view's own (`view_order`)."""
+    return order if order.key else view_order(view, searching)
+
+
+def apply(frame: pd.DataFrame, order: Order) -> pd.DataFrame:
+    """`frame` (a view's rows, in the view's order) in `order`: a stable sort, missing values last."""
+    column = COLUMNS.get(order.key)
+    if column is None or column.field not in frame.columns or frame.empty:
+        return frame
+    values = frame[column.field]
+    if order.key == "result":
+        values = values.map(lambda kind: RESULT_ORDER.get(kind, 3))
+    elif order.key == "model":
+        values = values.astype(str).str.lower()
+    else:
+        values = pd.to_numeric(values, errors="coerce")
+    key = values.rename("_order")
+    ranked = frame.assign(_order=key.to_numpy())
+    ranked = ranked.sort_values("_order", ascending=not order.descending, kind="stable", na_position="last")
+    return ranked.drop(columns="_order").reset_index(drop=True)
