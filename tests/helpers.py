@@ -252,3 +252,15 @@ def shown(answer: dict) -> list[str]:
     results = answer["results"]
     rows = results["data"] if isinstance(results, dict) else results.values.tolist()
     return [model_in_cell(str(row[0])) for row in rows]  # the model cell is the first
+
+
+def contrast(colour: str, background: str) -> float:
+    """WCAG's contrast ratio of two #rrggbb colours."""
+
+    def luminance(hex_colour: str) -> float:
+        channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

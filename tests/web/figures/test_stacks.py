@@ -11,7 +11,7 @@ import pytest
 
 from components.sources.dataset import load
 from components.web.figures import stacks as charts
-from tests.helpers import ROOT, row, write
+from tests.helpers import ROOT, contrast, row, write
 from tests.queries.chart_runs import NEW, OLD, chart_snapshot
 
 
@@ -49,18 +49,6 @@ def test_the_pass_rate_is_a_line_per_library_that_never_joins_two_libraries(tmp_
     assert [c[4] for c in bars.customdata] == ["2 models run", "2 models run", "5 models run"]
     (divider,) = fig.layout.shapes  # between the libraries
     assert divider.x0 == 1.5
-
-
-def contrast(colour: str, background: str) -> float:
-    """WCAG's contrast ratio of two #rrggbb colours."""
-
-    def luminance(hex_colour: str) -> float:
-        channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-    high, low = sorted((luminance(colour), luminance(background)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def test_every_series_colour_reads_on_the_light_page_and_the_dark_themes_blocks():
