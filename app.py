@@ -27,12 +27,13 @@ from components.web.html import head, notice
 from components.web.pages import architectures as architectures_tab
 from components.web.pages import charts as charts_tab
 from components.web.pages import compare as compare_tab
+from components.web.pages import endpoints as endpoints_page
 from components.web.pages import failures as failures_tab
 from components.web.pages import wanted as wanted_page
 from components.web.pages.models import ModelsTab
 from components.web.pages.wiring import PAGE_EVENT
 from components.web.patches import build_once
-from components.web.routes import badge_feed, endpoints
+from components.web.routes import badge_feed
 from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
@@ -73,8 +74,9 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     # lists each with the schema of its answer, ~45 KB that no page needs, so they sit on a page of their
     # own that the nav bar does not show.
     with demo.route("API endpoints", "/endpoints", show_in_navbar=False):
-        for name in endpoints.NAMED:
-            gr.api(getattr(api, name), api_name=name)
+        header = page_top()
+        demo.load(lambda: notice.page_header(sources, sources.now()), None, header, **PAGE_EVENT)
+        endpoints_page.build(api)
     return demo
 
 

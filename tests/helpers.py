@@ -262,3 +262,15 @@ def log_message(line: str) -> str:
     without one (a traceback's continuation, another program's output)."""
     found = LOG_TIME.match(line)
     return line[found.end() :] if found else ""
+
+
+def contrast(colour: str, background: str) -> float:
+    """WCAG's contrast ratio of two #rrggbb colours."""
+
+    def luminance(hex_colour: str) -> float:
+        channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

@@ -262,6 +262,10 @@ class CauseAnswer(TypedDict):
         str,
         'its primary error line with numbers, sizes, core ids, addresses and paths masked ("no error text" when there is none)',
     ]
+    example: Annotated[
+        str,
+        "that line as a model's error wrote it, unmasked (the first blocked model's; a model's own in its lookup)",
+    ]
     docs: Annotated[str | None, "the Neuron documentation page of the code, or null"]
 
 

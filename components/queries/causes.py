@@ -7,6 +7,9 @@ core and device ids, hex addresses, paths, line numbers and long quoted values. 
 that reduction under a versioned algorithm (`ALGORITHM`), so the same failure on another stack has the same
 signature. Change anything in the reduction and the version must change with it: stored signatures from an
 older version then stop matching, rather than silently meaning something else.
+
+The masked line is the cause's identity, not its wording: what a person reads is `example`, the same line
+as it was written (`shape '[1, -1, 32, 128]'`, not `shape '[N, -N, N, N]'`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -56,17 +59,25 @@ _MASKS: tuple[tuple[re.Pattern, str], ...] = (
 @dataclass(frozen=True)
 class Cause:
     """What one FAIL's error text reduces to. `code` is the NCC_/NRT_ code, else the exception type, else
-    None; `line` the masked primary error line; `docs` the Neuron documentation of the code, or None."""
+    None; `line` the masked primary error line; `summary` its short form; `example` the summary's line as
+    this text wrote it, unmasked (what people read); `docs` the Neuron documentation of the code, or None."""
 
     signature: str
     code: str | None
     summary: str
     docs: str | None
     line: str
+    example: str = field(compare=False)  # one text's wording: not part of what the cause is
 
     def as_dict(self) -> CauseAnswer:
-        """{signature, code, summary, docs}: the cause as the endpoints answer it."""
-        return {"signature": self.signature, "code": self.code, "summary": self.summary, "docs": self.docs}
+        """{signature, code, summary, example, docs}: the cause as the endpoints answer it."""
+        return {
+            "signature": self.signature,
+            "code": self.code,
+            "summary": self.summary,
+            "example": self.example,
+            "docs": self.docs,
+        }
 
 
 def clean_lines(text: object) -> list[str]:
@@ -132,7 +143,7 @@ def cause_of(error: str | None) -> Cause:
     same text always gives the same cause, on any stack. Not cached here (a snapshot keeps its own)."""
     lines = clean_lines(error)
     if not lines:
-        return Cause(_signature("", NO_ERROR_TEXT), None, NO_ERROR_TEXT, None, NO_ERROR_TEXT)
+        return Cause(_signature("", NO_ERROR_TEXT), None, NO_ERROR_TEXT, None, NO_ERROR_TEXT, NO_ERROR_TEXT)
     code, line = _coded_line(lines) if _may_have_code(error) else (None, None)
     raised = None
     if code is None:
@@ -141,15 +152,24 @@ def cause_of(error: str | None) -> Cause:
     if line is None:  # no exception named (a crash, a killed process): the last line that is not a frame
         line = next((x for x in reversed(lines) if not x.lstrip().startswith("File ")), lines[-1])
     masked = mask(line)
-    summary = masked
+    summary, example = masked, _spaced(line)
     if raised and "." in raised and line.startswith(raised):  # `torch._dynamo.exc.Unsupported: …` → `Unsupported: …`
-        summary = mask(raised.rsplit(".", 1)[-1] + line[len(raised) :])
+        short = raised.rsplit(".", 1)[-1] + line[len(raised) :]
+        summary, example = mask(short), _spaced(short)
     status = _codes()["runtime"]["statuses"].get(code)
     if status is not None and summary.endswith(code or ""):
         summary += f" (status {status})"
-    if len(summary) > MAX_SUMMARY:
-        summary = summary[: MAX_SUMMARY - 1].rstrip() + "…"
-    return Cause(_signature(code or "", masked), code, summary, docs_link(code), masked)
+        example += f" (status {status})" if example.endswith(code or "") else ""
+    return Cause(_signature(code or "", masked), code, _cut(summary), docs_link(code), masked, _cut(example))
+
+
+def _spaced(line: str) -> str:
+    """A line with its runs of whitespace as one space, as `mask` leaves them."""
+    return " ".join(line.split())
+
+
+def _cut(text: str) -> str:
+    return text[: MAX_SUMMARY - 1].rstrip() + "…" if len(text) > MAX_SUMMARY else text
 
 
 def _may_have_code(text: object) -> bool:

@@ -1,6 +1,9 @@
 """The figures' data: pass rate across stacks, the runs of one stack, results by organisation. Pure pandas
 over a snapshot, computed once per snapshot and memoised; `web/figures` only draws them (the causes across
 stacks are `failures.across_stacks`).
+
+Figures across stacks read the stacks library by library (`library_stacks`): a Diffusers stack is not the
+next point of a Transformers line, so each library is a series of its own.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from components.domain.results import EXCLUDED, FAIL, OTHER, PASS
+from components.domain.stacks import library_order
 from components.sources.snapshot import Snapshot, Stack
 
 TOP_ORGS = 20
@@ -20,15 +24,24 @@ def organisation(model_id: str) -> str:
     return model_id.split("/", 1)[0] if "/" in model_id else NO_ORG
 
 
+def library_stacks(snapshot: Snapshot) -> list[tuple[str, list[Stack]]]:
+    """[(library, its stacks oldest first)], Transformers first and the other libraries by name (the
+    pickers' order)."""
+    grouped: dict[str, list[Stack]] = {}
+    for stack in reversed(snapshot.stacks):  # newest first, reversed: each library's oldest first
+        grouped.setdefault(stack.library, []).append(stack)
+    return sorted(grouped.items(), key=lambda item: library_order(item[0]))
+
+
 def stack_trend(snapshot: Snapshot) -> pd.DataFrame:
-    """One row per stack, oldest first: label, neuronx_cc, library, library_version, run (not
-    excluded), passed, failed, excluded, pass_rate (passed / run, None when nothing ran), newest
-    tested_at."""
+    """One row per stack, library by library (`library_stacks`), each library's oldest first: label,
+    neuronx_cc, library, library_version, run (not excluded), passed, failed, excluded, pass_rate (passed /
+    run, None when nothing ran), newest tested_at."""
     return snapshot.memo(("chart-data", "trend"), lambda: _stack_trend(snapshot))
 
 
 def _stack_trend(snapshot: Snapshot) -> pd.DataFrame:
-    stacks = list(reversed(snapshot.stacks))
+    stacks = [s for _, of_library in library_stacks(snapshot) for s in of_library]
     labels = [s.label for s in stacks]
     if len(set(labels)) < len(labels):  # two compilers that differ only after "+": keep them apart
         labels = [s.long_label for s in stacks]

@@ -44,7 +44,7 @@ def failure_summary(snapshot: Snapshot, stack: Stack, model_id: str) -> str:
         return result
     if cause["summary"] == causes.NO_ERROR_TEXT:
         return f"{result} (no error recorded)"
-    return f"{result}: {cause['summary']}"
+    return f"{result}: {cause['example']}"
 
 
 def expectation(

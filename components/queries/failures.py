@@ -16,20 +16,23 @@ import pandas as pd
 from components.domain.results import FAIL, PASS
 from components.queries.answers import CauseAnswer, FailureCause, FailuresAnswer, FixedIn, ModelCause
 from components.queries.causes import ALGORITHM, Cause, cause_of
+from components.queries.charts import library_stacks
 from components.sources.snapshot import Snapshot, Stack
 
 
 @dataclass(frozen=True)
 class StackCauses:
     """Every FAIL of one stack in exactly one cause: `models[i]` are the models `causes[i]` blocks (in
-    name order), `by_model` each failed model's cause index."""
+    name order), `by_model` each failed model's cause index. `causes[i]` is read from its first model's error,
+    so its `example` is that model's line; `examples` holds each failed model's own."""
 
     causes: tuple[Cause, ...]
     models: tuple[tuple[str, ...], ...]
     by_model: dict[str, int]
+    examples: dict[str, str]
 
     def __sizeof__(self) -> int:
-        return 120 * len(self.by_model) + 400 * len(self.causes)
+        return 200 * len(self.by_model) + 600 * len(self.causes)
 
 
 def stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
@@ -42,28 +45,30 @@ def _stack_causes(snapshot: Snapshot, stack: Stack) -> StackCauses:
     positions = snapshot.stack_positions(stack)
     failed = positions[snapshot.kind[positions] == FAIL]
     if not len(failed):
-        return StackCauses((), (), {})
+        return StackCauses((), (), {}, {})
     text_codes, texts = _error_texts(snapshot, failed)
     known = _text_causes(snapshot)  # a text on several stacks is reduced once
-    index: dict[str, int] = {}
-    causes: list[Cause] = []
     distinct = np.unique(text_codes)
-    per_text = np.zeros(len(distinct), dtype=np.int64)
-    for i, code in enumerate(distinct.tolist()):
+    text_causes: list[Cause] = []
+    for code in distinct.tolist():
         cause = known.get(code)
         if cause is None:
             text = texts[code] if code >= 0 else None
             cause = known[code] = cause_of(text if isinstance(text, str) else None)
-        per_text[i] = index.setdefault(cause.signature, len(causes))
-        if per_text[i] == len(causes):
-            causes.append(cause)
-    groups: list[list[str]] = [[] for _ in causes]
+        text_causes.append(cause)
+    own: dict[str, Cause] = {}
     ids = snapshot.rows["model_id"].to_numpy(dtype=object)[failed]
-    for model_id, cause in zip(ids, per_text[np.searchsorted(distinct, text_codes)].tolist()):
-        groups[cause].append(str(model_id))
-    models = tuple(tuple(sorted(g, key=lambda m: (m.casefold(), m))) for g in groups)
+    for model_id, text in zip(ids, np.searchsorted(distinct, text_codes).tolist()):
+        own[str(model_id)] = text_causes[text]
+    groups: dict[str, list[str]] = {}
+    for model_id in sorted(own, key=lambda m: (m.casefold(), m)):
+        groups.setdefault(own[model_id].signature, []).append(model_id)
+    # in order of first appearance over the texts, as before: the page sorts by count, ties kept stable
+    order = list(dict.fromkeys(c.signature for c in text_causes))
+    models = tuple(tuple(groups[sig]) for sig in order)
     by_model = {m: i for i, group in enumerate(models) for m in group}
-    return StackCauses(tuple(causes), models, by_model)
+    causes = tuple(own[group[0]] for group in models)
+    return StackCauses(causes, models, by_model, {m: c.example for m, c in own.items()})
 
 
 def _error_texts(snapshot: Snapshot, rows: np.ndarray) -> tuple[np.ndarray, pd.Index]:
@@ -146,32 +151,56 @@ def cause_on_stack(snapshot: Snapshot, stack: Stack, model_id: str) -> ModelCaus
     if index is None:
         return None
     shared = [m for m in found.models[index] if m != model_id]
-    return {**found.causes[index].as_dict(), "shared_with": shared}
+    return {**found.causes[index].as_dict(), "example": found.examples[model_id], "shared_with": shared}
 
 
 def causes_of(snapshot: Snapshot, stack: Stack, model_ids: Iterable[str]) -> dict[str, CauseAnswer]:
-    """model_id → {signature, code, summary, docs} for those of `model_ids` that FAIL on `stack`."""
+    """model_id → {signature, code, summary, example, docs} for those of `model_ids` that FAIL on `stack`,
+    `example` each model's own error line."""
     found = stack_causes(snapshot, stack)
-    return {m: found.causes[found.by_model[m]].as_dict() for m in model_ids if m in found.by_model}
+    return {
+        m: {**found.causes[found.by_model[m]].as_dict(), "example": found.examples[m]}
+        for m in model_ids
+        if m in found.by_model
+    }
 
 
-def across_stacks(snapshot: Snapshot, top: int = 8) -> dict:
-    """Models blocked by each of the `top` causes (by models blocked over all stacks) on every stack:
-    {stacks: [stack, ...] oldest first, causes: [{signature, code, summary, docs, counts: [int per stack]}]}."""
+def across_stacks(snapshot: Snapshot, top: int = 8) -> list[dict]:
+    """Models blocked by the top causes on each stack, library by library (a cause is counted only on the
+    stacks of a library it blocks models in: a Diffusers stack is no zero of a Transformers cause):
+    [{library, stacks: [stack, ...] oldest first, causes: [{signature, code, summary, example, docs, counts:
+    [int per stack]}]}]. The `top` (cause, library) pairs by models blocked over all stacks are kept, and
+    each library's first cause whatever its rank, so that every library with a FAIL shows one."""
 
-    def compute() -> dict:
-        stacks = list(reversed(snapshot.stacks))
-        causes: dict[str, Cause] = {}
-        counts: dict[str, list[int]] = {}
-        for j, s in enumerate(stacks):
-            found = stack_causes(snapshot, s)
-            for cause, models in zip(found.causes, found.models):
-                causes.setdefault(cause.signature, cause)
-                counts.setdefault(cause.signature, [0] * len(stacks))[j] = len(models)
-        order = sorted(counts, key=lambda sig: (-sum(counts[sig]), sig))[:top]
-        return {
-            "stacks": [s.ref.as_dict() for s in stacks],
-            "causes": [{**causes[sig].as_dict(), "counts": counts[sig]} for sig in order],
-        }
+    def compute() -> list[dict]:
+        ranked: list[tuple[int, str, str]] = []  # (-models blocked, library, signature)
+        per_library: list[tuple[str, list[Stack], dict[str, Cause], dict[str, list[int]]]] = []
+        for library, stacks in library_stacks(snapshot):
+            causes: dict[str, Cause] = {}
+            counts: dict[str, list[int]] = {}
+            for j, s in enumerate(stacks):
+                found = stack_causes(snapshot, s)
+                for cause, models in zip(found.causes, found.models):
+                    causes.setdefault(cause.signature, cause)
+                    counts.setdefault(cause.signature, [0] * len(stacks))[j] = len(models)
+            per_library.append((library, stacks, causes, counts))
+            ranked += [(-sum(n), library, sig) for sig, n in counts.items()]
+        ranked.sort()
+        kept = {(library, sig) for _, library, sig in ranked[:top]}
+        for library, _, _, counts in per_library:
+            if counts and not any(lib == library for lib, _ in kept):
+                kept.add((library, min(counts, key=lambda sig: (-sum(counts[sig]), sig))))
+        return [
+            {
+                "library": library,
+                "stacks": [s.ref.as_dict() for s in stacks],
+                "causes": [
+                    {**causes[sig].as_dict(), "counts": counts[sig]}
+                    for sig in sorted(counts, key=lambda sig: (-sum(counts[sig]), sig))
+                    if (library, sig) in kept
+                ],
+            }
+            for library, stacks, causes, counts in per_library
+        ]
 
     return snapshot.memo(("failures-across", ALGORITHM, top), compute)

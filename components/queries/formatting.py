@@ -121,6 +121,12 @@ def count(value: object) -> str:
     return f"{int(number):,}" if number.is_integer() else f"{number:,.1f}"
 
 
+def noun(number: int, singular: str, plural: str | None = None) -> str:
+    """The word a count takes: `noun(1, "fix", "fixes")` → `fix`, `noun(2, "model")` → `models` (no plural
+    given: the singular with an "s")."""
+    return singular if number == 1 else plural or f"{singular}s"
+
+
 def compact(value: object) -> str:
     """A count in a narrow column: `16015313` → `16.0 M`, `374599` → `375 k`, `4430` → `4,430`."""
     number = figure(value)

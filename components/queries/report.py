@@ -101,7 +101,7 @@ def _body(
     shared = cause.get("shared_with") or []
     parts = [
         "### Describe the bug",
-        f"`{model_id}` fails with TorchNeuron (torch-neuronx) on {StackRef.of(answer).long_label}: {cause.get('summary')}",
+        f"`{model_id}` fails with TorchNeuron (torch-neuronx) on {StackRef.of(answer).long_label}: {cause.get('example')}",
         "### Model Name",
         f"{model_id} ({links.model_url(model_id)})",
         "### Describe the workload type",

@@ -85,7 +85,7 @@ def test_the_cause_of_one_model_names_the_others_it_blocks(snap):
     new = stack(snap, NEW)
     cause = failures.cause_on_stack(snap, new, "a/regressed")
     assert cause["code"] == "NRT_RESOURCE" and cause["shared_with"] == ["a/oom"]
-    assert set(cause) == {"signature", "code", "summary", "docs", "shared_with"}
+    assert set(cause) == {"signature", "code", "summary", "example", "docs", "shared_with"}
     assert failures.cause_on_stack(snap, new, "a/fixed") is None  # passed
     assert failures.cause_on_stack(snap, new, "a/excluded") is None  # excluded, not failed
     assert failures.cause_on_stack(snap, new, "nobody/ran-this") is None
@@ -105,10 +105,58 @@ def test_causes_are_computed_once_per_snapshot_one_stack_at_a_time(snap, monkeyp
 
 
 def test_across_stacks_counts_models_blocked_by_the_top_causes_oldest_stack_first(snap):
-    chart = failures.across_stacks(snap)
-    assert [s["neuronx_cc"] for s in chart["stacks"]] == [OLD, MID, NEW]
-    oom = next(c for c in chart["causes"] if c["code"] == "NRT_RESOURCE")
-    assert oom["counts"] == [2, 1, 2] and chart["causes"][0] is oom
+    (transformers,) = failures.across_stacks(snap)
+    assert transformers["library"] == "transformers"
+    assert [s["neuronx_cc"] for s in transformers["stacks"]] == [OLD, MID, NEW]
+    oom = next(c for c in transformers["causes"] if c["code"] == "NRT_RESOURCE")
+    assert oom["counts"] == [2, 1, 2] and transformers["causes"][0] is oom
+
+
+def test_across_stacks_counts_a_cause_only_on_its_own_librarys_stacks(tmp_path):
+    shape = python_error("RuntimeError: shape '[1, -1, 32, 128]' is invalid for input of size 4096", 7)
+    oom = eoom(40.5, 8, "feedface01234567")
+    write(tmp_path / "t.parquet", [
+        row("t/a", cc=OLD, result="FAIL", error=shape), row("t/b", cc=OLD, result="FAIL", error=shape),
+        row("t/c", cc=OLD, result="FAIL", error=oom),
+    ])  # fmt: skip
+    write(tmp_path / "t2.parquet", [row("t/a", cc=NEW, result="FAIL", error=shape), row("t/b", cc=NEW)])
+    diffusers = [row(f"d/{i}", cc=NEW, library="diffusers", lib_version="0.36.0", transformers=None) for i in range(4)]
+    diffusers.append(row("d/fail", cc=NEW, library="diffusers", lib_version="0.36.0", result="FAIL", error=oom))
+    write(tmp_path / "d.parquet", diffusers)
+    chart = failures.across_stacks(load(tmp_path), top=1)
+    assert [c["library"] for c in chart] == ["transformers", "diffusers"]
+    transformers, diffusers = chart
+    assert [s["neuronx_cc"] for s in transformers["stacks"]] == [OLD, NEW]
+    assert [s["library"] for s in diffusers["stacks"]] == ["diffusers"]
+    # the Transformers cause has a count on each Transformers stack and none on the Diffusers one (no false 0)
+    assert [(c["code"], c["counts"]) for c in transformers["causes"]] == [("RuntimeError", [2, 1])]
+    # beyond `top`, each library still shows its first cause
+    assert [(c["code"], c["counts"]) for c in diffusers["causes"]] == [("NCC_EOOM001", [1])]
+
+
+def test_a_cause_reads_as_a_real_error_line_its_first_models_and_each_model_has_its_own(tmp_path):
+    write(tmp_path / "x.parquet", [
+        row("m/b", result="FAIL", error=python_error("RuntimeError: shape '[1, -1, 16, 64]' is invalid for input of size 1024", 3)),
+        row("m/a", result="FAIL", error=python_error("RuntimeError: shape '[1, -1, 32, 128]' is invalid for input of size 4096", 9)),
+        row("m/none", result="FAIL", error=None),
+    ])  # fmt: skip
+    snapshot = load(tmp_path)
+    new = snapshot.newest
+    shape, no_text = failures.failures(snapshot, new)["causes"]
+    assert (
+        shape["models"] == ["m/a", "m/b"]
+        and shape["summary"] == "RuntimeError: shape '[N, -N, N, N]' is invalid for input of size N"
+    )
+    assert shape["example"] == "RuntimeError: shape '[1, -1, 32, 128]' is invalid for input of size 4096"  # m/a's
+    assert no_text["example"] == NO_ERROR_TEXT
+    assert (
+        failures.cause_on_stack(snapshot, new, "m/b")["example"]
+        == "RuntimeError: shape '[1, -1, 16, 64]' is invalid for input of size 1024"
+    )
+    assert {m: c["example"][-4:] for m, c in failures.causes_of(snapshot, new, ["m/a", "m/b"]).items()} == {
+        "m/a": "4096",
+        "m/b": "1024",
+    }
 
 
 def test_the_bundled_sample_reduces_to_about_a_dozen_causes():

@@ -2,7 +2,7 @@
 
 import math
 
-from components.queries.formatting import core_count, cores, cores_phrase, parameter_count, parameters
+from components.queries.formatting import core_count, cores, cores_phrase, noun, parameter_count, parameters
 
 
 def test_a_parameter_count_reads_in_billions_or_millions_and_nonsense_is_unknown():
@@ -56,3 +56,8 @@ def test_a_core_count_with_its_plural_open_and_how_a_run_was_spread():
         "",
         "",
     ]
+
+
+def test_a_count_takes_the_singular_only_for_one():
+    assert [noun(n, "fix", "fixes") for n in (0, 1, 2)] == ["fixes", "fix", "fixes"]
+    assert [noun(n, "model") for n in (1, 3)] == ["model", "models"]

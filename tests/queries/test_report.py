@@ -80,9 +80,11 @@ def test_a_huge_error_is_trimmed_from_its_oldest_lines_to_keep_the_report_within
 
 def test_a_report_of_huge_values_is_cut_to_8_kb_and_backticks_cannot_close_its_code_block():
     answer = {"model_id": "a/m", "neuronx_cc": "2.28", "error": "x\n```\n<b>y</b>", "install_command": "p" * 20_000}
-    url = report.report_url(answer, {"code": "E", "summary": "s", "signature": "v1-x"}, None, None)
+    url = report.report_url(answer, {"code": "E", "summary": "s", "example": "s", "signature": "v1-x"}, None, None)
     assert len(url.encode()) <= report.MAX_URL
-    _, body = fields(report.report_url({**answer, "install_command": "pip"}, {"summary": "s"}, None, None))
+    _, body = fields(
+        report.report_url({**answer, "install_command": "pip"}, {"summary": "s", "example": "s"}, None, None)
+    )
     assert "````\nx\n```\n<b>y</b>\n````" in body
 
 
@@ -98,4 +100,4 @@ def test_compare_regressions_carry_their_cause(snap):
     (regression,) = answer["regressions"]
     assert regression["model_id"] == "a/regressed"
     assert regression["cause"]["code"] == "NRT_RESOURCE"
-    assert set(regression["cause"]) == {"signature", "code", "summary", "docs"}
+    assert set(regression["cause"]) == {"signature", "code", "summary", "example", "docs"}

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 from components.domain.stacks import StackRef
 from components.queries import causes, failures
+from components.queries.formatting import noun
 from components.sources.snapshot import Snapshot
-from components.web.figures.stacks import _style
+from components.web.figures.stacks import COLOURWAY, STACK_AXIS, _style, library_dividers, stack_ticks
 from components.web.html.markup import esc
 
 if TYPE_CHECKING:
@@ -19,19 +20,20 @@ if TYPE_CHECKING:
 
 TOP_CAUSES = 8
 CAPTION = (
-    f"Models blocked by each of the {TOP_CAUSES} causes that block the most models over all stacks, on each "
-    "stack, oldest on the left. A cause is an error code or exception type with its error line's run-to-run "
-    "details masked; the Failures page lists each cause's models."
+    f"Models blocked on each stack by the {TOP_CAUSES} causes that block the most models over all stacks (and "
+    "each library's first cause), a line per cause and library, each library's oldest stack on its left. A cause "
+    "is an error code or exception type with its error line's run-to-run details set aside; the Failures page "
+    "lists each cause's models and a real error line."
 )
 
 
 def causes_figure(snapshot: Snapshot) -> go.Figure:
-    """One line per top cause: models it blocks on each stack, oldest stack on the left."""
+    """One line per top cause and library: models it blocks on each of that library's stacks."""
     return snapshot.memo(("chart", "causes", causes.ALGORITHM), lambda: _causes_figure(snapshot))
 
 
 def _label(cause: dict) -> str:
-    text = cause.get("code") or cause.get("summary") or "?"
+    text = cause.get("code") or cause.get("example") or "?"
     return text.rsplit(".", 1)[-1] if "." in text and " " not in text else text[:40]
 
 
@@ -39,24 +41,34 @@ def _causes_figure(snapshot: Snapshot) -> go.Figure:
     import plotly.graph_objects as go
 
     data = failures.across_stacks(snapshot, TOP_CAUSES)
-    labels = [esc(StackRef.of(s).label) for s in data["stacks"]]
+    refs = [StackRef.of(s) for library in data for s in library["stacks"]]
+    ticks = stack_ticks(refs)
+    first = 0  # where each library's stacks start among `ticks`
+    shown_causes = [c for library in data for c in library["causes"]]
+    names = {c["signature"]: _label(c) for c in shown_causes}
+    colours: dict[str, str] = {}
     fig = go.Figure()
-    names = [_label(c) for c in data["causes"]]
-    for cause, name in zip(data["causes"], names):
-        # two causes can share a code (two RuntimeErrors): the legend says which by its signature's start
-        shown = name if names.count(name) == 1 else f"{name} ({cause['signature'][3:9]})"
-        fig.add_scatter(
-            x=labels, y=cause["counts"], name=esc(shown), mode="lines+markers",
-            customdata=[[esc(cause["summary"][:120])]] * len(labels),
-            hovertemplate="%{x}<br>%{y} model(s) blocked<br>%{customdata[0]}<extra>" + esc(shown) + "</extra>",
-        )  # fmt: skip
-    fig = _style(fig, empty=not data["causes"])
-    # below the plot: eight names on one row at the top would run under Gradio's label on the left
+    for library in data:
+        x = ticks[first : first + len(library["stacks"])]
+        first += len(library["stacks"])
+        for cause in library["causes"]:
+            signature = cause["signature"]
+            name = names[signature]
+            # two causes can share a code (two RuntimeErrors): the legend says which by its signature's start
+            if sum(n == name for n in names.values()) > 1:
+                name = f"{name} ({signature[3:9]})"
+            new = signature not in colours
+            colour = colours.setdefault(signature, COLOURWAY[len(colours) % len(COLOURWAY)])
+            fig.add_scatter(
+                x=x, y=cause["counts"], name=esc(name), mode="lines+markers", legendgroup=signature, showlegend=new,
+                line={"color": colour, "width": 2}, marker={"color": colour, "size": 7},
+                customdata=[[esc(cause["example"][:120]), f"{n:,} {noun(n, 'model')} blocked"] for n in cause["counts"]],
+                hovertemplate="%{x}<br>%{customdata[1]}<br>%{customdata[0]}<extra>" + esc(name) + "</extra>",
+            )  # fmt: skip
+    fig = _style(fig, empty=not shown_causes)
     fig.update_layout(
         yaxis={"title": "models blocked", "rangemode": "tozero"},
-        xaxis={"type": "category"},  # the ticks name each stack: neuronx-cc · library version
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.4, "yanchor": "top"},
-        margin={"b": 40},
-        height=620,
+        xaxis={"title": STACK_AXIS, "type": "category", "categoryorder": "array", "categoryarray": ticks},
+        height=560,
     )
-    return fig
+    return library_dividers(fig, [r.library for r in refs])

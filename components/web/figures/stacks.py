@@ -23,17 +23,22 @@ from components.web.html.markup import esc
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-# Mid-tone colours read on a white and on a near-black page alike.
-KIND_COLOURS = {PASS: "#22a355", FAIL: "#e5484d", EXCLUDED: "#d4a017", OTHER: "#8b95a7"}
-RATE_COLOUR = "#3b82f6"
+# Mid-tones that keep a 3:1 contrast (WCAG's for graphics) on the white page and on the dark theme's
+# #1f2937 blocks alike (tests/web/figures/test_stacks.py measures each).
+KIND_COLOURS = {PASS: "#22a355", FAIL: "#e5484d", EXCLUDED: "#b7860f", OTHER: "#7f8a9c"}
+LIBRARY_COLOURS = {"transformers": "#3b82f6", "diffusers": "#c056c9", "sentence-transformers": "#14a09a"}
+# One colour per series where series are many (causes, other libraries), in this order.
+COLOURWAY = ("#6c7ae0", "#e05a3a", "#14a09a", "#c056c9", "#8c9a1c", "#3f8fe0", "#b07a3a", "#d9508a", "#2e9e4e",
+             "#9b6bdf")  # fmt: skip
 TEXT_COLOUR = "#7f8a9c"
 GRID_COLOUR = "rgba(128, 128, 128, 0.25)"
+BAR_COLOUR = "rgba(128, 128, 128, 0.35)"
 CORE_TICKS = (1, 2, 4, 8, 16)
 LOG_TICKS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
 
 CAPTIONS = {
-    "trend": "Pass rate (line, left axis) and models run (bars, right axis) on each stack, oldest on the left; "
-    "excluded models count in neither.",
+    "trend": "Pass rate (a line per library, left axis) and models run (bars, right axis) on each stack, "
+    "library by library, each library's oldest stack on its left; excluded models count in neither.",
     "wall": "Wall time of each run on this stack (compilation included, log scale) against the Trainium cores "
     "it was sharded over; points are spread sideways a little so that they do not hide each other.",
     "memory": "Peak device memory of each run against the HBM capacity of the cores it used (both log scale); "
@@ -63,40 +68,79 @@ def org_figure(snapshot: Snapshot, stack: Stack) -> go.Figure:
     return snapshot.memo(("chart", "orgs", stack.ref), lambda: _org_figure(org_counts(snapshot, stack)))
 
 
+def library_colour(library: str, index: int) -> str:
+    """The colour of a library's series (`index`: its place among the libraries, for one not named here)."""
+    return LIBRARY_COLOURS.get(library) or COLOURWAY[index % len(COLOURWAY)]
+
+
+def stack_tick(stack: StackRef) -> str:
+    """A stack's tick label on an axis of stacks (titled `STACK_AXIS`): `2.28.7631.0 · transformers 4.57.1`. One
+    line: on a phone plotly turns the labels upright, and two lines side by side ran into the next label."""
+    return f"{esc(stack.compiler)} · {esc(stack.library_label)}"
+
+
+STACK_AXIS = "stack: neuronx-cc · library"
+
+
 def _trend_figure(trend: pd.DataFrame) -> go.Figure:
     import plotly.graph_objects as go
 
-    labels = [esc(v) for v in trend["label"]]
+    refs = [StackRef(cc, lib, lv) for cc, lib, lv in trend[["neuronx_cc", "library", "library_version"]].itertuples(index=False)]  # fmt: skip
+    ticks = stack_ticks(refs)
     rates = [None if r is None or pd.isna(r) else 100 * r for r in trend["pass_rate"]]
     hover = [
         [
-            esc(StackRef(cc, lib, lv).long_label),
+            esc(ref.long_label),
             f"{passed:,} of {run:,}",
             f"{excluded:,}",
             "—" if at is None or pd.isna(at) else at.strftime("%Y-%m-%d"),
+            f"{run:,} {formatting.noun(run, 'model')} run",
         ]
-        for cc, lib, lv, passed, run, excluded, at in trend[
-            ["neuronx_cc", "library", "library_version", "passed", "run", "excluded", "newest_tested_at"]
-        ].itertuples(index=False)
+        for ref, passed, run, excluded, at in zip(
+            refs, trend["passed"], trend["run"], trend["excluded"], trend["newest_tested_at"]
+        )
     ]
     fig = go.Figure()
     fig.add_bar(
-        x=labels, y=list(trend["run"]), name="models run", yaxis="y2", customdata=hover,
-        marker_color="rgba(128, 128, 128, 0.35)",
-        hovertemplate="%{customdata[0]}<br>%{y:,} models run · %{customdata[2]} excluded<extra></extra>",
+        x=ticks, y=list(trend["run"]), name="models run", yaxis="y2", customdata=hover, marker_color=BAR_COLOUR,
+        hovertemplate="%{customdata[0]}<br>%{customdata[4]} · %{customdata[2]} excluded<extra></extra>",
     )  # fmt: skip
-    fig.add_scatter(
-        x=labels, y=rates, name="pass rate", mode="lines+markers", customdata=hover,
-        line={"color": RATE_COLOUR, "width": 3}, marker={"size": 8},
-        hovertemplate="%{customdata[0]}<br>pass rate %{y:.0f}% (%{customdata[1]} run)"
-        "<br>newest run %{customdata[3]}<extra></extra>",
-    )  # fmt: skip
+    libraries = list(dict.fromkeys(trend["library"]))
+    for index, library in enumerate(libraries):  # one line per library: never from one library's stack to another's
+        at = [i for i, lib in enumerate(trend["library"]) if lib == library]
+        fig.add_scatter(
+            x=[ticks[i] for i in at], y=[rates[i] for i in at], name=esc(f"{library} pass rate"),
+            mode="lines+markers", customdata=[hover[i] for i in at],
+            line={"color": library_colour(library, index), "width": 3}, marker={"size": 9},
+            hovertemplate="%{customdata[0]}<br>pass rate %{y:.0f}% (%{customdata[1]} run)"
+            "<br>newest run %{customdata[3]}<extra></extra>",
+        )  # fmt: skip
     fig.update_layout(
         yaxis={"title": "pass rate (%)", "range": [0, 105], "ticksuffix": "%"},
         yaxis2={"title": "models run", "overlaying": "y", "side": "right", "rangemode": "tozero", "showgrid": False},
-        xaxis={"title": "stack: neuronx-cc · library", "type": "category"},
+        xaxis={"title": STACK_AXIS, "type": "category", "categoryorder": "array", "categoryarray": ticks},
     )
-    return _style(fig, empty=not len(trend))
+    _style(fig, empty=not len(trend))
+    return library_dividers(fig, list(trend["library"]))
+
+
+def stack_ticks(refs: list[StackRef]) -> list[str]:
+    """The tick labels of stacks (`stack_tick`), the full compiler version where two would read the same."""
+    ticks = [stack_tick(r) for r in refs]
+    if len(set(ticks)) < len(ticks):
+        ticks = [f"{esc(r.neuronx_cc)} · {esc(r.library_label)}" for r in refs]
+    return ticks
+
+
+def library_dividers(fig: go.Figure, libraries: list[str]) -> go.Figure:
+    """A faint vertical line between one library's stacks and the next library's on an axis of stacks."""
+    for i in range(1, len(libraries)):
+        if libraries[i] != libraries[i - 1]:
+            fig.add_shape(
+                type="line", xref="x", yref="paper", x0=i - 0.5, x1=i - 0.5, y0=0, y1=1,
+                line={"color": TEXT_COLOUR, "width": 1, "dash": "dot"},
+            )  # fmt: skip
+    return fig
 
 
 def _wall_figure(points: pd.DataFrame) -> go.Figure:
@@ -210,9 +254,12 @@ def _style(fig: go.Figure, *, empty: bool) -> go.Figure:
         paper_bgcolor="rgba(0,0,0,0)",
         plot_bgcolor="rgba(0,0,0,0)",
         font={"color": TEXT_COLOUR, "size": 13},
-        margin={"l": 60, "r": 60, "t": 40, "b": 60},
-        # top right: Gradio draws the component's label over the top left corner
-        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom", "traceorder": "normal"},
+        colorway=list(COLOURWAY),
+        margin={"l": 60, "r": 60, "t": 20, "b": 40},
+        # Above the plot: plotly widens the top margin to hold it, as it widens the bottom one for the tick
+        # labels, so the two never meet (below the plot, a legend placed by a fraction of the plot's height
+        # ran into long tick labels). The page titles each figure outside it, so nothing covers the legend.
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom", "traceorder": "normal"},
         hoverlabel={"font": {"size": 13}},
     )
     fig.update_xaxes(gridcolor=GRID_COLOUR, zerolinecolor=GRID_COLOUR, linecolor=GRID_COLOUR)

@@ -70,7 +70,7 @@ def cause_panel(answer: LookupAnswer) -> Markup:
     shared = cause.get("shared_with") or []
     parts = [
         Markup('<div class="cause-panel" id="cause"><p><b>Why it failed:</b> <code>{}</code></p>').format(
-            cause.get("summary")
+            cause.get("example")
         )
     ]
     if shared:
@@ -111,13 +111,13 @@ def regressions_by_cause(regressions: list[ComparedModel]) -> Markup:
         return Markup("")
     items = []
 
-    def summary(entries: list[ComparedModel]) -> str:
+    def summary(entries: list[ComparedModel]) -> str:  # the first model's own line: real text, not the mask
         cause = entries[0].get("cause")
-        return (cause["summary"] if cause else "") or ""
+        return (cause["example"] if cause else "") or ""
 
     for entries in sorted(groups.values(), key=lambda g: (-len(g), summary(g))):
         cause = entries[0].get("cause")
-        what = (cause["code"] or cause["summary"] if cause else "") or "an unknown cause"
+        what = (cause["code"] or cause["example"] if cause else "") or "an unknown cause"
         items.append(
             Markup("<li><b>{:,}</b> model{} newly fail{} with <code>{}</code> {}<br><small>{}: {}</small></li>").format(
                 len(entries),

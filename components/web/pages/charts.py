@@ -24,19 +24,19 @@ class ChartsTab:
         self.sources = sources
 
     def layout(self) -> None:
-        self.trend = gr.Plot(label="Pass rate across stacks", elem_id="chart-trend")
+        self.trend = _plot("Pass rate across stacks", "chart-trend")
         gr.Markdown(charts.CAPTIONS["trend"], elem_classes=["hint"])
         self.stack = gr.Dropdown(label="Stack for the figures below", elem_id="charts-stack", min_width=260)
         with gr.Row():
             with gr.Column(min_width=320):
-                self.wall = gr.Plot(label="Wall time against cores", elem_id="chart-wall")
+                self.wall = _plot("Wall time against cores", "chart-wall")
                 gr.Markdown(charts.CAPTIONS["wall"], elem_classes=["hint"])
             with gr.Column(min_width=320):
-                self.memory = gr.Plot(label="Peak memory against capacity", elem_id="chart-memory")
+                self.memory = _plot("Peak memory against capacity", "chart-memory")
                 gr.Markdown(charts.CAPTIONS["memory"], elem_classes=["hint"])
-        self.orgs = gr.Plot(label="Results by organisation", elem_id="chart-orgs")
+        self.orgs = _plot("Results by organisation", "chart-orgs")
         gr.Markdown(charts.CAPTIONS["orgs"], elem_classes=["hint"])
-        self.causes = gr.Plot(label="Causes of failure across stacks", elem_id="chart-causes")
+        self.causes = _plot("Causes of failure across stacks", "chart-causes")
         gr.Markdown(failure_charts.CAPTION, elem_classes=["hint"])
 
     def on_causes(self) -> dict:
@@ -65,6 +65,13 @@ class ChartsTab:
 
 
 STACK_FIGURES = ("wall", "memory", "orgs")
+
+
+def _plot(title: str, elem_id: str) -> gr.Plot:
+    """A figure under a heading of its own: Gradio draws a component's label over the figure's top left
+    corner, where each figure's legend sits (`figures/stacks.py: _style`)."""
+    gr.Markdown(f"## {title}", elem_classes=["chart-title"])
+    return gr.Plot(label=title, show_label=False, elem_id=elem_id)
 
 
 def build(opened: Callable, sources: Sources) -> None:

@@ -33,6 +33,15 @@ SECTIONS: tuple[tuple[compare.ListName, str, str], ...] = (
         "To or from excluded, or an unknown result: neither a regression nor a fix.",
     ),
 )
+# How each count reads beside its number, one and several: "1 fix", "3 fixes", "2 added"
+COUNTED: dict[compare.ListName, tuple[str, str]] = {
+    "regressions": ("regression", "regressions"),
+    "fixes": ("fix", "fixes"),
+    "added": ("added", "added"),
+    "removed": ("removed", "removed"),
+    "changed": ("changed", "changed"),
+    "other_changes": ("other result change", "other result changes"),
+}
 # Colours and spacing from the theme's variables, so light and dark mode both hold up.
 CSS = """
 .compare-counts { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0.4em 0 0.6em; }
@@ -98,9 +107,9 @@ class CompareTab:
         answer = compare.compare(snapshot, stack_a, stack_b)
         counts = join(
             Markup('<span class="compare-count compare-{}"><b>{:,}</b> {}</span>').format(
-                name, len(answer[name]), title.lower()
+                name, len(answer[name]), formatting.noun(len(answer[name]), *COUNTED[name])
             )
-            for name, title, _ in SECTIONS
+            for name, _, _ in SECTIONS
         )
         parts = [Markup('<div class="compare-counts" id="compare-counts">{}</div>').format(counts)]
         parts.append(causes.regressions_by_cause(answer["regressions"]))

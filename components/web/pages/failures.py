@@ -34,8 +34,9 @@ CSS = """
 """
 INTRO = (
     "Every FAIL on the stack grouped by **cause**: its `NCC_…` compiler code or `NRT_…` runtime status where the "
-    "error has one, else its exception type, with the error line's run-to-run details (numbers, sizes, core ids, "
-    "addresses, paths) masked. The causes blocking the most models come first. *First seen*: the oldest stack "
+    "error has one, else its exception type, and its error line, where models whose lines differ only in "
+    "run-to-run details (numbers, sizes, core ids, addresses, paths) share a cause. Each cause shows the error "
+    "line of its first model. The causes blocking the most models come first. *First seen*: the oldest stack "
     "of the same library where the cause blocked a model. *Fixed in*: newer stacks of that library where some "
     "of its models pass."
 )
@@ -66,6 +67,9 @@ def _cause_block(cause: FailureCause, stack: Stack, opened: str) -> Markup:
         listed = model_links(entry["models"], where, len(entry["models"]) - MAX_MODELS_LISTED)
         fixed.append(Markup("<li><b>Fixed in</b> {}: {}</li>").format(where.label, listed))
     facts = [Markup("<li><b>First seen</b> {}</li>").format(first), *fixed]
+    if cause["count"] > 1:
+        facts.insert(0, Markup("<li>The error line above is {}'s; the other models' differ only in numbers, sizes, "
+                               "ids or paths</li>").format(cause["models"][0]))  # fmt: skip
     if cause.get("docs"):
         facts.append(Markup("<li>{}</li>").format(docs_link(cause["docs"])))
     facts.append(Markup("<li>Signature <code>{}</code></li>").format(cause["signature"]))
@@ -75,7 +79,7 @@ def _cause_block(cause: FailureCause, stack: Stack, opened: str) -> Markup:
         '<ul class="cause-facts">{}</ul><p class="cause-models">{}</p></details>'
     ).format(
         cause["signature"], Markup(" open") if cause["signature"] == opened else "", cause["count"],
-        "s" if cause["count"] != 1 else "", cause.get("code") or "no exception named", cause["summary"],
+        "s" if cause["count"] != 1 else "", cause.get("code") or "no exception named", cause["example"],
         join(facts), model_links(cause["models"], stack, cause["count"] - MAX_MODELS_LISTED),
     )  # fmt: skip
 

@@ -11,8 +11,8 @@ import pytest
 
 from components.sources.dataset import load
 from components.web.figures import stacks as charts
-from tests.helpers import ROOT, row, write
-from tests.queries.chart_runs import chart_snapshot
+from tests.helpers import ROOT, contrast, row, write
+from tests.queries.chart_runs import NEW, OLD, chart_snapshot
 
 
 @pytest.fixture
@@ -25,6 +25,37 @@ def test_pass_rate_and_models_run_per_stack_oldest_first(snap):
     bars, line = fig.data
     assert list(bars.y) == [3, 6]
     assert list(line.y) == pytest.approx([100 / 3, 400 / 6])
+
+
+def libraries_snapshot(folder):
+    """Two Transformers stacks and a Diffusers stack on the newer compiler, each with a FAIL."""
+    write(folder / "t1.parquet", [row("t/a", cc=OLD), row("t/b", cc=OLD, result="FAIL", error="RuntimeError: x 1")])
+    write(folder / "t2.parquet", [row("t/a", cc=NEW), row("t/b", cc=NEW, result="FAIL", error="RuntimeError: x 2")])
+    write(folder / "d.parquet", [
+        row(f"d/{i}", cc=NEW, library="diffusers", lib_version="0.36.0", transformers=None) for i in range(4)
+    ] + [row("d/f", cc=NEW, library="diffusers", lib_version="0.36.0", result="FAIL", error="ValueError: y")])  # fmt: skip
+    return load(folder)
+
+
+def test_the_pass_rate_is_a_line_per_library_that_never_joins_two_libraries(tmp_path):
+    fig = charts.trend_figure(libraries_snapshot(tmp_path))
+    lines = {t.name: list(t.x) for t in fig.data if t.type == "scatter"}
+    assert set(lines) == {"transformers pass rate", "diffusers pass rate"}
+    assert [x.split(" · ")[1] for x in lines["transformers pass rate"]] == ["transformers 4.57.1"] * 2
+    assert [x.split(" · ")[0] for x in lines["transformers pass rate"]] == ["2.9.1.0", "2.10.0.0"]  # oldest first
+    assert lines["diffusers pass rate"] == ["2.10.0.0 · diffusers 0.36.0"]
+    bars = next(t for t in fig.data if t.type == "bar")
+    assert list(bars.x) == [*lines["transformers pass rate"], *lines["diffusers pass rate"]]  # grouped by library
+    assert [c[4] for c in bars.customdata] == ["2 models run", "2 models run", "5 models run"]
+    (divider,) = fig.layout.shapes  # between the libraries
+    assert divider.x0 == 1.5
+
+
+def test_every_series_colour_reads_on_the_light_page_and_the_dark_themes_blocks():
+    colours = {*charts.KIND_COLOURS.values(), *charts.LIBRARY_COLOURS.values(), *charts.COLOURWAY, charts.TEXT_COLOUR}
+    for background in ("#ffffff", "#1f2937"):  # the page, and a block in Gradio's dark theme (measured in Chromium)
+        assert {c: round(contrast(c, background), 2) for c in colours if contrast(c, background) < 3} == {}
+    assert len(set(charts.COLOURWAY)) == len(charts.COLOURWAY) >= 8  # the causes chart's 8 top causes, apart
 
 
 def test_results_by_organisation_most_models_first(snap):

@@ -19,7 +19,8 @@ def test_a_failed_models_panel_names_its_cause_the_others_its_docs_and_the_repor
     monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
     html = causes.cause_panel(details.lookup(snap, "a/one", NEW, ""))
     no_markup_from_data(html)
-    assert "&lt;img src=x onerror=alert(N)&gt;" in html  # the cause in words, escaped
+    # the model's own error line, escaped: never the masked form that is the cause's identity ("alert(N)")
+    assert "RuntimeError: &lt;img src=x onerror=alert(1)&gt;" in html and "alert(N)" not in html
     assert "<b>1</b> other model fails the same way" in html and "evil/&lt;b&gt;bold&lt;/b&gt;" in html
     assert 'class="report-link"' in html and "https://github.com/aws-neuron/aws-neuron-sdk/issues/new?title=" in html
     assert (
@@ -37,4 +38,5 @@ def test_compare_reads_regressions_grouped_by_cause(snap):
     html = causes.regressions_by_cause(answer["regressions"])
     no_markup_from_data(html)
     assert "<b>2</b> models newly fail with <code>RuntimeError</code>" in html
+    assert "<small>RuntimeError: &lt;img src=x onerror=alert(1)&gt;" in html and "alert(N)" not in html  # a/one's line
     assert causes.regressions_by_cause([]) == ""

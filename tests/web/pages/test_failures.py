@@ -47,6 +47,15 @@ def test_the_failures_page_ranks_causes_opens_the_asked_one_and_says_first_seen_
     assert "No model fails" in failures_tab.failures_html({"causes": [], "failed": 0}, snap, new)
 
 
+def test_a_cause_on_the_failures_page_reads_as_its_first_models_error_line_never_the_mask(snap):
+    new = snap.resolve_stack(NEW, "")
+    html = failures_tab.failures_html(failures.failures(snap, new), snap, new)
+    # a/one's own line (escaped); the masked form ("alert(N)") is the cause's identity, shown to no one
+    assert '<code class="cause-summary">RuntimeError: &lt;img src=x onerror=alert(1)&gt;' in html
+    assert "alert(N)" not in html and "N GB" not in html
+    assert "The error line above is a/one's" in html
+
+
 def test_the_failures_page_opens_on_the_stack_its_address_names(snap):
     tab = failures_tab.FailuresTab(served(snap))
     request = SimpleNamespace(query_params={"neuronx_cc": "2.26.9117.0", "transformers": "4.57.1"})
