@@ -120,6 +120,7 @@ class RefreshingStore(Generic[T]):
         self._loaded_at: datetime | None = None
         self.last_error: str | None = None
         self._failures = 0
+        self.failed_refreshes = 0  # every failed attempt since the start (`_failures` counts those in a row)
         self._last_attempt_at: datetime | None = None
         self._next_attempt_at: datetime | None = None
         self._refresh_lock = threading.Lock()  # one read at a time; readers of current() never take it
@@ -248,6 +249,7 @@ class RefreshingStore(Generic[T]):
             # what is served and leave the refresh thread alive to try again.
             except Exception as exc:  # noqa: BLE001
                 self._failures += 1
+                self.failed_refreshes += 1
                 self.last_error = str(exc) if isinstance(exc, SourceError) else describe_error(exc)
                 log.warning("%s refresh failed: %s", self.source_name, self.last_error)
                 self.on_failure(self.last_error, exc)
