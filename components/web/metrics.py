@@ -46,8 +46,9 @@ def route_of(scope: Scope, pages: frozenset[str] = frozenset()) -> str:
     if path in pages:
         return path
     route = scope.get("route")
-    if isinstance(getattr(route, "path", None), str) and not isinstance(route, Mount):
-        return route.path or "/"
+    template = getattr(route, "path", None)
+    if isinstance(template, str) and not isinstance(route, Mount):
+        return template or "/"
     for own in getattr(scope.get("router"), "routes", ()):
         if not isinstance(own, Mount) and own.matches(scope)[0] is Match.FULL:
             return str(own.path)
