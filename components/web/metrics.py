@@ -61,7 +61,7 @@ class Metrics:
 
     def __init__(self, sources: Sources, queue_length: Callable[[], int | None] = lambda: None,
                  wanted: Callable[[], Wanted] | None = None):  # fmt: skip
-        self.registry = CollectorRegistry(auto_describe=True)
+        self.registry = CollectorRegistry()
         self.requests = Counter(
             "http_requests", "Requests answered, by route template and status", ("route", "status"),
             registry=self.registry,
@@ -104,7 +104,7 @@ class _Readings(Collector):
             served_for = status.age(now)
             if served_for is not None:
                 age.add_metric((status.source,), served_for.total_seconds())
-            failures.add_metric((status.source,), store.failed_refreshes)
+            failures.add_metric((status.source,), getattr(store, "failed_refreshes", 0))
         yield age
         yield failures
         if self.wanted is not None:
