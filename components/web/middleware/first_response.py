@@ -91,6 +91,17 @@ def _encode(body: bytes, encoding: str) -> bytes:
     return body
 
 
+def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[bytes, bytes]]:
+    """`headers` with one `Vary` line naming what theirs named and `more`, each once: a cache may read only one
+    line (nginx 1.22 keeps the last), and then must not lose `Accept-Encoding`."""
+    named: dict[bytes, bytes] = {}
+    for value in [v for k, v in headers if k.lower() == b"vary"] + [more]:
+        for name in (part.strip() for part in value.split(b",")):
+            if name:
+                named.setdefault(name.lower(), name)
+    return [h for h in headers if h[0].lower() != b"vary"] + [(b"vary", b", ".join(named.values()))]
+
+
 class FirstResponse:
     """ASGI middleware: the HTML of a page route, rewritten as `rewrite()` says, made once per link and data
     moment (`page_cache`); with a note that the live page is busy while `busy()` says its queue is full."""
@@ -177,8 +188,8 @@ class FirstResponse:
         if self.busy():  # a moment's state: no shared cache keeps it
             body, etag, cache_control = busy.shown(body), etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
         headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
-        if links.space_url() is None:  # its links come from the request's host (the encoding's Vary is the gzip's)
-            headers.append((b"vary", VARY))
+        if links.space_url() is None:  # its links come from the request's host
+            headers = with_vary(headers, VARY)
         if page_cache.etag_matches(scope, etag):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
             await send({"type": "http.response.body", "body": b""})
