@@ -23,6 +23,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 from prometheus_client.parser import text_string_to_metric_families
 
 from components.web import replicas as replicas_
@@ -186,6 +187,20 @@ def test_new_data_reaches_every_replica_though_the_webhook_reached_one(deploymen
                 waiting.discard(number)
         time.sleep(0.2)
     assert not waiting, f"replicas {sorted(waiting)} still serve the old data after 30 s (DATA_CHECK_SECONDS=1)"
+
+
+def test_a_browser_gets_its_cookie_from_the_page_and_its_tab_stays_on_one_replica(deployment, page):
+    """In Chromium through nginx: the first HTML's script sets the cookie before the page joins the queue, and
+    every one of the tab's queue calls reaches the same replica."""
+    served: list[str] = []
+    page.on(
+        "response", lambda r: served.append(r.headers.get("x-replica", "")) if "/gradio_api/queue/" in r.url else None
+    )
+    page.goto(deployment.url + LINK)
+    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=60_000)
+    (cookie,) = [c for c in page.context.cookies() if c["name"] == replicas_.COOKIE]
+    assert re.fullmatch(r"[0-9a-f]{24}", cookie["value"]) and cookie["path"] == "/"
+    assert len(served) >= 2 and len(set(served)) == 1 and served[0].startswith("replica-"), served
 
 
 def test_the_replica_that_served_the_last_visit_killed_mid_burst_fails_no_later_visit(deployment):
