@@ -87,8 +87,9 @@ def pages_reached(urls: list[str]) -> float:
     return total
 
 
-def crowd(setup, users: int, rate: float, hold: float) -> tuple[list[dict], float]:
-    """The crowd against a fresh `setup`: each visit's figures, and the first HTMLs that reached an app."""
+def crowd(setup, users: int, rate: float, hold: float) -> tuple[list[dict], float, float]:
+    """The crowd against a fresh `setup`: each visit's figures, the first HTMLs that reached an app, and the
+    machine's load average (1 min) as the crowd began (other work on the cores shows in every figure)."""
     with setup() as urls, tempfile.TemporaryDirectory() as folder:
         front, apps = urls[0], urls[1:] or urls
         out = Path(folder) / "visits.json"
@@ -96,6 +97,7 @@ def crowd(setup, users: int, rate: float, hold: float) -> tuple[list[dict], floa
                "VISIT_OUT": str(out), "PYTHONUNBUFFERED": "1"}  # fmt: skip
         limit = users / rate + hold + 180
         before = pages_reached(apps)
+        load = os.getloadavg()[0]
         subprocess.run(
             [sys.executable, "-m", "locust", "-f", str(common.HERE / "locustfile.py"), "--headless", "-u", str(users),
              "-r", str(rate), "--run-time", f"{limit:.0f}s", "--stop-timeout", "5", "--host", front,
@@ -104,24 +106,27 @@ def crowd(setup, users: int, rate: float, hold: float) -> tuple[list[dict], floa
         )  # fmt: skip
         reached = pages_reached(apps) - before
         visits = json.loads(out.read_text()) if out.exists() else []
-    return visits + [{"ok": False, "why": "never ran"}] * (users - len(visits)), reached
+    return visits + [{"ok": False, "why": "never ran"}] * (users - len(visits)), reached, load
 
 
 def run(quick: bool = False) -> list[Figure]:
     rate, seconds, hold = (QUICK_RATE, QUICK_SECONDS, QUICK_HOLD) if quick else (RATE, SECONDS, HOLD)
     users = rate * seconds
-    alone, alone_reached = crowd(one_process, users, rate, hold)
-    spread, spread_reached = crowd(behind_nginx, users, rate, hold)
+    alone, alone_reached, alone_load = crowd(one_process, users, rate, hold)
+    spread, spread_reached, spread_load = crowd(behind_nginx, users, rate, hold)
     rows = f"{users:,} at {rate}/s on one link, open {hold} s"
     failed, alone_failed = sum(not v["ok"] for v in spread), sum(not v["ok"] for v in alone)
-    why = "; ".join(filter(None, [reasons(spread), alone_failed and f"one process: {reasons(alone)}"]))
+    cut = sum(not v["ok"] and not v.get("why") for v in alone + spread)  # still running when locust's time ran out
+    why = "; ".join(filter(None, [reasons(spread), alone_failed and f"one process: {reasons(alone)}",
+                                  cut and f"{cut} visit(s) were still running at the run's time limit"]))  # fmt: skip
+    load = f"load average (1 min) as each crowd began: {spread_load:.1f} (replicas), {alone_load:.1f} (one process)"
     first, alone_first = p95(spread, "first_html"), p95(alone, "first_html")
     live, alone_live = p95(spread, "live"), p95(alone, "live")
     return [
         Figure(f"replicas: failed visits ({REPLICAS} + nginx; baseline one process)", rows, failed, "count",
                alone_failed, "0", failed == 0, why),
         Figure(f"replicas: first HTML p95 ({REPLICAS} + nginx; baseline one process)", rows, first, "ms",
-               alone_first, "≤ one process", first <= alone_first),
+               alone_first, "≤ one process", first <= alone_first, load),
         Figure(f"replicas: live page p95 ({REPLICAS} + nginx; baseline one process)", rows, live, "ms", alone_live,
                "≤ one process", live <= alone_live),
         Figure("replicas: first HTMLs that reached an app", rows, spread_reached, "count", alone_reached,
