@@ -88,6 +88,9 @@ class Visitor(HttpUser):
         self.number = next(NUMBERS)
         self.headers = {"X-Forwarded-For": str(ADDRESSES[self.number])}
         self.session = uuid.uuid4().hex[:11]
+        # what the first HTML's script gives a browser (components/web/replicas.py): a balancer in front of
+        # several replicas keeps this tab's queue calls on one of them; one process ignores it
+        self.client.cookies.set("affinity", uuid.uuid4().hex[:24])
 
     def get(self, path: str, name: str, **kwargs):
         response = self.client.get(path, headers=self.headers, name=name, timeout=TIMEOUT, **kwargs)

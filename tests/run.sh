@@ -4,7 +4,8 @@
 #   bash tests/run.sh [PYTEST_ARGS...]
 #
 # Creates (or reuses) the virtual environment .venv (VENV=path for another), installs
-# requirements-dev.txt into it, finds or installs Chromium (tests/chromium.sh) and Node 24 (tests/node.sh),
+# requirements-dev.txt into it, finds or installs Chromium (tests/chromium.sh), Node 24 (tests/node.sh) and
+# nginx (tests/nginx.sh),
 # runs ruff, then mypy, then pytest.
 # .ci/run calls exactly this.
 set -euo pipefail
@@ -38,6 +39,10 @@ export CHROMIUM
 # Space's image does; installed into .node/ from the npm registry when missing, and an empty value skips them.
 GRADIO_NODE_PATH="$(bash tests/node.sh)"
 export GRADIO_NODE_PATH
+# The deployment tests (tests/e2e/test_replicas.py) run Debian's nginx in front of the app's replicas, as
+# deploy/local.sh does: installed with apt-get when missing, as Chromium is; an empty value skips them.
+NGINX="$(bash tests/nginx.sh)"
+export NGINX
 
 "$VENV/bin/ruff" check .
 "$VENV/bin/ruff" format --check .

@@ -113,3 +113,26 @@ def test_the_script_sets_up_lints_and_tests():
     for step in ("-m venv", "-r requirements-dev.txt", "tests/chromium.sh", "ruff\" check .", "ruff\" format --check .",
                  "-m pytest"):  # fmt: skip
         assert step in script, step
+
+
+def run_nginx_sh(bin_dir: Path, uid: int, apt_works: bool, **env: str) -> subprocess.CompletedProcess:
+    """tests/nginx.sh on a PATH of stand-ins (`id`, an `apt-get` that 'installs' nginx into it)."""
+    stub(bin_dir, "id", f'[ "$1" = -u ] && echo {uid}')
+    install = f"printf '#!/bin/bash\\n' > {bin_dir}/nginx; chmod +x {bin_dir}/nginx" if apt_works else "exit 100"
+    stub(bin_dir, "apt-get", f'[ "$1" = install ] && {{ {install}; }}; true')
+    return subprocess.run(
+        ["/bin/bash", str(ROOT / "tests" / "nginx.sh")],
+        env={"PATH": str(bin_dir), "SBIN": str(bin_dir / "none"), **env},
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+
+
+def test_nginx_is_installed_as_chromium_is_and_its_absence_fails_ci(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    done = run_nginx_sh(bin_dir, uid=1000, apt_works=True)
+    assert done.returncode == 0 and done.stdout == "" and "apt-get install -y nginx" in done.stderr
+    assert run_nginx_sh(bin_dir, uid=0, apt_works=False, CI="true").returncode == 1
+    done = run_nginx_sh(bin_dir, uid=0, apt_works=True, CI="true")
+    assert done.returncode == 0 and done.stdout.strip() == str(bin_dir / "nginx")
+    assert "tests/nginx.sh" in (ROOT / "tests" / "run.sh").read_text()

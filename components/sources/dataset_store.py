@@ -7,6 +7,8 @@ background refresh and its `source_status()`.
 from __future__ import annotations
 
 import functools
+import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -18,14 +20,31 @@ from huggingface_hub import constants as hf_constants
 from components.runtime import memory
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, load
 from components.sources.file_cache import FileCache
+from components.sources.listing import list_source
 from components.sources.refresh import Backoff, RefreshingStore, Rejected
 from components.sources.snapshot import Snapshot
+
+log = logging.getLogger(__name__)
 
 SAMPLE_LABEL = "bundled sample data"
 # How long start-up gives the Hub dataset, counted from `DatasetStore.begin()` (the page is built
 # meanwhile) before the labelled sample is served in its place: a hanging Hub must not keep the
 # app from serving within a few seconds of launch.
 STARTUP_WAIT = 1.0
+# How often each replica looks whether the dataset changed (env DATA_CHECK_SECONDS; 0: never): its file list,
+# one small Hub call or a look at a local folder's sizes and times. The webhook reaches one replica; this is
+# how the others serve the same data within this long.
+DATA_CHECK_SECONDS = 30.0
+
+
+def data_check_seconds(env: dict[str, str] | None = None) -> float:
+    """env `DATA_CHECK_SECONDS` (a number of seconds, 0 for no looks), else `DATA_CHECK_SECONDS`."""
+    text = (os.environ if env is None else env).get("DATA_CHECK_SECONDS", "").strip()
+    try:
+        return max(float(text), 0.0) if text else DATA_CHECK_SECONDS
+    except ValueError:
+        log.warning("DATA_CHECK_SECONDS=%r is not a number of seconds; looking every %g s", text, DATA_CHECK_SECONDS)
+        return DATA_CHECK_SECONDS
 
 
 def load_sample(reason: str | None = None) -> Snapshot:
@@ -39,6 +58,8 @@ class DatasetStore(RefreshingStore[Snapshot]):
     The default source is the live Hub dataset; when the Hub cannot be read within `startup_wait`
     seconds of `begin()` the bundled sample is served at once (labelled as such) and the Hub data is
     swapped in when it arrives. A local source is read as it is, and reread when a refresh is requested.
+    Either is looked at every `check_seconds` (default: env DATA_CHECK_SECONDS) and reread when its files
+    changed.
     """
 
     source_name = "dataset"
@@ -52,14 +73,18 @@ class DatasetStore(RefreshingStore[Snapshot]):
         read_timeout: float = 120.0,
         backoff: Backoff = Backoff(),
         loader: Callable[[str], Snapshot] | None = None,
+        check_seconds: float | None = None,
     ):
         self.source = source or None
         super().__init__(
-            refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff, periodic=self.live
-        )
+            refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff, periodic=self.live,
+            check_seconds=data_check_seconds() if check_seconds is None else check_seconds,
+        )  # fmt: skip
         self.startup_wait = startup_wait
-        # the default loader keeps each file's table between refreshes: a refresh reads what changed
-        self._loader = loader or functools.partial(load, cache=FileCache())
+        # the default loader keeps each file's table between refreshes: a refresh reads what changed; the
+        # looks compare the source's file list with the one it last read (none with another loader)
+        self._files: FileCache | None = None if loader else FileCache()
+        self._loader = loader or functools.partial(load, cache=self._files)
         self._first_attempt = threading.Event()
 
     @property
@@ -79,6 +104,12 @@ class DatasetStore(RefreshingStore[Snapshot]):
 
     def reads_at_start(self) -> bool:
         return self.live and not hf_constants.is_offline_mode()
+
+    def begin(self, *, refresh: bool = True) -> None:
+        """As every store begins; a local source's looks for a change start here too (the Hub's with its read)."""
+        super().begin(refresh=refresh)
+        if refresh and self.check_seconds and not self.live and self._files is not None:
+            self.start_refreshing()
 
     def settle(self) -> None:
         """The Hub gets `startup_wait` seconds from `begin()` before the sample is served in its place;
@@ -114,6 +145,14 @@ class DatasetStore(RefreshingStore[Snapshot]):
 
     def can_refresh(self) -> bool:
         return not self.live or not hf_constants.is_offline_mode()
+
+    def changed(self) -> bool:
+        """Whether the source's file list (each file's blob id, or size and time) differs from the one last read;
+        False when nothing was read from it through the file cache (the sample, another loader)."""
+        if self._files is None or self._files.last()[0] is None:
+            return False
+        listing, _, _ = list_source(self.source or HUB_DATASET)
+        return not self._files.read_from(listing.identity)
 
     def reader_label(self) -> str:
         return "the Hub dataset" if self.live else "the dataset folder"

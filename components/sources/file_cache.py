@@ -106,6 +106,11 @@ class FileCache:
             self._tickets += 1
             return self._tickets
 
+    def read_from(self, listing: Hashable) -> bool:
+        """Whether the last snapshot was read from `listing` (False before any)."""
+        with self._lock:
+            return self._last is not None and self._listing == listing
+
     def unchanged(self, listing: Hashable) -> Snapshot | None:
         """The last snapshot, marked as checked now, when `listing` is the one it was read from; else None."""
         with self._lock:

@@ -10,7 +10,8 @@ model records). It gives each the same behaviour and the same lifecycle:
   it. Both are idempotent; `stop()` ends the background refresh.
 - `current()` is one attribute read; a refresh builds a new value and swaps it in whole.
 - A background thread rereads every `refresh_seconds` (or only when asked, for sources that do not
-  change on their own), and `request_refresh()` asks for a reread now: a burst of requests runs
+  change on their own), sooner when a look every `check_seconds` finds the source `changed()` (one small
+  call: how another replica's webhook reaches this one), and `request_refresh()` asks for a reread now: a burst of requests runs
   one read at a time with at most one more queued. `refresh()` reads once, on the caller's thread.
 - Every read runs on a worker thread and is given up after `read_timeout` seconds. The abandoned
   read can no longer swap anything in and holds no lock, so the next refresh starts on time.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -110,8 +112,10 @@ class RefreshingStore(Generic[T]):
         read_timeout: float = 60.0,
         backoff: Backoff = Backoff(),
         periodic: bool = True,
+        check_seconds: float | None = None,
     ):
         self.refresh_seconds = refresh_seconds
+        self.check_seconds = check_seconds or None  # None or 0: no looks between refreshes
         self.read_timeout = read_timeout
         self.backoff = backoff
         self.periodic = periodic
@@ -120,6 +124,7 @@ class RefreshingStore(Generic[T]):
         self._loaded_at: datetime | None = None
         self.last_error: str | None = None
         self._failures = 0
+        self.failed_refreshes = 0  # every failed attempt since the start (`_failures` counts those in a row)
         self._last_attempt_at: datetime | None = None
         self._next_attempt_at: datetime | None = None
         self._refresh_lock = threading.Lock()  # one read at a time; readers of current() never take it
@@ -193,6 +198,11 @@ class RefreshingStore(Generic[T]):
         """Who failed to answer, for the timeout message."""
         return f"the {self.source_name} source"
 
+    def changed(self) -> bool:
+        """Whether the source changed since what is served was read: a look cheaper than a read, taken every
+        `check_seconds` on the refresh thread (a refresh follows when True). By default, never."""
+        return False
+
     def on_failure(self, error: str, exc: BaseException) -> None:
         """Called after a failed attempt, `last_error` already set."""
 
@@ -248,6 +258,7 @@ class RefreshingStore(Generic[T]):
             # what is served and leave the refresh thread alive to try again.
             except Exception as exc:  # noqa: BLE001
                 self._failures += 1
+                self.failed_refreshes += 1
                 previous, self.last_error = (
                     self.last_error,
                     (str(exc) if isinstance(exc, SourceError) else describe_error(exc)),
@@ -354,13 +365,38 @@ class RefreshingStore(Generic[T]):
         while not self._stop.is_set():
             delay = 0.0 if self._wake.is_set() else self._delay()
             self._next_attempt_at = None if delay is None else datetime.now(UTC) + timedelta(seconds=delay)
-            self._wake.wait(delay)
+            self._wait(delay)
             if self._stop.is_set():
                 return
             # cleared before the read: a request that arrives during it queues exactly one more
             self._wake.clear()
             self.refresh()
             self.after_attempt()
+
+    def _wait(self, delay: float | None) -> None:
+        """Until `delay` has passed (None: for ever), a refresh is asked for, or a look every `check_seconds`
+        finds the source changed."""
+        deadline = None if delay is None else time.monotonic() + delay
+        while not self._stop.is_set():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return
+            step = (
+                left if self.check_seconds is None else min(self.check_seconds, left if left is not None else math.inf)
+            )
+            if self._wake.wait(step) or self._stop.is_set():
+                return
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            if self.can_refresh() and self._looked_changed():
+                return
+
+    def _looked_changed(self) -> bool:
+        try:
+            return self.changed()
+        except Exception as exc:  # noqa: BLE001 - a failed look changes nothing; the next look or refresh tries again
+            log.debug("%s: could not look for a change (%s)", self.source_name, describe_error(exc))
+            return False
 
     def after_attempt(self) -> None:
         """Called on the refresh thread after each attempt, success or not."""

@@ -1,10 +1,12 @@
 """The wanted counts: lookups of untested models per model and day, each address counted at most once a
 model a day (`queries/wanted.py` decides which lookups count and ranks them).
 
-`Wanted` keeps a day's salt (random, in memory only, replaced when the day turns) and the set of keyed
-hashes of (address, model) already counted that day; the address itself is never kept, and neither the
-salt nor the hashes outlive the day or the process. What is kept, and persisted when a store is attached
-(`wanted_store.py`), is a model id and a day's count of distinct askers.
+`Wanted` keeps a day's salt (in memory only, replaced when the day turns) and the set of keyed hashes of
+(address, model) already counted that day; the address itself is never kept, and neither the salt nor the
+hashes outlive the day or the process. The salt is random, or, with a secret the replicas share (env
+`WANTED_SECRET`), derived from it and the day: every replica then hashes an address alike. What is kept, and
+persisted when a store is attached (`wanted_store.py`), is a model id and a day's count of distinct askers;
+other replicas' counts, read back from their files, are held apart (`merge_others`) so a reread replaces them.
 
 A lookup of an id the Hub has not confirmed yet (not in the data, no Hub record yet) is held apart, unchecked,
 and counted only once the Hub knows the id (`confirm`); an id the Hub does not know is dropped (`drop`), so a
@@ -14,6 +16,8 @@ made-up id is never counted, ranked or persisted. `queries/wanted.py` decides wh
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
 import secrets
 import threading
 from collections import Counter
@@ -41,6 +45,19 @@ def today() -> date:
     return datetime.now(UTC).date()
 
 
+def shared_secret(env: dict[str, str] | None = None) -> bytes | None:
+    """env `WANTED_SECRET`, the secret the replicas share for the day's salt; None when unset."""
+    secret = (os.environ if env is None else env).get("WANTED_SECRET", "").strip()
+    return secret.encode() if secret else None
+
+
+def day_salt(day: date, secret: bytes | None) -> bytes:
+    """The salt of `day`: from `secret` (the same on every replica; not reversible to it), else random."""
+    if secret is None:
+        return secrets.token_bytes(16)
+    return hmac.new(secret, b"wanted-salt\0" + day.isoformat().encode(), hashlib.sha256).digest()[:16]
+
+
 class Wanted:
     """The counts, safe to share between threads. `sink(day, model_id)` is told of each counted lookup
     (the store appends it); `persisted` says whether the counts outlive the process."""
@@ -54,6 +71,7 @@ class Wanted:
         max_unchecked: int = MAX_UNCHECKED,
         sink: Callable[[date, str], None] | None = None,
         persisted: bool = False,
+        secret: bytes | None = None,
     ):
         self.clock = clock
         self.max_ids, self.max_seen, self.window_days = max_ids, max_seen, window_days
@@ -65,8 +83,10 @@ class Wanted:
         self.days: dict[str, Counter[date]] = {}  # model id -> its count on each day
         self.totals: Counter[str] = Counter()  # model id -> its count over the window (for the rarest)
         self.day = clock()
-        self.salt = secrets.token_bytes(16)
+        self.secret = secret
+        self.salt = day_salt(self.day, secret)
         self.seen: set[int] = set()
+        self.others: Counter[tuple[date, str]] = Counter()  # other replicas' counts, as last read back
         self.version = 0  # changes with every count: the ranking is cached against it
 
     def note(self, model_id: str, address: str, checked: bool = True) -> bool:
@@ -120,10 +140,15 @@ class Wanted:
             found = [Counted(m, sum(d.values()), max(d)) for m, d in self.unchecked.items() if d]
         return sorted(found, key=lambda c: (-c.lookups, -c.last_day.toordinal(), c.model_id))
 
-    def add(self, day: date, model_id: str, lookups: int) -> None:
-        """Counts read back from a store (earlier replicas and runs); days outside the window are ignored."""
+    def merge_others(self, counts: Counter[tuple[date, str]]) -> None:
+        """Other replicas' counts by (day, model), read back from their files: they replace the last ones read."""
         with self.lock:
-            if day > self._turn() - timedelta(days=self.window_days):
+            today_ = self._turn()
+            for (day, model_id), lookups in self.others.items():
+                self._remove(day, model_id, lookups)
+            oldest = today_ - timedelta(days=self.window_days)
+            self.others = Counter({key: n for key, n in counts.items() if key[0] > oldest and n > 0})
+            for (day, model_id), lookups in self.others.items():
                 self._add(day, model_id, lookups)
 
     def counted(self) -> list[Counted]:
@@ -137,7 +162,7 @@ class Wanted:
         """Today; when the day has turned, a new salt, no askers remembered, and days past the window dropped."""
         day = self.clock()
         if day != self.day:
-            self.day, self.salt = day, secrets.token_bytes(16)
+            self.day, self.salt = day, day_salt(day, self.secret)
             self.seen = set()
             oldest = day - timedelta(days=self.window_days)
             for model in list(self.unchecked):
@@ -159,4 +184,17 @@ class Wanted:
             del self.days[rarest], self.totals[rarest]
         self.days.setdefault(model_id, Counter())[day] += lookups
         self.totals[model_id] += lookups
+        self.version += 1
+
+    def _remove(self, day: date, model_id: str, lookups: int) -> None:
+        days = self.days.get(model_id)
+        if days is None or day not in days:  # dropped meanwhile (the window, or the rarest)
+            return
+        taken = min(days[day], lookups)
+        days[day] -= taken
+        self.totals[model_id] -= taken
+        if days[day] <= 0:
+            del days[day]
+        if not days:
+            del self.days[model_id], self.totals[model_id]
         self.version += 1

@@ -4,8 +4,9 @@ dataset repo, through huggingface_hub's `CommitScheduler`.
 Each replica (each run of the app) appends to a file of its own, `wanted/<replica>.jsonl`, one line per
 model and day with the lookups counted since the last write: `{"day": "2026-12-04", "model_id": "org/name",
 "lookups": 3}`. Nothing else is written: no address, no hash, no time of day. The scheduler commits the
-files every `EVERY_MINUTES`; at start the files already in the repo are read back (in the background: the
-app never waits on the Hub), so the counts survive restarts and add up across replicas.
+files every `EVERY_MINUTES`; the other files in the repo are read back at start (in the background: the app
+never waits on the Hub) and again after each commit, so the counts survive restarts and every replica ranks
+every replica's lookups.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import tempfile
 import threading
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 from huggingface_hub import CommitScheduler, HfApi
 
-from components.sources.wanted_counts import Wanted
+from components.sources.wanted_counts import Wanted, shared_secret
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +38,17 @@ MAX_FILE = 32 * 1024 * 1024  # bytes read back per file: a replica writes a few 
 class WantedScheduler(CommitScheduler):
     """A `CommitScheduler` that first writes the lookups counted since its last push to its replica's file."""
 
-    def __init__(self, *, pending: PendingLines, **kwargs):
+    def __init__(self, *, pending: PendingLines, reread: Callable[[], object] = lambda: None, **kwargs):
         self.pending = pending
+        self.reread = reread
         super().__init__(**kwargs)
 
     def push_to_hub(self):  # noqa: ANN201 - CommitScheduler's own signature
         with self.lock:  # the scheduler's lock: no listing of the folder while the file grows
             self.pending.write()
-        return super().push_to_hub()
+        pushed = super().push_to_hub()
+        self.reread()  # what the other replicas committed meanwhile
+        return pushed
 
 
 class PendingLines:
@@ -72,8 +77,8 @@ class PendingLines:
             file.write(lines)
 
 
-def read_lines(text: str, wanted: Wanted) -> int:
-    """Add the counts of a file's `text` to `wanted`; returns how many lines were read (others are skipped)."""
+def read_lines(text: str, counts: Counter[tuple[date, str]]) -> int:
+    """Add the counts of a file's `text` to `counts`; returns how many lines were read (others are skipped)."""
     read = 0
     for line in text.splitlines():
         if not line.strip() or len(line) > MAX_LINE:
@@ -84,7 +89,7 @@ def read_lines(text: str, wanted: Wanted) -> int:
         except (ValueError, KeyError, TypeError):
             continue
         if lookups > 0 and model:
-            wanted.add(day, model, lookups)
+            counts[(day, model)] += lookups
             read += 1
     return read
 
@@ -105,28 +110,32 @@ class HubStore:
         self.load()
         self.scheduler = WantedScheduler(
             pending=self.pending, repo_id=self.repo_id, repo_type="dataset", folder_path=self.folder,
-            every=EVERY_MINUTES, hf_api=self.api, allow_patterns=[f"{FOLDER}/*.jsonl"],
+            every=EVERY_MINUTES, hf_api=self.api, allow_patterns=[f"{FOLDER}/*.jsonl"], reread=self.load,
         )  # fmt: skip
         self.wanted.persisted = True
         return self.scheduler
 
     def load(self) -> int:
-        """Add every replica file already in the repo to the counts; returns how many lines were read."""
+        """Every other replica's file in the repo, as the others' counts (replacing those read before); returns
+        how many lines were read. This replica's own file is not read: its counts are in memory."""
         read = 0
+        counts: Counter[tuple[date, str]] = Counter()
+        own = f"{FOLDER}/{self.replica}.jsonl"
         try:
             files = self.api.list_repo_files(self.repo_id, repo_type="dataset")
         except Exception as exc:  # noqa: BLE001 - a new repo, or the Hub unreachable: start from nothing
             log.warning("wanted: could not list %s (%s); counting from zero", self.repo_id, type(exc).__name__)
             return 0
         for name in files:
-            if not (name.startswith(f"{FOLDER}/") and name.endswith(".jsonl")):
+            if not (name.startswith(f"{FOLDER}/") and name.endswith(".jsonl")) or name == own:
                 continue
             try:
                 path = Path(self.api.hf_hub_download(self.repo_id, name, repo_type="dataset"))
                 with path.open("r", encoding="utf-8", errors="replace") as file:
-                    read += read_lines(file.read(MAX_FILE), self.wanted)
+                    read += read_lines(file.read(MAX_FILE), counts)
             except Exception as exc:  # noqa: BLE001 - one unreadable file never hides the others
                 log.warning("wanted: skipped %s (%s)", name, type(exc).__name__)
+        self.wanted.merge_others(counts)
         return read
 
 
@@ -134,7 +143,7 @@ def resolve(env: dict[str, str] | None = None, api: HfApi | None = None) -> Want
     """The counts as the environment says: persisted to `WANTED_REPO` with `HF_TOKEN` (the repo read and
     the scheduler started in the background), else in memory only."""
     env = dict(os.environ) if env is None else env
-    wanted = Wanted()
+    wanted = Wanted(secret=shared_secret(env))
     token, repo = env.get("HF_TOKEN", "").strip(), env.get("WANTED_REPO", "").strip()
     if token and repo:
         store = HubStore(wanted, repo, api or HfApi(token=token))

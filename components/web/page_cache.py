@@ -16,11 +16,14 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.web import cache_control
+
 # A page's first HTML is ~40-60 KB: 256 links keep at most ~15 MB, more distinct links than a launch
 # shares; a crawler walking thousands of links only turns the oldest over.
 PAGE_CACHE = 256
-# Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed).
-CACHE_CONTROL = b"no-cache"
+# Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed); a
+# shared cache may keep it a minute (`cache_control.py`).
+CACHE_CONTROL = cache_control.PAGE.encode()
 # The request headers a page's answer depends on, once `middleware/origin.py` has set the app's own origin
 # and dropped every forwarding header: the host (Gradio's `root`, the painted links) and the encodings the
 # caller takes (the body is kept as sent). With the path, query, root path and scheme they decide the answer;

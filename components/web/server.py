@@ -37,8 +37,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from components.sources import wanted_store
 from components.sources.app_sources import Sources
-from components.web import capacity, clients, theme
+from components.web import capacity, clients, metrics, replicas, theme
 from components.web.asgi import RefusalLog
 from components.web.html import head
 from components.web.middleware import (
@@ -52,8 +53,9 @@ from components.web.middleware import (
     refusals,
     streams,
 )  # fmt: skip
+from components.web.middleware.observed import Observed
 from components.web.patches import build_once, mcp_json, unread
-from components.web.routes import api_v1, badge_feed, downloads, endpoints, scripts, wanted, webhook
+from components.web.routes import api_v1, badge_feed, downloads, endpoints, health, scripts, wanted, webhook
 from components.web.routes import first_response as card
 
 log = logging.getLogger(__name__)
@@ -228,10 +230,12 @@ class PeerCappedH11Protocol(DeadlineH11Protocol):
         super().connection_lost(exc)
 
 
-def routes(sources: Sources) -> list[BaseRoute]:
+def routes(sources: Sources, watched: metrics.Metrics | None = None) -> list[BaseRoute]:
     """Every route the app serves itself, ahead of Gradio's: the webhook, the downloads, the badge and feed,
-    the plain HTTP API, the link preview card, the wanted feed and the busy tab's script; and Gradio's start-up route, answered as after a start."""
+    the plain HTTP API, the link preview card, the wanted feed and the busy tab's script; the probes and
+    `watched`'s `/metrics`; and Gradio's start-up route, answered as after a start."""
     return [
+        *health.routes(sources, watched),
         *webhook.routes(sources.datasets),
         *downloads.routes(sources),
         *badge_feed.routes(sources),
@@ -255,12 +259,18 @@ def started(request: Request) -> JSONResponse:
 
 
 def middleware(
-    sources: Sources, busy: Callable[[], bool] = lambda: False, own: Sequence[BaseRoute] = ()
+    sources: Sources,
+    busy: Callable[[], bool] = lambda: False,
+    own: Sequence[BaseRoute] = (),
+    watched: metrics.Metrics | None = None,
 ) -> list[Middleware]:
     """The app's middleware, in the order a request meets them (the answer passes them bottom to top); `busy`
     says whether the live page's queue is full (a new tab's first HTML then says the page will retry); `own`:
-    the routes the app serves itself (their methods are answered for)."""
+    the routes the app serves itself (their methods are answered for); `watched` counts every answer (None:
+    none counted)."""
     return [
+        # every answer names its replica and is counted, the one-line 500s of the next too
+        Middleware(Observed, metrics=watched, pages=frozenset(first_response.PAGE_PATHS)),
         Middleware(limits.OneLineErrors),  # an exception escaping any route: one log line and a 500
         Middleware(origin.PublicOrigin),  # the app's own origin; no forwarding header reaches anything below
         Middleware(limits.BodyLimit),  # bodies bounded before anything reads them; smuggled bodies refused
@@ -326,10 +336,17 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
         )
     # launch()'s `state_session_capacity`, which mount_gradio_app does not take: the attribute launch() sets
     demo.state_session_capacity = SESSION_CAPACITY
-    own = routes(sources)
+    demo.app_id = replicas.app_id()  # Gradio's is random per process: replicas of a release agree (replicas.py)
+    watched = (
+        metrics.Metrics(sources, lambda: capacity.queue_length(demo), wanted_store.shared)
+        if metrics.enabled()
+        else None
+    )
+    own = routes(sources, watched)
     app = FastAPI(
         docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
-        routes=own, middleware=middleware(sources, lambda: capacity.queue_full(demo), own), lifespan=lifespan(demo, host, port),
+        routes=own, middleware=middleware(sources, lambda: capacity.queue_full(demo), own, watched),
+        lifespan=lifespan(demo, host, port),
     )  # fmt: skip
     with warnings.catch_warnings():  # that SSR is off for a multi-page app: it is off here in any case
         warnings.filterwarnings("ignore", message="SSR mode is not supported", category=UserWarning)

@@ -117,7 +117,7 @@ def test_an_etag_a_304_and_headers_any_origin_can_read(sample_app):
     with httpx.Client(base_url=sample_app.url, timeout=60) as http:
         first = http.get("/api/v1/lookup", params={"model": "Qwen/Qwen3-0.6B"})
         tag = first.headers["etag"]
-        assert first.headers["cache-control"] == "public, max-age=60"
+        assert first.headers["cache-control"] == "public, max-age=60, s-maxage=60, stale-while-revalidate=60"
         again = http.get("/api/v1/lookup", params={"model": "Qwen/Qwen3-0.6B"}, headers={"If-None-Match": tag})
         assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
         foreign = http.get("/api/v1/stacks", headers={"Origin": "https://tools.example"})

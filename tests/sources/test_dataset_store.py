@@ -242,3 +242,51 @@ def test_a_refresh_request_rereads_a_local_folder(tmp_path):
     s.stop()
     assert sorted(s.current().rows["model_id"]) == ["a/one", "a/two"]
     assert s.source_status().kind == "local" and s.source_status().next_attempt_at is None
+
+
+def wait_for(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
+def test_a_changed_local_folder_is_found_by_a_look_without_any_request(tmp_path):
+    """Another replica got the webhook: this one finds the change itself, within `check_seconds`."""
+    write(tmp_path / "x.parquet", [row("a/one")])
+    s = dataset_store.DatasetStore(str(tmp_path), check_seconds=0.05)
+    s.start()
+    first = s.current()
+    write(tmp_path / "y.parquet", [row("a/two")])
+    try:
+        assert wait_for(lambda: len(s.current()) == 2)
+    finally:
+        s.stop()
+    assert s.current() is not first
+
+
+def test_a_look_that_finds_nothing_new_swaps_nothing(tmp_path, monkeypatch):
+    write(tmp_path / "x.parquet", [row("a/one")])
+    s = dataset_store.DatasetStore(str(tmp_path), check_seconds=0.02)
+    looks = []
+    original = s.changed
+    monkeypatch.setattr(s, "changed", lambda: looks.append(original()) or looks[-1])
+    s.start()
+    served = s.current()
+    try:
+        assert wait_for(lambda: len(looks) >= 5)
+    finally:
+        s.stop()
+    assert not any(looks) and s.current() is served  # the page caches keyed on it stay valid
+
+
+def test_no_looks_when_turned_off_and_the_setting_is_read_from_the_environment(tmp_path):
+    write(tmp_path / "x.parquet", [row("a/one")])
+    s = dataset_store.DatasetStore(str(tmp_path), check_seconds=0)
+    s.start()
+    assert s._thread is None  # a local folder without looks is reread only when asked, as before
+    s.stop()
+    assert dataset_store.data_check_seconds({}) == dataset_store.DATA_CHECK_SECONDS == 30
+    assert dataset_store.data_check_seconds({"DATA_CHECK_SECONDS": "1.5"}) == 1.5
+    assert dataset_store.data_check_seconds({"DATA_CHECK_SECONDS": "0"}) == 0
+    assert dataset_store.data_check_seconds({"DATA_CHECK_SECONDS": "soon"}) == 30  # logged, the default kept

@@ -121,3 +121,35 @@ def test_without_token_and_repo_the_counts_stay_in_memory():
     for env in ({}, {"HF_TOKEN": "hf_x"}, {"WANTED_REPO": REPO}):
         counts = wanted_store.resolve(env)
         assert not counts.persisted and counts.sink is None
+
+
+def test_each_replica_rereads_the_others_files_after_its_commit_without_counting_twice(api, tmp_path):
+    first, one = started(api, tmp_path / "one")
+    second, two = started(api, tmp_path / "two")
+    try:
+        first.note("org/wanted-model", ADDRESSES[0])
+        one.scheduler.trigger().result()
+        second.note("org/wanted-model", ADDRESSES[1])
+        second.note("org/second-only", ADDRESSES[1])
+        two.scheduler.trigger().result()  # commits its own, then reads the first's back
+        one.scheduler.trigger().result()  # and the first reads the second's
+        for counts in (first, second):
+            ranked = {c.model_id: c.lookups for c in counts.counted()}
+            assert ranked == {"org/wanted-model": 2, "org/second-only": 1}
+        assert two.load() == 1 and one.load() == 2  # read again: the others' counts replaced, not added
+        assert {c.model_id: c.lookups for c in second.counted()} == {"org/wanted-model": 2, "org/second-only": 1}
+    finally:
+        one.scheduler.stop()
+        two.scheduler.stop()
+
+
+def test_replicas_sharing_the_secret_salt_a_day_alike_and_unlike_any_other_day():
+    from components.sources.wanted_counts import day_salt, shared_secret
+
+    secret = shared_secret({"WANTED_SECRET": "the replicas' secret"})
+    day = date(2026, 12, 4)
+    assert day_salt(day, secret) == day_salt(day, secret) != day_salt(date(2026, 12, 5), secret)
+    assert day_salt(day, None) != day_salt(day, None)  # no secret: random, per process
+    assert shared_secret({}) is None
+    a, b = (Wanted(clock=lambda: day, secret=secret) for _ in range(2))
+    assert a.salt == b.salt

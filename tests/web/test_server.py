@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 import app as the_app
 from components.web import capacity, server
 from components.web.middleware import arguments, assets, first_response, limits, methods, origin, refusals, streams
+from components.web.middleware.observed import Observed
 from components.web.patches import unread
 from tests.helpers import ROOT
 
@@ -46,8 +47,9 @@ def test_both_connection_caps_are_settings(monkeypatch, caplog):
 
 def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
     classes = [m.cls for m in server.middleware(sample)]
-    assert classes[:8] == [
-        limits.OneLineErrors,  # first: it catches what escapes every other
+    assert classes[:9] == [
+        Observed,  # first: it names the replica on, and counts, every answer, the 500s of the next too
+        limits.OneLineErrors,  # it catches what escapes every other
         origin.PublicOrigin,  # before anything reads the request's origin or client
         limits.BodyLimit,  # before anything reads a body
         methods.AllowedMethods,

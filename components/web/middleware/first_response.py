@@ -24,10 +24,11 @@ from starlette.requests import Request
 from components.queries import links
 from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
-from components.web import page_cache
+from components.web import page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.html import busy, first_paint, whole_job
 from components.web.middleware import page_config
+from components.web.routes.badge_feed import FEED_VARY
 from components.web.routes.first_response import CARD_PATH, base_url, page_query
 
 MAX_BODY = 4 * 1024 * 1024  # a page's HTML is ~40 KB; anything far larger is passed on untouched
@@ -36,6 +37,9 @@ UNPAINTED = ("endpoints",)
 _BLOCK = '<div id="first-paint">'
 _GRADIO_TAG = r"<meta\b[^>]*\b(?:property|name)=\"(?:og|twitter):[^>]*>"
 # each page's path, without the root, -> its key in previews.PAGES
+# Off a Space a page's links point where the request says it came: a shared cache keeps each apart.
+VARY = FEED_VARY.encode()
+BUSY_CACHE_CONTROL = b"no-cache"
 PAGE_PATHS = {"/": "", **{f"/{p}": p for p in previews.PAGES if p}, **{f"/{p}/": p for p in previews.PAGES if p}}
 
 
@@ -54,7 +58,8 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
     else:
         content = first_paint.page_block(preview)
     html = re.sub(_GRADIO_TAG, "", page_config.slim(html))
-    head = str(first_paint.head(preview, url, image))
+    # the balancer's cookie, set before Gradio's scripts open the tab's queue calls (`replicas.py`)
+    head = str(first_paint.head(preview, url, image)) + replicas.STICKY_SCRIPT
     html, found = re.subn(r"(<meta charset=\"utf-8\" ?/?>)", lambda m: m.group(1) + head, html, count=1)
     if not found:
         html = html.replace("<head>", "<head>" + head, 1)
@@ -92,6 +97,17 @@ def _encode(body: bytes, encoding: str) -> bytes:
 
         return brotli.compress(body, quality=4)
     return body
+
+
+def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[bytes, bytes]]:
+    """`headers` with one `Vary` line naming what theirs named and `more`, each once: a cache may read only one
+    line (nginx 1.22 keeps the last), and then must not lose `Accept-Encoding`."""
+    named: dict[bytes, bytes] = {}
+    for value in [v for k, v in headers if k.lower() == b"vary"] + [more]:
+        for name in (part.strip() for part in value.split(b",")):
+            if name:
+                named.setdefault(name.lower(), name)
+    return [h for h in headers if h[0].lower() != b"vary"] + [(b"vary", b", ".join(named.values()))]
 
 
 class FirstResponse:
@@ -179,10 +195,12 @@ class FirstResponse:
 
     async def _send(self, scope: dict, send: Callable, page: page_cache.Page) -> None:
         """`page`, or 304 when the request already holds it; with the busy note shown while the queue is full."""
-        body, etag = page.body, page.etag
-        if self.busy():
-            body, etag = busy.shown(body), etag[:-1] + b'-busy"'
-        headers = [*page.headers, (b"etag", etag), (b"cache-control", page_cache.CACHE_CONTROL)]
+        body, etag, cache_control = page.body, page.etag, page_cache.CACHE_CONTROL
+        if self.busy():  # a moment's state: no shared cache keeps it
+            body, etag, cache_control = busy.shown(body), etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
+        headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
+        if links.space_url() is None:  # its links come from the request's host
+            headers = with_vary(headers, VARY)
         if page_cache.etag_matches(scope, etag):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
             await send({"type": "http.response.body", "body": b""})

@@ -32,11 +32,12 @@ from components.domain.stacks import UnknownStack
 from components.queries import sizes, views
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
+from components.web import cache_control
 from components.web.routes.endpoints import Api
 
 PREFIX = "/api/v1"
 OPENAPI_PATH = f"{PREFIX}/openapi.json"
-CACHE_CONTROL = "public, max-age=60"  # the data changes a few times a day; a CI job polls
+CACHE_CONTROL = cache_control.shared(60)  # the data changes a few times a day; a CI job polls
 MAX_QUERY = 8192  # bytes of query string: a Hub id is at most 96 characters, yet a dataset row may hold a 5 KB one
 MAX_BODY = 256 * 1024  # a config.json is a few KB (the app's body limit, limits.py, is larger)
 JSON_TYPE = "application/json"

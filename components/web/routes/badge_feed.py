@@ -21,11 +21,12 @@ from components.queries.answers import LookupAnswer
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
+from components.web import cache_control
 
 BADGE_PATH, FEED_PATH = "/badge", "/feed.atom"
 FEED_TYPE = "application/atom+xml; charset=utf-8"
 # shields.io asks again after this long; feed readers poll: the data changes a few times a day
-CACHE_CONTROL = f"public, max-age={badge.CACHE_SECONDS}"
+CACHE_CONTROL = cache_control.shared(badge.CACHE_SECONDS)
 # Off a Space the feed's links come from this header: a shared cache must not give one caller's to another.
 FEED_VARY = "Host"
 MAX_QUERY = 2048  # a badge or feed link is a few hundred characters

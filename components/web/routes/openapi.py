@@ -31,7 +31,7 @@ ERROR = {
 }
 HEADERS = {
     "ETag": {"description": "Changes exactly when the answer does.", "schema": {"type": "string"}},
-    "Cache-Control": {"description": "public, max-age=60", "schema": {"type": "string"}},
+    "Cache-Control": {"description": api_v1.CACHE_CONTROL, "schema": {"type": "string"}},
     "Access-Control-Allow-Origin": {"description": "*", "schema": {"type": "string"}},
 }
 

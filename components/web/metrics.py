@@ -1,0 +1,130 @@
+"""What a replica reports at `GET /metrics`, in Prometheus's text format (`prometheus_client`).
+
+Requests are counted by route template and status, and timed to the answer's first byte (an event stream's
+answer begins at once and then stays open: its length is how long a tab stayed, not how fast the app was).
+A route label is a template (`/api/v1/lookup`, `/gradio_api/heartbeat/{session_hash}`) or `other`, never the
+path asked for: a crawler's thousand made-up paths or model ids make no new series. The rest is read when
+scraped: the queue's length (`capacity.queue_length`), each source's age and failed refreshes, and the wanted
+counts. `METRICS=0` turns all of it off (the route answers 404 and nothing is counted).
+
+Each `Metrics` has a registry of its own, so several apps built in one process (tests) count apart.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.registry import Collector
+from starlette.routing import BaseRoute, Match, Mount
+
+from components.sources.app_sources import Sources
+from components.sources.wanted_counts import Wanted
+from components.web.asgi import Scope, relative_path
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+# From a cached page (~1 ms) to a slow export (seconds).
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+OTHER = "other"
+
+
+def enabled(env: dict[str, str] | None = None) -> bool:
+    """Whether metrics are on: env `METRICS` unset, or anything but `0`, `false`, `no` or `off`."""
+    value = (os.environ if env is None else env).get("METRICS", "1").strip().lower()
+    return value not in ("0", "false", "no", "off")
+
+
+def route_of(scope: Scope, pages: frozenset[str] = frozenset()) -> str:
+    """The template of the route that answered, `other` when none did: a page's path when the path is one of
+    `pages` (answered from the page cache, before any route); else the route Starlette left in the scope; else
+    the first route of the app's own router, or of an app mounted in it (Gradio), that matches the request.
+    The last is the usual case: a middleware before this one's inner app (`origin.PublicOrigin`) passes a copy
+    of the scope on, so what the routers write reaches the copy, not the scope this reads."""
+    path = relative_path(scope)
+    if path in pages:
+        return path
+    route = scope.get("route")
+    template = getattr(route, "path", None)
+    if isinstance(template, str) and not isinstance(route, Mount):
+        return template or "/"
+    router = scope.get("router") or getattr(scope.get("app"), "router", None)
+    return matching(getattr(router, "routes", ()), scope) or OTHER
+
+
+def matching(routes: Iterable[BaseRoute], scope: Scope, prefix: str = "", depth: int = 0) -> str | None:
+    """The template of the first of `routes` that matches `scope` whole, looking into mounted apps (two deep at
+    most: the app, then Gradio's); None when none does."""
+    for route in routes:
+        match, child = route.matches(scope)
+        if match is not Match.FULL:
+            continue
+        if isinstance(route, Mount):
+            inner = getattr(route, "routes", ()) if depth < 2 else ()
+            return matching(inner, {**scope, **child}, prefix + route.path, depth + 1)
+        return (prefix + str(getattr(route, "path", ""))) or "/"
+    return None
+
+
+class Metrics:
+    """The request counts and latencies of one app, and what it reads from `sources`, the queue and `wanted`
+    when scraped."""
+
+    def __init__(self, sources: Sources, queue_length: Callable[[], int | None] = lambda: None,
+                 wanted: Callable[[], Wanted] | None = None):  # fmt: skip
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "http_requests", "Requests answered, by route template and status", ("route", "status"),
+            registry=self.registry,
+        )  # fmt: skip
+        self.latency = Histogram(
+            "http_request_duration_seconds", "Seconds from a request to its answer's first byte, by route template",
+            ("route",), buckets=LATENCY_BUCKETS, registry=self.registry,
+        )  # fmt: skip
+        self.registry.register(_Readings(sources, queue_length, wanted))
+
+    def observe(self, route: str, status: int, seconds: float) -> None:
+        self.requests.labels(route, str(status)).inc()
+        self.latency.labels(route).observe(seconds)
+
+    def text(self) -> bytes:
+        """Every metric in Prometheus's text format."""
+        return generate_latest(self.registry)
+
+
+class _Readings(Collector):
+    """What is read at each scrape rather than counted as it happens."""
+
+    def __init__(self, sources: Sources, queue_length: Callable[[], int | None], wanted: Callable[[], Wanted] | None):
+        self.sources, self.queue_length, self.wanted = sources, queue_length, wanted
+
+    def collect(self) -> Iterator[Metric]:
+        queued = self.queue_length()
+        if queued is not None:
+            yield GaugeMetricFamily("app_queue_length", "Events waiting in the live page's queue", value=queued)
+        age = GaugeMetricFamily(
+            "app_data_age_seconds", "Seconds since what a source serves was read (the data moment's age)",
+            labels=("source",),
+        )  # fmt: skip
+        failures = CounterMetricFamily(
+            "app_refresh_failures", "Failed refreshes of a source since the start", labels=("source",)
+        )
+        now = datetime.now(UTC)
+        for store in self.sources.stores:
+            status = store.source_status()
+            served_for = status.age(now)
+            if served_for is not None:
+                age.add_metric((status.source,), served_for.total_seconds())
+            failures.add_metric((status.source,), getattr(store, "failed_refreshes", 0))
+        yield age
+        yield failures
+        if self.wanted is not None:
+            counted = self.wanted().counted()
+            yield GaugeMetricFamily("app_wanted_models", "Untested models looked up in the window", value=len(counted))
+            yield GaugeMetricFamily(
+                "app_wanted_lookups", "Counted lookups of untested models in the window (every replica's)",
+                value=sum(c.lookups for c in counted),
+            )  # fmt: skip

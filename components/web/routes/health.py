@@ -1,0 +1,73 @@
+"""`GET /healthz`, `GET /readyz` and `GET /metrics`: what a load balancer and a monitor ask a replica.
+
+- `/healthz` answers 200 while the process serves requests (a liveness probe: restart it when this fails).
+- `/readyz` answers 200 once every source serves data (the sample counts: it is served, and labelled), else
+  503 (a readiness probe: send it no visitors yet).
+- `/metrics` is Prometheus's text format (`metrics.py`); with `METRICS=0` it is not served (404).
+
+None of them is logged: a probe every few seconds would bury the lines a person reads (`QuietProbes`).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from components.sources.app_sources import Sources
+from components.web import metrics as metrics_
+
+HEALTH, READY, METRICS = "/healthz", "/readyz", "/metrics"
+PROBES = (HEALTH, READY, METRICS)
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def ready(sources: Sources) -> bool:
+    """Whether every source serves a value."""
+    try:
+        sources.now()
+    except RuntimeError:  # a store not yet begun
+        return False
+    return True
+
+
+class QuietProbes(logging.Filter):
+    """On uvicorn's access log: no line for a probe or a scrape (uvicorn's record args: client, method, path, …)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        path = str(args[2]).split("?", 1)[0] if len(args) > 2 else ""
+        return path not in PROBES
+
+
+def quiet_access_log() -> None:
+    """Put `QuietProbes` on uvicorn's access log (once)."""
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, QuietProbes) for f in access.filters):
+        access.addFilter(QuietProbes())
+
+
+def routes(sources: Sources, metrics: metrics_.Metrics | None) -> list[Route]:
+    """The probes for `sources`, and `/metrics` when `metrics` is given."""
+    quiet_access_log()
+
+    async def healthz(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"}, headers=NO_STORE)
+
+    async def readyz(request: Request) -> JSONResponse:
+        if not ready(sources):
+            return JSONResponse({"ready": False}, status_code=503, headers=NO_STORE)
+        dataset = sources.datasets.source_status()
+        return JSONResponse({"ready": True, "dataset": dataset.kind}, headers=NO_STORE)
+
+    found = [Route(HEALTH, healthz, methods=["GET"]), Route(READY, readyz, methods=["GET"])]
+    if metrics is not None:
+        scraped = metrics
+
+        async def scrape(request: Request) -> Response:
+            return Response(scraped.text(), media_type=metrics_.CONTENT_TYPE, headers=NO_STORE)
+
+        found.append(Route(METRICS, scrape, methods=["GET"]))
+    return found

@@ -1,0 +1,137 @@
+"""The probes and the metrics of one replica, on the whole app (`server.build`): `/healthz`, `/readyz`,
+`/metrics` by route template and status, and `X-Replica` on every answer."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+import app as the_app
+from components.sources.app_sources import Sources
+from components.sources.dataset_store import DatasetStore
+from components.sources.rankings_store import resolve_rankings
+from components.sources.records_store import RecordsStore
+from components.web import metrics, server
+from components.web.routes import health
+from tests.helpers import ROOT
+
+REPLICA = "replica-under-test"
+
+
+def sample_sources() -> Sources:
+    return Sources(
+        DatasetStore(str(ROOT / "data" / "sample")),
+        resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json")),
+        RecordsStore(ROOT / "data" / "models_snapshot.json", live=False),
+    )
+
+
+@pytest.fixture(scope="module")
+def client():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("REPLICA", REPLICA)
+        patch.delenv("METRICS", raising=False)
+        sources = sample_sources()
+        sources.begin()
+        sources.start()
+        app = server.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)
+        with TestClient(app) as client:
+            yield client
+        sources.stop()
+
+
+def samples(text: str, name: str) -> dict[tuple[tuple[str, str], ...], float]:
+    """Every sample of metric `name` in Prometheus text: its labels -> its value."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return {
+        tuple(sorted(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+        if s.name == name
+    }
+
+
+def test_the_probes_answer_and_say_the_data_is_served(client):
+    assert client.get("/healthz").json() == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.json() == {"ready": True, "dataset": "sample"}
+    assert ready.headers["cache-control"] == "no-store"
+
+
+def test_not_ready_until_the_sources_serve():
+    sources = sample_sources()  # not begun: nothing served yet
+    with TestClient(Starlette(routes=health.routes(sources, None))) as client:
+        assert client.get("/readyz").status_code == 503
+        assert client.get("/healthz").status_code == 200  # alive all the same
+        assert client.get("/metrics").status_code == 404  # no metrics given: not served
+        sources.begin()
+        assert client.get("/readyz").status_code == 200
+    sources.stop()
+
+
+def test_every_answer_names_its_replica(client):
+    for path in ("/healthz", "/", "/api/v1/stacks", "/no/such/page", "/config"):
+        assert client.get(path).headers["x-replica"] == REPLICA
+
+
+def test_requests_are_counted_by_route_template_never_by_path(client):
+    before = samples(client.get("/metrics").text, "http_requests_total")
+    made_up = ["org/made-up-model-1", "org/made-up-model-2"]
+    for model in made_up:
+        assert client.get("/api/v1/lookup", params={"model": model}).status_code in (200, 404)
+        client.get(f"/no/such/{model}")
+    client.get("/", params={"model": made_up[0]})
+    assert client.get("/config").status_code == 200  # one of Gradio's routes, inside its mounted app
+    text = client.get("/metrics").text
+    assert not any(model in text for model in made_up) and "/no/such" not in text
+    after = samples(text, "http_requests_total")
+
+    def grew(route: str, status: str) -> float:
+        key = (("route", route), ("status", status))
+        return after.get(key, 0) - before.get(key, 0)
+
+    assert grew("other", "404") == 2
+    assert grew("/", "200") == 1
+    assert grew("/config", "200") == 1  # the route's own template, though a middleware passed on a copy of the scope
+    assert sum(grew("/api/v1/lookup", status) for status in ("200", "404")) == 2
+    latency = samples(text, "http_request_duration_seconds_count")
+    assert latency[(("route", "/api/v1/lookup"),)] >= 2
+
+
+def test_what_is_read_when_scraped(client):
+    text = client.get("/metrics").text
+    ages = samples(text, "app_data_age_seconds")
+    assert {labels[0][1] for labels in ages} == {"dataset", "rankings", "records"}
+    assert all(age >= 0 for age in ages.values())
+    assert samples(text, "app_refresh_failures_total")[(("source", "dataset"),)] == 0
+    assert samples(text, "app_queue_length")[()] == 0
+    assert () in samples(text, "app_wanted_models") and () in samples(text, "app_wanted_lookups")
+
+
+def test_metrics_can_be_turned_off():
+    assert metrics.enabled({}) and metrics.enabled({"METRICS": "1"})
+    assert not any(metrics.enabled({"METRICS": off}) for off in ("0", "false", "off", "no"))
+
+
+def test_probes_and_scrapes_are_not_logged():
+    quiet = health.QuietProbes()
+
+    def access(path: str) -> logging.LogRecord:  # as uvicorn's access logger makes its records
+        return logging.LogRecord("uvicorn.access", logging.INFO, "", 0, '%s - "%s %s HTTP/%s" %d',
+                                 ("127.0.0.1:5", "GET", path, "1.1", 200), None)  # fmt: skip
+
+    assert not quiet.filter(access("/healthz")) and not quiet.filter(access("/readyz"))
+    assert not quiet.filter(access("/metrics?x=1"))
+    assert quiet.filter(access("/api/v1/stacks"))
+    health.quiet_access_log()
+    assert sum(isinstance(f, health.QuietProbes) for f in logging.getLogger("uvicorn.access").filters) == 1
+
+
+def test_gradios_app_id_is_the_releases(client):
+    from components.web import replicas
+
+    assert client.get("/gradio_api/app_id").json()["app_id"] == replicas.app_id()

@@ -1,0 +1,75 @@
+"""What a shared cache may keep: the first HTML of a link, `/api/v1`, cards, badges and feeds carry `s-maxage`
+and `stale-while-revalidate`, vary only with what shapes them, and carry nothing personal (no `Set-Cookie`;
+the balancer's cookie is set by the page's own script)."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+import app as the_app
+from components.web import cache_control, replicas, server
+from tests.web.routes.test_health import sample_sources
+
+SHARED = ("/api/v1/stacks", "/card.png?model=Qwen/Qwen3-0.6B", "/badge?model=Qwen/Qwen3-0.6B", "/feed.atom",
+          "/wanted.atom")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def client():
+    sources = sample_sources()
+    sources.begin()
+    sources.start()
+    with TestClient(server.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)) as client:
+        yield client
+    sources.stop()
+
+
+def varies(answer) -> set[str]:
+    """Every header named by the answer's `Vary` lines, once each (an answer may carry several lines)."""
+    lines = answer.headers.get_list("vary")
+    assert len(lines) == 1, lines  # nginx 1.22 reads one line: the last
+    named = [v.strip().lower() for v in lines[0].split(",")]
+    assert len(named) == len(set(named)), named
+    return set(named)
+
+
+def directives(value: str) -> dict[str, str]:
+    return dict((part.strip().split("=", 1) + [""])[:2] for part in value.split(","))
+
+
+def test_the_value_says_how_long_a_shared_cache_and_a_browser_keep_it():
+    assert cache_control.shared(60) == "public, max-age=60, s-maxage=60, stale-while-revalidate=60"
+    assert directives(cache_control.PAGE) == {
+        "public": "", "max-age": "0", "s-maxage": str(cache_control.PAGE_SECONDS),
+        "stale-while-revalidate": str(cache_control.PAGE_SECONDS),
+    }  # fmt: skip
+
+
+def test_the_first_html_of_a_link_is_kept_by_a_shared_cache_and_revalidated_by_browsers(client, monkeypatch):
+    monkeypatch.delenv("SPACE_HOST", raising=False)
+    page = client.get("/", params={"model": "Qwen/Qwen3-0.6B"}, headers={"Accept-Encoding": "gzip"})
+    assert page.status_code == 200 and "set-cookie" not in page.headers
+    kept = directives(page.headers["cache-control"])
+    assert kept["public"] == "" and kept["max-age"] == "0" and int(kept["s-maxage"]) > 0
+    assert int(kept["stale-while-revalidate"]) > 0
+    # off a Space its links come from the request's host: a cache keys on it, and on the encoding
+    assert varies(page) == {"accept-encoding", "host", "x-forwarded-host", "x-forwarded-proto"}
+    assert replicas.STICKY_SCRIPT in page.text and page.text.index(replicas.STICKY_SCRIPT) < page.text.index("<body")
+    again = client.get("/", params={"model": "Qwen/Qwen3-0.6B"}, headers={"If-None-Match": page.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == page.headers["cache-control"]
+
+
+def test_on_a_space_the_page_varies_only_with_the_encoding(client, monkeypatch):
+    monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
+    for encoding in ("gzip", "identity"):
+        assert varies(client.get("/compare", headers={"Accept-Encoding": encoding})) == {"accept-encoding"}
+
+
+@pytest.mark.parametrize("path", SHARED)
+def test_api_cards_badges_and_feeds_may_be_kept_by_a_shared_cache(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.text[:200]
+    kept = directives(answer.headers["cache-control"])
+    assert "public" in kept and int(kept["s-maxage"]) >= 60 and int(kept["stale-while-revalidate"]) > 0
+    assert "set-cookie" not in answer.headers and "private" not in kept
