@@ -43,16 +43,17 @@ def rows_for(quick: bool) -> dict[str, int]:
     return QUICK_ROWS if quick else FULL_ROWS
 
 
-def dataset(rows: int) -> Path:
-    """A synthetic dataset of about `rows` rows (made once by data/make_sample.py, then reused)."""
-    out = DATA_DIR / f"rows-{rows}"
+def dataset(rows: int, stacks: int | None = None) -> Path:
+    """A synthetic dataset of about `rows` rows over `stacks` stacks (by default as many as
+    data/make_sample.py gives that many rows), made once, then reused."""
+    out = DATA_DIR / (f"rows-{rows}" if stacks is None else f"rows-{rows}-stacks-{stacks}")
     done = out / ".complete"
     if not done.exists():
         if str(ROOT) not in sys.path:
             sys.path.insert(0, str(ROOT))
         from data.make_sample import write_synthetic
 
-        write_synthetic(out, rows)
+        write_synthetic(out, rows, stacks)
         done.write_text("ok\n")
     return out
 

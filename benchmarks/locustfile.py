@@ -8,6 +8,9 @@ result stream until the event completes. Every request carries the visitor's own
 
 In `VISIT_MODE=tabs` a user only opens a heartbeat and holds it: the crowd of tabs left open.
 
+With `VISIT_MODELS` (a JSON file holding a list of model ids) visitor N follows the link of model N of that
+list, in turn, instead of the recorded one: a crowd spread over many links rather than one shared link.
+
 When the queue is full (`queue/join` answers 503) the tab does what the page's own script does: it waits
 5 s, then 10, 20, 40 (±25%), reloads the link and joins again; a visit that retried is counted apart.
 
@@ -24,6 +27,8 @@ import os
 import random
 import time
 import uuid
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import gevent
 import visit as recording
@@ -49,6 +54,7 @@ ASSETS = [v["path"] for v in VISIT if v["kind"] == "asset"]
 OTHERS = [v["path"] for v in VISIT if v["kind"] == "other" and v["method"] == "GET"]
 JOINS = [(v["path"], v["body"]) for v in VISIT if v["kind"] == "join"]
 ANSWER = recording.MODEL if TARGET == "ours" else ""  # the floor's first HTML holds no rows
+MODELS: list[str] = json.loads(Path(os.environ["VISIT_MODELS"]).read_text()) if os.environ.get("VISIT_MODELS") else []
 ADDRESSES = ipaddress.ip_network("198.18.0.0/15")
 NUMBERS = itertools.count(1)
 RESULTS: list[dict] = []
@@ -56,6 +62,13 @@ RESULTS: list[dict] = []
 
 class Failed(Exception):
     pass
+
+
+def with_model(path: str, model: str) -> str:
+    """`path` with its `model` query parameter set to `model` (a recorded path names the recorded model)."""
+    parts = urlsplit(path)
+    query = [(key, model if key == "model" else value) for key, value in parse_qsl(parts.query)]
+    return parts._replace(query=urlencode(query, safe="/")).geturl()
 
 
 def read_events(response, wanted: int) -> None:
@@ -91,6 +104,10 @@ class Visitor(HttpUser):
         # what the first HTML's script gives a browser (components/web/replicas.py): a balancer in front of
         # several replicas keeps this tab's queue calls on one of them; one process ignores it
         self.client.cookies.set("affinity", uuid.uuid4().hex[:24])
+        model = MODELS[(self.number - 1) % len(MODELS)] if MODELS and TARGET == "ours" else ""
+        self.page = with_model(PAGE, model) if model else PAGE
+        self.joins = [(with_model(path, model), body) for path, body in JOINS] if model else JOINS
+        self.answer = model or ANSWER
 
     def get(self, path: str, name: str, **kwargs):
         response = self.client.get(path, headers=self.headers, name=name, timeout=TIMEOUT, **kwargs)
@@ -107,7 +124,7 @@ class Visitor(HttpUser):
 
     def join(self) -> bool:
         """The load events joined to the queue: True, or False when the queue is full (503)."""
-        for path, body in JOINS:
+        for path, body in self.joins:
             joined = self.client.post(path, json={**body, "session_hash": self.session}, headers=self.headers,
                                       name="join", timeout=TIMEOUT)  # fmt: skip
             if joined.status_code == 503 and b"Queue is full" in joined.content:
@@ -126,8 +143,8 @@ class Visitor(HttpUser):
             if MODE == "tabs":
                 self.hold_heartbeat(until)
             else:
-                page = self.get(PAGE, "page")
-                if ANSWER and ANSWER not in page.text:
+                page = self.get(self.page, "page")
+                if self.answer and self.answer not in page.text:
                     raise Failed("page: no answer in the first HTML")
                 result["first_html"] = time.perf_counter() - started
                 if HEARTBEAT:
@@ -139,10 +156,10 @@ class Visitor(HttpUser):
                     if result["retries"] > RETRIES:
                         raise Failed(f"join: queue still full after {RETRIES} retries")
                     gevent.sleep(min(60, 5 * 2 ** (result["retries"] - 1)) * random.uniform(0.75, 1.25))
-                    self.get(PAGE, "page (retry)")
+                    self.get(self.page, "page (retry)")
                 data = self.get(f"/gradio_api/queue/data?session_hash={self.session}", "data", stream=True)
                 try:
-                    read_events(data, len(JOINS))
+                    read_events(data, len(self.joins))
                 finally:
                     data.close()
                 result["live"] = time.perf_counter() - started

@@ -278,19 +278,22 @@ def synthetic_models(count: int) -> list[Model]:
     return models
 
 
-def write_synthetic(out_dir: str | Path, rows: int) -> list[Path]:
+def write_synthetic(out_dir: str | Path, rows: int, stacks: int | None = None) -> list[Path]:
     """Write a synthetic dataset of about `rows` rows to `out_dir`: one Parquet file per stack, nothing else.
 
-    Up to 20 stacks of equal size (at least 100 rows each); the same models on every stack except a
-    rotating 5% left out. run_py is the same for the same (model_id, tp); errors come from templates.
-    Returns the paths written, oldest stack first. Raises ValueError if `rows` < 1.
+    `stacks` stacks of equal size (by default up to 20, at least 100 rows each); the same models on every
+    stack except a rotating 5% left out. run_py is the same for the same (model_id, tp); errors come from
+    templates. Returns the paths written, oldest stack first. Raises ValueError if `rows` < 1 or `stacks` is
+    not 1 to 20.
     """
     if rows < 1:
         raise ValueError(f"rows must be at least 1, got {rows}")
+    if stacks is not None and not 1 <= stacks <= MAX_SYNTHETIC_STACKS:
+        raise ValueError(f"stacks must be 1 to {MAX_SYNTHETIC_STACKS}, got {stacks}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     clear_parquet(out_dir)
-    n_stacks = max(1, min(MAX_SYNTHETIC_STACKS, rows // ROWS_PER_STACK_MIN))
+    n_stacks = stacks or max(1, min(MAX_SYNTHETIC_STACKS, rows // ROWS_PER_STACK_MIN))
     stacks = synthetic_stacks(n_stacks)
     per_stack = [rows // n_stacks + (1 if s < rows % n_stacks else 0) for s in range(n_stacks)]
     width = max(per_stack)

@@ -346,9 +346,19 @@ def test_synthetic_writes_about_the_rows_asked_for(tmp_path):
     assert (tmp_path / paths[0].name).read_bytes() == (ms.write_synthetic(tmp_path / "again", 2000)[0]).read_bytes()
 
 
+def test_synthetic_spreads_its_rows_over_the_stacks_asked_for(tmp_path):
+    paths = ms.write_synthetic(tmp_path, 1000, stacks=5)
+    frame = pd.concat([pq.read_table(p).to_pandas() for p in paths], ignore_index=True)
+    assert len(paths) == 5
+    assert frame.groupby(["neuronx_cc", "library_version"]).ngroups == 5
+    assert 190 <= frame["model_id"].nunique() <= 220  # about rows / stacks models, 5% rotating out
+
+
 def test_synthetic_rejects_nonsense(tmp_path):
     with pytest.raises(ValueError):
         ms.write_synthetic(tmp_path, 0)
+    with pytest.raises(ValueError):
+        ms.write_synthetic(tmp_path, 100, stacks=21)
 
 
 def test_command_line_synthetic_writes_only_parquet(tmp_path, capsys):
