@@ -130,8 +130,8 @@ def main(argv: list[str] | None = None) -> None:
     server.serve(demo, sources, dataset=args.dataset, host=args.host, port=args.port, page_head=PAGE_HEAD)
 
 
-# what every page's <head> carries: the app's metadata, and the feed's link for feed readers
-PAGE_HEAD = head.HEAD + badge_feed.PAGE_HEAD
+# what every page's <head> carries: the feed's link for feed readers, and the page's script (html/head.py)
+PAGE_HEAD = head.HEAD
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ PASS_RESULT, FAIL_RESULT, NOT_TESTED_RESULT = "PASS", "FAIL", "not tested"
 KIND_LABELS = {
     PASS: PASS_RESULT,
     FAIL: FAIL_RESULT,
-    EXCLUDED: "excluded",
+    EXCLUDED: "EXCLUDED",  # as the dataset records it, beside PASS and FAIL
     NOT_TESTED: "not tested",
     OTHER: "other result",
 }

@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import pandas as pd
+
 from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
 from components.domain.stacks import StackRef
 from components.domain.versions import short_version
-from components.queries import details, formatting, links, sizes, views
+from components.queries import details, formatting, links, ordering, sizes, views
 from components.sources.app_sources import Moment
 
 APP_NAME = "torch-neuronx model support"
@@ -72,15 +74,13 @@ class SearchForm:
 
 
 @dataclass(frozen=True)
-class Row:
-    """One painted row of the default view."""
+class FirstRows:
+    """The rows painted before any script: the first of a link's view, in the order the link asks for (its
+    `sort=`, else the view's own), as the live table shows them (`html/table.results_table`)."""
 
-    model_id: str
-    kind: str
-    result: str
-    cores: str
-    wall_time: str
-    query: str  # the query string of the model's own link
+    frame: pd.DataFrame  # at most FIRST_ROWS rows
+    result: views.ViewResult  # the whole view (its total, passes and stack)
+    state: links.PageState  # the link as opened (its query and order)
 
 
 def preview(moment: Moment, page: str, params: Mapping[str, str]) -> Preview:
@@ -172,22 +172,10 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
     )  # fmt: skip
 
 
-def first_rows(
-    moment: Moment, params: Mapping[str, str] | None = None, limit: int = FIRST_ROWS
-) -> tuple[list[Row], views.ViewResult]:
-    """The first rows the Models page shows for a link's `params` (its view, task, search, size and
-    stack; the default view without them), from `moment`."""
-    query = links.opened(params or {}, moment.snapshot, moment.rankings, moment.records).query
-    result = views.select(moment.snapshot, moment.rankings, query, moment.records)
-    rows = [
-        Row(
-            str(r["model_id"]),
-            str(r.get("kind") or OTHER),
-            KIND_LABELS.get(str(r.get("kind") or OTHER)) or str(r.get("result") or ""),
-            formatting.cores(r.get("tp")),
-            formatting.duration(r.get("wall_s")),
-            links.build(links.PageState(query, str(r["model_id"]))),
-        )
-        for r in result.frame.head(limit).to_dict("records")
-    ]
-    return rows, result
+def first_rows(moment: Moment, params: Mapping[str, str] | None = None, limit: int = FIRST_ROWS) -> FirstRows:
+    """The first rows the Models page shows for a link's `params` (its view, task, search, size, stack and
+    order; the default view without them), from `moment`."""
+    state = links.opened(params or {}, moment.snapshot, moment.rankings, moment.records)
+    result = views.select(moment.snapshot, moment.rankings, state.query, moment.records)
+    frame = ordering.apply(result.frame, ordering.parse(state.sort)).head(limit)
+    return FirstRows(frame, result, state)

@@ -12,9 +12,11 @@ from dataclasses import replace
 
 from markupsafe import Markup
 
-from components.queries.preview import APP_NAME, SAMPLE_LABEL, Preview, Row, view_words
-from components.queries.views import SELECTED, VIEW_LABELS, Query, ViewResult
-from components.web.html import whole_job
+from components.queries import links, ordering
+from components.queries.formatting import noun
+from components.queries.preview import APP_NAME, SAMPLE_LABEL, FirstRows, Preview, view_words
+from components.queries.views import SELECTED, VIEW_LABELS, Query
+from components.web.html import table, whole_job
 
 # While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
 # the page's width and the system font the theme uses.
@@ -29,6 +31,8 @@ STYLE = Markup(
     "word-break:break-word}"
     "#first-paint .fp-sample{font-weight:600;text-transform:uppercase;font-size:.85em}"
     "#first-paint .fp-note{opacity:.75;font-size:.9em}"
+    "#first-paint .num{text-align:right;white-space:nowrap}#first-paint .badge{font-weight:700}"
+    "#first-paint th a{color:inherit}#first-paint .task,#first-paint .rank{opacity:.75;margin:0 .3em}"
     "@media (prefers-color-scheme:dark){#first-paint a{color:#93c5fd}#first-paint th,#first-paint td"
     "{border-color:#374151}}"
     "@media (max-width:600px){#first-paint th:nth-child(n+3),#first-paint td:nth-child(n+3){display:none}"
@@ -113,23 +117,21 @@ def model_block(preview: Preview) -> Markup:
     )  # fmt: skip
 
 
-def rows_block(rows: list[Row], result: ViewResult) -> Markup:
-    """The default view's first rows as a plain table; each model links to its own answer."""
-    body = Markup("").join(
-        Markup('<tr><td><a href="./?{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>').format(
-            row.query, row.model_id, _badge(row.kind, row.result), row.cores, row.wall_time
-        )
-        for row in rows
-    )
+def rows_block(first: FirstRows) -> Markup:
+    """A link's first rows as the live table shows them (`table.results_table`: the same columns, order and
+    links, sortable by its headers' links with scripts off), under a summary of the whole view."""
+    result, query = first.result, first.state.query
     where = Markup(" on {}").format(result.stack.label) if result.stack is not None else Markup("")
-    if not rows:
-        return Markup("<p>No models match{}: {}.</p>").format(where, _asked(result.query))
+    if first.frame.empty:
+        return Markup("<p>No models match{}: {}.</p>").format(where, _asked(query))
+    order = ordering.parse(first.state.sort)
+    rows = table.results_table(
+        first.frame, query.view, order, ordering.shown(order, query.view, bool(query.text.strip())),
+        lambda opened, sort: links.build(links.PageState(query, opened, sort=sort)), live=False,
+    )  # fmt: skip
     return Markup(
-        "<p><b>{:,}</b> models · <b>{:,}</b> pass{} · the first {} shown</p>"
-        '<table><caption class="fp-note">The first rows of {}</caption><thead><tr>'
-        '<th scope="col">Model</th><th scope="col">Result</th><th scope="col">Cores</th>'
-        '<th scope="col">Wall time</th></tr></thead><tbody>{}</tbody></table>'
-    ).format(result.total, result.passed, where, len(rows), _asked(result.query), body)
+        '<p><b>{:,}</b> {} · <b>{:,}</b> pass{} · the first {} shown</p><p class="fp-note">The first rows of {}</p>{}'
+    ).format(result.total, noun(result.total, "model"), result.passed, where, len(first.frame), _asked(query), rows)
 
 
 def _asked(query: Query) -> str:

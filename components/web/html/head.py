@@ -1,4 +1,5 @@
-"""The page's head scripts, as Gradio sends them inside every page's config."""
+"""What every page's head carries (Gradio sends it inside every page's config), and the page's own script,
+served as a file of its own (`SCRIPT_PATH`)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ def minified_head(text: str) -> str:
 # The table above may still grow as its rows render, so the panel is kept in place for a moment after (unless
 # someone else scrolled it). The back link scrolls in place: the page's <base> would resolve "#results" to
 # another address.
-OPEN_MODEL = """<script>
-(() => {
+OPEN_MODEL = """(() => {
   document.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest(".back-to-table a");
     const table = document.getElementById("results");
@@ -48,8 +48,7 @@ OPEN_MODEL = """<script>
   const observer = new MutationObserver(show);
   observer.observe(document.documentElement, { childList: true, subtree: true });
   show();
-})();
-</script>"""
+})();"""
 
 # Gradio's footer link "Use via API or MCP" opens the API panel of the page it is on (`?view=api`, on the
 # first page), but the named endpoints sit on a page of their own (`/endpoints`, so that no other page carries
@@ -57,8 +56,7 @@ OPEN_MODEL = """<script>
 # address, go to `/endpoints#api`, which opens that page's panel with its own link (Gradio opens the panel
 # from the link; a `?view=api` it finds on load would make that click close it). The app's own `view=` values
 # (selected, trending, downloads) are left alone.
-API_DOCS = """<script>
-(() => {
+API_DOCS = """(() => {
   if (window.__apiDocs) return;  // once, however often the head is put in
   window.__apiDocs = true;
   const docs = () => (window.gradio_config && window.gradio_config.root || location.origin).replace(/\\/$/, "") + "/endpoints#api";
@@ -81,14 +79,11 @@ API_DOCS = """<script>
     const observer = new MutationObserver(() => open() && observer.disconnect());
     observer.observe(document.documentElement, { childList: true, subtree: true });
   }
-})();
-</script>"""
+})();"""
 
 # The run.py viewer scrolls, but its scroller takes no focus: a keyboard could not scroll it. Gradio
 # renders the viewer on demand, so each one is given a tab stop (and a name) as it appears.
-HEAD = (
-    """<script>
-(() => {
+REACHABLE = """(() => {
   const reachable = () => document.querySelectorAll("#run-py .cm-scroller:not([data-reachable])").forEach((el) => {
     el.dataset.reachable = "";
     el.tabIndex = 0;
@@ -96,8 +91,41 @@ HEAD = (
     el.setAttribute("aria-label", "run.py");
   });
   new MutationObserver(reachable).observe(document.documentElement, { childList: true, subtree: true });
-})();
-</script>"""
-    + OPEN_MODEL
-    + API_DOCS
+})();"""
+
+# The script behind `badge_feed.copy_block`: it makes a badge's relative addresses absolute from the address
+# the browser shows (a handler does not know it), and copies a block's text (without a clipboard, on plain
+# http, Copy selects the text for Ctrl+C). One script for every block costs the page no component and no event.
+COPY = """(() => {
+  const relative = encodeURIComponent("./badge?");
+  const absolute = () => document.querySelectorAll("pre[data-relative]").forEach((el) => {
+    const base = new URL("./", location.href).href.replace(/\\/$/, "");
+    el.textContent = el.textContent.split(relative).join(encodeURIComponent(base + "/badge?")).split("](./?").join("](" + base + "/?");
+    el.removeAttribute("data-relative");
+  });
+  new MutationObserver(absolute).observe(document.documentElement, {childList: true, subtree: true});
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button[data-copy]");
+    const el = button && document.getElementById(button.dataset.copy);
+    if (!el) return;
+    const copied = () => { button.textContent = "Copied"; setTimeout(() => { button.textContent = "Copy"; }, 1500); };
+    const select = () => getSelection().selectAllChildren(el);
+    navigator.clipboard ? navigator.clipboard.writeText(el.textContent).then(copied, select) : select();
+  });
+})();"""
+
+# Every page's script, served as `SCRIPT_PATH` (`routes/scripts.py`): a file browsers keep, not ~4 KB in every
+# page's config (Gradio sends the head inside it). It runs once however often Gradio puts the head in.
+SCRIPT_PATH = "/page.js"
+SCRIPT = (
+    "if (!window.__pageScript) {\nwindow.__pageScript = true;\n"
+    + "\n".join((REACHABLE, OPEN_MODEL, API_DOCS, COPY))
+    + "\n}\n"
+)
+
+# What every page's <head> carries (inside its config): the feed, for feed readers and browsers, and the page's
+# script; relative addresses, so they work under any root.
+HEAD = (
+    '<link rel="alternate" type="application/atom+xml" title="Result changes" href="feed.atom">'
+    f'<script src="{SCRIPT_PATH.lstrip("/")}"></script>'
 )

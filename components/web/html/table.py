@@ -57,6 +57,7 @@ def results_table(
     shown_order: ordering.Order,
     link: Callable[[str, str], str],
     opened: str = "",
+    live: bool = True,
 ) -> Markup:
     """The rows of a view as the table shows them (already limited to what is sent), every value escaped.
 
@@ -64,12 +65,15 @@ def results_table(
     carries `aria-sort`. `link(model, sort)` is the query string of the page with that model open and that
     order: each header links to its order and each model to its answer, so the table works as links without
     scripts and the page's script (`TABLE_JS`) only runs them in place. A ranked
-    view puts each model's rank before its name; the `opened` model's row is marked selected."""
+    view puts each model's rank before its name; the `opened` model's row is marked selected. Not `live`
+    (painted in the first HTML, before any script): the same rows and cells without what only the script
+    reads (the grid's roles, each row's model, index and selection), which keeps the first page light."""
     figure_header, figure_key = _FIGURE.get(view, _DOWNLOADS)
     columns = (*_COLUMNS, (figure_header, figure_key, True))
     headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param))
                    for label, key, numeric in columns)  # fmt: skip
     figure = ordering.COLUMNS[figure_key].field
+    cell_role = Markup(' role="gridcell"') if live else Markup("")
     body = []
     for index, r in enumerate(frame.to_dict("records")):
         model_id = str(r["model_id"])
@@ -87,14 +91,25 @@ def results_table(
             formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
             formatting.compact(r.get(figure)),
         )
-        body.append(
-            Markup('<tr data-model="{}" data-index="{}" aria-selected="{}"><td role="gridcell" class="model">{}</td>'
-                   '<td role="gridcell">{}</td>{}</tr>').format(
-                model_id, index, "true" if model_id == opened else "false", cell,
-                badge(r.get("kind") or OTHER, r.get("result")),
-                join(Markup('<td role="gridcell" class="num">{}</td>').format(v) for v in values),
+        cells = join(Markup('<td{} class="num">{}</td>').format(cell_role, v) for v in values)
+        if live:
+            body.append(
+                Markup('<tr data-model="{}" data-index="{}" aria-selected="{}"><td role="gridcell" class="model">{}</td>'
+                       '<td role="gridcell">{}</td>{}</tr>').format(
+                    model_id, index, "true" if model_id == opened else "false", cell,
+                    badge(r.get("kind") or OTHER, r.get("result")), cells,
+                )
+            )  # fmt: skip
+        else:
+            body.append(
+                Markup('<tr><td class="model">{}</td><td>{}</td>{}</tr>').format(
+                    cell, badge(r.get("kind") or OTHER, r.get("result")), cells
+                )
             )
-        )  # fmt: skip
+    if not live:
+        return Markup('<table class="results-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>').format(
+            headers, join(body)
+        )
     return Markup(
         '<div class="results-scroll"><table class="results-table" role="grid" aria-label="Models" '
         'aria-rowcount="{}"><thead><tr>{}</tr></thead><tbody>{}</tbody></table></div>'
@@ -141,8 +156,8 @@ def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_
         ).format(view_label, where)
     rate = f" ({passed / total:.0%})" if total else ""
     more = f"showing the first {shown:,} of " if shown < total else ""
-    return Markup('<p class="summary">{}<b>{:,}</b> models · <b>{:,}</b> pass{} · on {}</p>').format(
-        more, total, passed, rate, where
+    return Markup('<p class="summary">{}<b>{:,}</b> {} · <b>{:,}</b> pass{} · on {}</p>').format(
+        more, total, formatting.noun(total, "model"), passed, rate, where
     )
 
 

@@ -53,8 +53,8 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
     if preview.model:
         content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.model_block(preview)
     elif page == "":
-        rows, result = previews.first_rows(moment, params)
-        content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.rows_block(rows, result)
+        first = previews.first_rows(moment, params)
+        content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)
     else:
         content = first_paint.page_block(preview)
     html = re.sub(_GRADIO_TAG, "", page_config.slim(html))

@@ -103,7 +103,7 @@ def badge_markdown(model_id: str, library: str | None = None, base_url: str = ".
 
 
 def copy_block(element_id: str, text: str, label: str, relative: bool = False) -> Markup:
-    """Text to copy, in a `<pre>` with a Copy button (`PAGE_HEAD`'s script copies it); `relative`: the text
+    """Text to copy, in a `<pre>` with a Copy button (`html/head.py`'s page script copies it); `relative`: the text
     holds `badge_markdown`'s relative addresses, which the script makes absolute in the browser."""
     return Markup(
         '<pre class="copyable" id="{}"{}>{}</pre><button type="button" class="copy-button" data-copy="{}" '
@@ -132,31 +132,3 @@ def panel_html(answer: LookupAnswer) -> Markup:
 def feed_link() -> Markup:
     """The page's link to the feed of every model's result changes."""
     return Markup('<a id="feed" href="feed.atom">Feed of changes</a>')
-
-
-# The script behind `copy_block`: it makes a badge's relative addresses absolute from the address the
-# browser shows (a handler does not know it), and copies a block's text. One script for every block costs
-# the first page no component and no event. Each line ends a statement: the lines are joined to send it.
-COPY_JS = """(() => {
-  const relative = encodeURIComponent("./badge?");
-  const absolute = () => document.querySelectorAll("pre[data-relative]").forEach((el) => {
-    const base = new URL("./", location.href).href.replace(/\\/$/, "");
-    el.textContent = el.textContent.split(relative).join(encodeURIComponent(base + "/badge?")).split("](./?").join("](" + base + "/?");
-    el.removeAttribute("data-relative");
-  });
-  new MutationObserver(absolute).observe(document.documentElement, {childList: true, subtree: true});
-  document.addEventListener("click", (event) => {
-    const button = event.target.closest && event.target.closest("button[data-copy]");
-    const el = button && document.getElementById(button.dataset.copy);
-    if (!el) return;
-    const copied = () => { button.textContent = "Copied"; setTimeout(() => { button.textContent = "Copy"; }, 1500); };
-    const select = () => getSelection().selectAllChildren(el);
-    navigator.clipboard ? navigator.clipboard.writeText(el.textContent).then(copied, select) : select();
-  });
-})();"""
-# In every page's <head>: the feed, for feed readers and browsers (a relative address: it works under any
-# root), and the copy script (without a clipboard, on plain http, Copy selects the text for Ctrl+C).
-PAGE_HEAD = (
-    '<link rel="alternate" type="application/atom+xml" title="Result changes" href="feed.atom">'
-    f"<script>{''.join(line.strip() for line in COPY_JS.splitlines())}</script>"
-)

@@ -19,6 +19,7 @@ from pydantic import TypeAdapter
 from pydantic.json_schema import JsonSchemaMode
 
 from components.queries import answers
+from components.sources import records
 from components.web.routes import api_v1
 
 REF = "#/components/schemas/{model}"
@@ -85,8 +86,21 @@ def schemas(returns: dict[str, Any]) -> tuple[dict[str, dict], dict[str, dict]]:
     return {name: by_key[(name, mode)] for name, mode, _ in inputs}, components
 
 
+# A name segment of a Hub id as `records.hub_id` takes it (huggingface_hub's `validate_repo_id`): letters and
+# digits, single `-`, `_` or `.` between them.
+_SEGMENT = r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*"
+# The forms the API checks that a schema can state (`queries/arguments.py`, `queries/sizes.py`). Two rules it
+# cannot: a task must be one the data has (named in the 400's words), and a size range's low end must be
+# below its high end.
+FORMS: dict[str, dict[str, Any]] = {
+    "model": {"minLength": 1, "maxLength": records.MAX_ID, "pattern": f"^(?:{_SEGMENT}/)?{_SEGMENT}$"},
+    "task": {"pattern": "^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$"},
+    "size": {"pattern": r"^(?:\d{1,6}(?:\.\d{1,3})?-(?:\d{1,6}(?:\.\d{1,3})?)?|-\d{1,6}(?:\.\d{1,3})?)?$"},
+}
+
+
 def parameter(p: api_v1.Parameter) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "string"}
+    schema: dict[str, Any] = {"type": "string", **FORMS.get(p.name, {})}
     if p.default is not None:
         schema["default"] = p.default
     if p.choices:
@@ -122,7 +136,8 @@ def operation(http: api_v1.HttpApi, endpoint: api_v1.Endpoint, answer: dict) -> 
         found["requestBody"] = {
             "required": True,
             "description": described.get(endpoint.body, ""),
-            "content": {"text/plain": {"schema": {"type": "string"}}, api_v1.JSON_TYPE: {"schema": {}}},
+            # a config.json's text is read whatever the content type says; the form it must have is a JSON object
+            "content": {api_v1.JSON_TYPE: {"schema": {"type": "object"}}},
         }
     else:
         responses["304"] = {"description": "Not modified: the If-None-Match ETag is the answer's.", "headers": HEADERS}

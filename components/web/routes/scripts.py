@@ -1,5 +1,6 @@
 """`GET /busy.js`: the script that keeps a busy tab's painted answer and retries its live page
-(`html/busy.py`), and `GET /table.js`: the results table's script (`html/table.py`); files of their own so
+(`html/busy.py`), `GET /table.js`: the results table's script (`html/table.py`), and `GET /page.js`: every
+page's script (`html/head.py`); files of their own so
 that browsers keep them across pages instead of every first HTML carrying them."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from components.web.html import busy, table
+from components.web.html import busy, head, table
 
 # A script changes only with a release of the app; an hour, then a check by ETag.
 CACHE_CONTROL = "public, max-age=3600"
@@ -33,8 +34,9 @@ busy_script = script(busy.SCRIPT)
 
 
 def routes() -> list[Route]:
-    """`GET /busy.js` and `GET /table.js`."""
+    """`GET /busy.js`, `GET /table.js` and `GET /page.js`."""
     return [
         Route(busy.SCRIPT_PATH, busy_script, methods=["GET"]),
         Route(table.SCRIPT_PATH, script(table.SCRIPT), methods=["GET"]),
+        Route(head.SCRIPT_PATH, script(head.SCRIPT), methods=["GET"]),
     ]

@@ -165,7 +165,7 @@ def test_the_default_page_paints_its_first_rows_and_the_data_state(http):
     painted = head.painted
     for model in ("org/passes", "org/fails", HOSTILE_MODEL):
         assert model in painted
-    assert '<a href="./?model=org%2Fpasses&amp;' in html  # each row links to the model's own answer
+    assert '<a class="model-link" href="./?model=org%2Fpasses&amp;' in html  # each row links to its own answer
     assert head.ids.count("first-paint") == 1 and "results" not in head.ids  # the live page owns #results
 
 
@@ -272,6 +272,16 @@ def sample_sources():
     return sources
 
 
+def headers(markup: str) -> list[str]:
+    return re.findall(r'data-sort="([^"]*)"', markup)
+
+
+def cells(markup: str) -> list[str]:
+    """Each cell's text, row by row."""
+    body = markup[markup.index("<tbody>") :]
+    return [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", body)]
+
+
 @pytest.mark.parametrize(
     "params",
     [
@@ -284,6 +294,8 @@ def sample_sources():
         {"q": "qwen", "transformers": "4.57.1", "neuronx_cc": "2.21.18209.0"},
         {"task": "text-generation", "size": "-1"},
         {"q": "no model has this name"},
+        {"sort": "-wall"},  # the link's order, not the view's
+        {"view": "downloads", "sort": "size"},
         {"view": "<script>", "q": "<b>x</b>", "size": "lots"},
     ],
 )
@@ -295,14 +307,19 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
 
     app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sample_sources)])
     html, head = first_html(TestClient(app), "/?" + urlencode(params))
-    painted = [unescape(m) for m in re.findall(r'<tr><td><a href="[^"]*">([^<]*)</a>', html)]
-    live = shown(page_opened(ModelsTab(sample_sources), params))
+    painted = [unescape(m) for m in re.findall(r'<a class="model-link" href="[^"]*">([^<]*)</a>', html)]
+    answer = page_opened(ModelsTab(sample_sources), params)
+    live = shown(answer)
     assert painted == live[: len(painted)] and len(painted) == min(len(live), 10)
     if not live:
         assert "No models match" in head.painted
     else:
-        rows = re.findall(r'<tr><td><a href="\./\?([^"]*)">', html)
+        rows = re.findall(r'<a class="model-link" href="\./\?([^"]*)">', html)
         assert all("model=" in unescape(r) for r in rows)
+        # the same columns, and the same cells row by row, as the live table
+        block = html[html.index('<div id="first-paint">') :]
+        assert headers(block) == headers(str(answer["results"]))
+        assert cells(block) == cells(str(answer["results"]))[: len(cells(block))] and cells(block)
     if params.get("view") == "trending":
         assert "Trending" in head.title and "the Trending view" in head.painted
     if params.get("q") == "<b>x</b>":  # search text is data: named in the title and the block, as text

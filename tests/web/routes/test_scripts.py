@@ -1,4 +1,5 @@
-"""`GET /busy.js`: the busy tab's script, served with an ETag and kept by browsers."""
+"""The scripts served as files of their own: `/busy.js`, `/table.js` and `/page.js`, each with an ETag and kept by
+browsers."""
 
 from __future__ import annotations
 
@@ -38,3 +39,18 @@ def test_the_table_script_is_served_as_a_module_the_page_imports():
     assert table.SCRIPT_PATH in table.TABLE_JS and len(table.TABLE_JS) < 200  # the page's config carries only this
     again = http.get(table.SCRIPT_PATH, headers={"If-None-Match": answer.headers["etag"]})
     assert again.status_code == 304
+
+
+def test_every_pages_script_is_a_file_and_the_head_only_names_it():
+    from components.web.html import head
+
+    http = TestClient(Starlette(routes=scripts.routes()))
+    answer = http.get(head.SCRIPT_PATH)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/javascript")
+    # the run.py scroller's tab stop, the open model's scroll, the API docs' link and the copy buttons
+    for part in ("cm-scroller", "#details-summary", "/endpoints#api", "button[data-copy]"):
+        assert part in answer.text
+    assert answer.text.startswith("if (!window.__pageScript) {")  # once, however often Gradio puts the head in
+    # every page's config carries the head: the feed's link and the script's name, not the script
+    assert head.HEAD.count("<script") == 1 and 'src="page.js"' in head.HEAD and len(head.HEAD) < 200
+    assert http.get(head.SCRIPT_PATH, headers={"If-None-Match": answer.headers["etag"]}).status_code == 304
