@@ -70,10 +70,9 @@ def results_table(
     reads (the grid's roles, each row's model, index and selection), which keeps the first page light."""
     figure_header, figure_key = _FIGURE.get(view, _DOWNLOADS)
     columns = (*_COLUMNS, (figure_header, figure_key, True))
-    headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param))
+    headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param), live)
                    for label, key, numeric in columns)  # fmt: skip
     figure = ordering.COLUMNS[figure_key].field
-    cell_role = Markup(' role="gridcell"') if live else Markup("")
     body = []
     for index, r in enumerate(frame.to_dict("records")):
         model_id = str(r["model_id"])
@@ -91,7 +90,9 @@ def results_table(
             formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
             formatting.compact(r.get(figure)),
         )
-        cells = join(Markup('<td{} class="num">{}</td>').format(cell_role, v) for v in values)
+        cells = join(
+            Markup('<td role="gridcell" class="num">{}</td>' if live else "<td>{}</td>").format(v) for v in values
+        )
         if live:
             body.append(
                 Markup('<tr data-model="{}" data-index="{}" aria-selected="{}"><td role="gridcell" class="model">{}</td>'
@@ -102,7 +103,7 @@ def results_table(
             )  # fmt: skip
         else:
             body.append(
-                Markup('<tr><td class="model">{}</td><td>{}</td>{}</tr>').format(
+                Markup("<tr><td>{}</td><td>{}</td>{}</tr>").format(
                     cell, badge(r.get("kind") or OTHER, r.get("result")), cells
                 )
             )
@@ -116,12 +117,14 @@ def results_table(
     ).format(len(body) + 1, headers, join(body))
 
 
-def _header(label: str, key: str, numeric: bool, shown_order: ordering.Order, query: str) -> Markup:
+def _header(label: str, key: str, numeric: bool, shown_order: ordering.Order, query: str, live: bool = True) -> Markup:
     """A column's header: a link (`query`) to the order a click on it asks for; the column the rows follow
-    says so."""
+    says so. Painted (not `live`): without what only the script reads."""
     sorted_here = shown_order.key == key
     aria = Markup(' aria-sort="{}"').format(_ARIA_SORT[shown_order.descending]) if sorted_here else Markup("")
     mark = ("▼" if shown_order.descending else "▲") if sorted_here else ""
+    if not live:
+        return Markup('<th scope="col"{}><a href="./?{}" rel="nofollow">{}{}</a></th>').format(aria, query, label, mark)
     return Markup(
         '<th scope="col" role="columnheader" class="{}"{}><a href="./?{}" data-sort="{}" rel="nofollow">{}'
         '<span class="sort-mark" aria-hidden="true">{}</span></a></th>'

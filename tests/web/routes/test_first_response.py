@@ -272,8 +272,10 @@ def sample_sources():
     return sources
 
 
-def headers(markup: str) -> list[str]:
-    return re.findall(r'data-sort="([^"]*)"', markup)
+def headers(markup: str) -> list[tuple[str, str]]:
+    """Each header's words and the order its link asks for."""
+    found = re.findall(r'<th [^>]*><a href="\./\?([^"]*)"[^>]*>(.*?)</a></th>', markup)
+    return [(re.sub(r"<[^>]+>|[▲▼]", "", label), unescape(query)) for query, label in found]
 
 
 def cells(markup: str) -> list[str]:
@@ -318,7 +320,7 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
         assert all("model=" in unescape(r) for r in rows)
         # the same columns, and the same cells row by row, as the live table
         block = html[html.index('<div id="first-paint">') :]
-        assert headers(block) == headers(str(answer["results"]))
+        assert headers(block) == headers(str(answer["results"])) and len(headers(block)) == 7
         assert cells(block) == cells(str(answer["results"]))[: len(cells(block))] and cells(block)
     if params.get("view") == "trending":
         assert "Trending" in head.title and "the Trending view" in head.painted
