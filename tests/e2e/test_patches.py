@@ -9,7 +9,7 @@ import re
 import httpx
 import pytest
 
-from tests.helpers import SAMPLE_ARGS, Server, call
+from tests.helpers import SAMPLE_ARGS, Server, call, log_message
 
 # Run before the app by Python itself (a `sitecustomize` on PYTHONPATH): the way a Gradio release that moved
 # these would look to the app. Gradio's own routes keep their copies of the folder constants.
@@ -40,7 +40,7 @@ def changed_gradio(tmp_path_factory):
 
 def test_each_patch_whose_target_is_gone_says_so_once(changed_gradio):
     server, log = changed_gradio
-    lines = [line for line in log.read_text(encoding="utf-8").splitlines() if "stands down" in line]
+    lines = [log_message(line) for line in log.read_text(encoding="utf-8").splitlines() if "stands down" in line]
     assert lines == [
         "WARNING components.web.patches.guard: patch mcp_json stands down: "
         "postprocess_output_data no longer takes data",

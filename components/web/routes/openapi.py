@@ -103,8 +103,8 @@ def parameter(p: api_v1.Parameter) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "string", **FORMS.get(p.name, {})}
     if p.default is not None:
         schema["default"] = p.default
-    if p.choices:
-        schema["enum"] = list(p.choices)
+    if p.choices:  # "" (no value) is the parameter's default, one of them
+        schema["enum"] = ["", *p.choices] if "" not in p.choices else list(p.choices)
     return {"name": p.name, "in": "query", "required": p.required, "description": p.description, "schema": schema}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import typing
 
 import jsonschema
@@ -80,10 +81,17 @@ def test_the_parameters_come_from_the_route_table_with_the_docstrings_words(docu
     search = document["paths"]["/api/v1/search"]["get"]
     assert [p["name"] for p in search["parameters"]] == ["q", "view", "task", "neuronx_cc", "library_version", "size"]
     view = search["parameters"][1]
-    assert view["schema"] == {"type": "string", "default": "selected", "enum": ["selected", "trending", "downloads"]}
+    assert view["schema"] == {
+        "type": "string",
+        "default": "selected",
+        "enum": ["", "selected", "trending", "downloads"],
+    }
     assert all(p["description"] and p["in"] == "query" for p in search["parameters"])
     model = document["paths"]["/api/v1/lookup"]["get"]["parameters"][0]
     assert model["name"] == "model" and model["required"] is True and "Hub id" in model["description"]
+    assert model["schema"]["minLength"] == 1 and model["schema"]["maxLength"] == 96  # the forms the API checks
+    form = re.compile(model["schema"]["pattern"])
+    assert form.match("Qwen/Qwen3-0.6B") and form.match("gpt2") and not form.match("a/b/c") and not form.match("x--y")
     assert search["summary"].startswith("Find models") and "304" in search["responses"]
     assert search["responses"]["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
 
