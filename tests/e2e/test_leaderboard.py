@@ -210,7 +210,7 @@ def test_the_panel_leads_with_the_answer_and_shows_what_to_run_whole(page: Page,
 
 def test_an_excluded_model_that_never_ran_offers_no_cache_and_not_tested_is_said_once(page: Page, sample_app):
     open_at(page, f"{sample_app.url}/?model={EXCLUDED_NEVER_RAN}", WIDE)
-    expect(page.locator("#lead")).to_contain_text("excluded on", timeout=TIMEOUT)
+    expect(page.locator("#lead")).to_contain_text("EXCLUDED on", timeout=TIMEOUT)
     expect(page.locator("#install textarea, #install input").first).to_be_visible()
     expect(page.locator("#cache-sync")).to_be_hidden()
     page.goto(f"{sample_app.url}/?model={UNTESTED}")

@@ -29,7 +29,7 @@ def test_the_schema_for_pass_fail_and_the_rest(snapshot):
     assert answers["org/passes"]["color"] == "green"
     assert (answers["org/fails"]["message"], answers["org/fails"]["color"]) == ("FAIL · neuronx-cc 2.28.7631.0", "red")
     assert (
-        answers["org/excluded"]["message"].startswith("excluded · ") and answers["org/excluded"]["color"] == "lightgrey"
+        answers["org/excluded"]["message"].startswith("EXCLUDED · ") and answers["org/excluded"]["color"] == "lightgrey"
     )
     assert answers["org/untested"]["message"] == "not tested · neuronx-cc 2.28.7631.0"
     assert answers["org/untested"]["color"] == "lightgrey"
