@@ -14,6 +14,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from components.queries.api import Api
 from components.runtime import logs, memory
 from components.sources import hub_log
 from components.sources.app_sources import Sources
@@ -22,19 +23,19 @@ from components.sources.errors import SourceError
 from components.sources.listing import check_local_source
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.web import capacity, server
+from components.web import capacity
+from components.web.gradio import mount
+from components.web.gradio.pages import architectures as architectures_tab
+from components.web.gradio.pages import charts as charts_tab
+from components.web.gradio.pages import compare as compare_tab
+from components.web.gradio.pages import endpoints as endpoints_page
+from components.web.gradio.pages import failures as failures_tab
+from components.web.gradio.pages import wanted as wanted_page
+from components.web.gradio.pages.models import ModelsTab
+from components.web.gradio.pages.wiring import PAGE_EVENT
+from components.web.gradio.patches import build_once
 from components.web.html import head, notice
-from components.web.pages import architectures as architectures_tab
-from components.web.pages import charts as charts_tab
-from components.web.pages import compare as compare_tab
-from components.web.pages import endpoints as endpoints_page
-from components.web.pages import failures as failures_tab
-from components.web.pages import wanted as wanted_page
-from components.web.pages.models import ModelsTab
-from components.web.pages.wiring import PAGE_EVENT
-from components.web.patches import build_once
 from components.web.routes import badge_feed
-from components.web.routes.endpoints import Api
 
 ROOT = Path(__file__).resolve().parent
 TITLE = "torch-neuronx model support"
@@ -126,8 +127,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"error: {exc}")
     demo = build(sources)
     sources.start()
-    # the server: the app's routes, its middleware, this page mounted, and uvicorn (components/web/server.py)
-    server.serve(demo, sources, dataset=args.dataset, host=args.host, port=args.port, page_head=PAGE_HEAD)
+    # the server: the app's routes, its middleware, this page mounted, and uvicorn (components/web/gradio/mount.py)
+    mount.serve(demo, sources, dataset=args.dataset, host=args.host, port=args.port, page_head=PAGE_HEAD)
 
 
 # what every page's <head> carries: the feed's link for feed readers, and the page's script (html/head.py)

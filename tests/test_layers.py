@@ -66,7 +66,7 @@ def test_answer_shapes_are_declared_in_the_layer_that_builds_them():
 
 
 PATCHED = ("gradio", "gradio_client", "uvicorn", "starlette", "fastapi")
-PATCHES = ROOT / "components" / "web" / "patches"
+PATCHES = ROOT / "components" / "web" / "gradio" / "patches"
 
 
 def assignments_to_their_code(path: Path) -> list[str]:

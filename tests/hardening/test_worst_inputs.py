@@ -113,7 +113,7 @@ def test_a_report_fences_and_a_feed_escapes_a_megabyte_at_once():
 def test_what_a_page_event_sends_back_is_read_at_once(text):
     from types import SimpleNamespace
 
-    from components.web.pages.models import event_text
+    from components.web.gradio.pages.models import event_text
 
     # a clicked row's model, a header's key and the link box are the browser's to send (`pages/models.py`)
     assert len(within_a_second(lambda: event_text(SimpleNamespace(_data={"value": text}), "value"))) <= 65_536

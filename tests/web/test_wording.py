@@ -11,10 +11,10 @@ import pytest
 
 from components.queries import details, failures
 from components.sources.dataset import SAMPLE_DIR, load
+from components.web.gradio.pages import endpoints as endpoints_page
+from components.web.gradio.pages import failures as failures_tab
+from components.web.gradio.pages.compare import CompareTab
 from components.web.html import causes, evidence
-from components.web.pages import endpoints as endpoints_page
-from components.web.pages import failures as failures_tab
-from components.web.pages.compare import CompareTab
 from tests.helpers import ROOT
 
 SPACED = re.compile(r".{0,30}(?:\( | \)| :(?!/)).{0,30}")

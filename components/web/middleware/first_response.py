@@ -27,7 +27,6 @@ from components.sources.app_sources import Moment, Sources
 from components.web import page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.html import busy, first_paint, whole_job
-from components.web.middleware import page_config
 from components.web.routes.badge_feed import FEED_VARY
 from components.web.routes.first_response import CARD_PATH, base_url, page_query
 
@@ -43,8 +42,15 @@ BUSY_CACHE_CONTROL = b"no-cache"
 PAGE_PATHS = {"/": "", **{f"/{p}": p for p in previews.PAGES if p}, **{f"/{p}/": p for p in previews.PAGES if p}}
 
 
-def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: str) -> str:
-    """`html` (Gradio's page) with one set of head tags for the link and the painted first screen."""
+def unchanged(html: str) -> str:
+    return html
+
+
+def rewrite(
+    html: str, moment: Moment, page: str, params: dict[str, str], base: str, slim: Callable[[str], str] = unchanged
+) -> str:
+    """`html` (Gradio's page) with one set of head tags for the link and the painted first screen; `slim` edits
+    the page's inlined config first (`gradio/page_config.py` hands its own in)."""
     preview = previews.preview(moment, page, params)
     path = "/" if page == "" else f"/{page}"
     url = base + path + (f"?{preview.query}" if preview.query else "")
@@ -57,7 +63,7 @@ def rewrite(html: str, moment: Moment, page: str, params: dict[str, str], base: 
         content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)
     else:
         content = first_paint.page_block(preview)
-    html = re.sub(_GRADIO_TAG, "", page_config.slim(html))
+    html = re.sub(_GRADIO_TAG, "", slim(html))
     # the balancer's cookie, set before Gradio's scripts open the tab's queue calls (`replicas.py`)
     head = str(first_paint.head(preview, url, image)) + replicas.STICKY_SCRIPT
     html, found = re.subn(r"(<meta charset=\"utf-8\" ?/?>)", lambda m: m.group(1) + head, html, count=1)
@@ -112,12 +118,20 @@ def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[byt
 
 class FirstResponse:
     """ASGI middleware: the HTML of a page route, rewritten as `rewrite()` says, made once per link and data
-    moment (`page_cache`); with a note that the live page is busy while `busy()` says its queue is full."""
+    moment (`page_cache`); with a note that the live page is busy while `busy()` says its queue is full, and the
+    page's inlined config edited by `slim`."""
 
-    def __init__(self, app: Callable, sources: Sources, busy: Callable[[], bool] = lambda: False):
+    def __init__(
+        self,
+        app: Callable,
+        sources: Sources,
+        busy: Callable[[], bool] = lambda: False,
+        slim: Callable[[str], str] = unchanged,
+    ):
         self.app = app
         self.sources = sources
         self.busy = busy
+        self.slim = slim
         self.pages = page_cache.PageCache()
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -189,7 +203,9 @@ class FirstResponse:
         except Exception:  # noqa: BLE001 - a body we cannot read goes out as it came
             raw = None
         if raw is not None:
-            text = await anyio.to_thread.run_sync(rewrite, raw.decode("utf-8"), moment, page, params, base_url(request))
+            text = await anyio.to_thread.run_sync(
+                rewrite, raw.decode("utf-8"), moment, page, params, base_url(request), self.slim
+            )
             body = await anyio.to_thread.run_sync(_encode, text.encode("utf-8"), encoding)
         return page_cache.Page(headers, body)
 
@@ -210,6 +226,8 @@ class FirstResponse:
         await send({"type": "http.response.body", "body": body})
 
 
-def middleware(sources: Sources, busy: Callable[[], bool] = lambda: False) -> Middleware:
+def middleware(
+    sources: Sources, busy: Callable[[], bool] = lambda: False, slim: Callable[[str], str] = unchanged
+) -> Middleware:
     """The `Middleware` entry of `FirstResponse`; `busy` says whether the live page's queue is full."""
-    return Middleware(FirstResponse, sources=sources, busy=busy)
+    return Middleware(FirstResponse, sources=sources, busy=busy, slim=slim)

@@ -142,7 +142,7 @@ def test_the_panel_block_escapes_the_model_and_offers_its_feed():
 
 @pytest.fixture
 def tab(libraries):
-    from components.web.pages.models import ModelsTab
+    from components.web.gradio.pages.models import ModelsTab
 
     snapshot, rankings = libraries
     return ModelsTab(served(snapshot, rankings))

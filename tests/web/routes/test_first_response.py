@@ -302,7 +302,7 @@ def cells(markup: str) -> list[str]:
 def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sample_sources, params):
     from urllib.parse import urlencode
 
-    from components.web.pages.models import ModelsTab
+    from components.web.gradio.pages.models import ModelsTab
     from tests.helpers import page_opened, shown
 
     app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sample_sources)])
