@@ -34,8 +34,7 @@ from components.web.gradio.pages import wanted as wanted_page
 from components.web.gradio.pages.models import ModelsTab
 from components.web.gradio.pages.wiring import PAGE_EVENT
 from components.web.gradio.patches import build_once
-from components.web.html import head, notice
-from components.web.routes import badge_feed
+from components.web.html import follow, head, notice
 
 ROOT = Path(__file__).resolve().parent
 TITLE = "torch-neuronx model support"
@@ -88,7 +87,7 @@ def page_top() -> gr.HTML:
     gr.HTML(
         f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
         "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-        f"And how do I run it myself? {badge_feed.feed_link()}</p></div>"
+        f"And how do I run it myself? {follow.feed_link()}</p></div>"
     )
     return gr.HTML(elem_id="header")
 

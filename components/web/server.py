@@ -32,10 +32,18 @@ from components.queries import api, argument_types
 from components.sources.app_sources import Sources
 from components.web import capacity, clients, metrics
 from components.web.asgi import RefusalLog
-from components.web.middleware import first_response, limits, methods, origin, refusals, short_calls, streams
+from components.web.middleware import (
+    first_html,
+    limits,
+    methods,
+    origin,
+    refusals,
+    server_errors,
+    short_calls,
+    streams,
+)
 from components.web.middleware.observed import Observed
-from components.web.routes import api_v1, badge_feed, downloads, health, scripts, wanted, webhook
-from components.web.routes import first_response as card
+from components.web.routes import api_v1, badge_feed, card, downloads, health, scripts, wanted, webhook
 
 log = logging.getLogger(__name__)
 
@@ -228,7 +236,7 @@ def middleware(
     own: Sequence[BaseRoute] = (),
     watched: metrics.Metrics | None = None,
     files: Sequence[Middleware] = (),
-    slim: Callable[[str], str] = first_response.unchanged,
+    slim: Callable[[str], str] = first_html.unchanged,
 ) -> list[Middleware]:
     """The app's middleware, in the order a request meets them (the answer passes them bottom to top); `busy`
     says whether the live page's queue is full (a new tab's first HTML then says the page will retry); `own`:
@@ -237,14 +245,15 @@ def middleware(
     edit of the page's inlined config (`gradio/assets.py`, `gradio/page_config.py`)."""
     return [
         # every answer names its replica and is counted, the one-line 500s of the next too
-        Middleware(Observed, metrics=watched, pages=frozenset(first_response.PAGE_PATHS)),
-        Middleware(limits.OneLineErrors),  # an exception escaping any route: one log line and a 500
+        Middleware(Observed, metrics=watched, pages=frozenset(first_html.PAGE_PATHS)),
+        Middleware(server_errors.ServerErrors),  # an exception escaping any route: one log line and a 500
         Middleware(origin.PublicOrigin),  # the app's own origin; no forwarding header reaches anything below
-        Middleware(limits.BodyLimit),  # bodies bounded before anything reads them; smuggled bodies refused
+        # bodies bounded before anything reads them (a Hub webhook payload is a few KB); smuggled bodies refused
+        Middleware(limits.BodyLimit, per_path={webhook.PATH: webhook.MAX_BODY}),
         # 405 and Allow on the app's own addresses and pages, HEAD as GET
-        Middleware(methods.AllowedMethods, routes=own, pages=first_response.PAGE_PATHS),
+        Middleware(methods.AllowedMethods, routes=own, pages=first_html.PAGE_PATHS),
         Middleware(refusals.NoUploads),  # Gradio's upload route answers 403: the app takes no files
-        Middleware(refusals.McpGate),  # an MCP POST whose body is not MCP gets a JSON-RPC error
+        Middleware(refusals.McpBodyCheck),  # an MCP POST whose body is not MCP gets a JSON-RPC error
         Middleware(short_calls.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
         Middleware(streams.EventStreams),  # event streams capped per client and ended
         # the app's own routes compressed (Gradio compresses its own, inside; what is compressed passes as it
@@ -252,7 +261,7 @@ def middleware(
         Middleware(GZipMiddleware, compresslevel=6),
         *files,  # Gradio's scripts and stylesheets from memory
         # each page's first HTML says what it shows
-        Middleware(first_response.FirstResponse, sources=sources, busy=busy, slim=slim),
+        Middleware(first_html.FirstResponse, sources=sources, busy=busy, slim=slim),
     ]
 
 

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from components.queries import argument_types
 from components.queries.arguments import Refused
-from components.web.middleware import limits
+from components.web.middleware import limits, server_errors
 from components.web.routes import webhook
 
 seen: list[int] = []
@@ -74,7 +74,7 @@ def test_the_limit_of_a_path_holds_under_a_root_path():
 
 def test_the_app_limits_are_1_mb_and_the_webhooks_64_kb():
     assert limits.DEFAULT_LIMIT == 1024 * 1024 and limits.describe(limits.DEFAULT_LIMIT) == "1 MB"
-    assert limits.PATH_LIMITS == {webhook.PATH: 64 * 1024} and limits.describe(webhook.MAX_BODY) == "64 KB"
+    assert webhook.MAX_BODY == 64 * 1024 and limits.describe(webhook.MAX_BODY) == "64 KB"
 
 
 async def fails(request: Request) -> JSONResponse:
@@ -82,8 +82,8 @@ async def fails(request: Request) -> JSONResponse:
 
 
 def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
-    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(limits.OneLineErrors)])
-    caplog.set_level(logging.DEBUG, logger="components.web.middleware.limits")
+    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(server_errors.ServerErrors)])
+    caplog.set_level(logging.DEBUG, logger="components.web.middleware.server_errors")
     answer = TestClient(app, raise_server_exceptions=False).get("/fails")
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]

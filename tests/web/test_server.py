@@ -12,7 +12,7 @@ import app as the_app
 from components.web import capacity, server
 from components.web.gradio import assets, mount
 from components.web.gradio.patches import unread
-from components.web.middleware import first_response, limits, methods, origin, refusals, short_calls, streams
+from components.web.middleware import first_html, limits, methods, origin, refusals, server_errors, short_calls, streams
 from components.web.middleware.observed import Observed
 from tests.helpers import ROOT
 
@@ -51,22 +51,22 @@ def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
     classes = [m.cls for m in server.middleware(sample, files=[Middleware(assets.Assets)])]
     assert classes[:9] == [
         Observed,  # first: it names the replica on, and counts, every answer, the 500s of the next too
-        limits.OneLineErrors,  # it catches what escapes every other
+        server_errors.ServerErrors,  # it catches what escapes every other
         origin.PublicOrigin,  # before anything reads the request's origin or client
         limits.BodyLimit,  # before anything reads a body
         methods.AllowedMethods,
         refusals.NoUploads,
-        refusals.McpGate,
+        refusals.McpBodyCheck,
         short_calls.ShortCalls,
         streams.EventStreams,
     ]
-    assert classes[-2:] == [assets.Assets, first_response.FirstResponse]
+    assert classes[-2:] == [assets.Assets, first_html.FirstResponse]
     assert [m.cls for m in mount.gradio_middleware()] == [unread.UnknownResults]
 
 
 def test_the_built_app_runs_that_list_with_the_gradio_halfs_two(client):
     classes = [m.cls for m in client.app.user_middleware]
-    assert classes[0] is Observed and classes[-2:] == [assets.Assets, first_response.FirstResponse]
+    assert classes[0] is Observed and classes[-2:] == [assets.Assets, first_html.FirstResponse]
 
 
 @pytest.fixture(scope="module")

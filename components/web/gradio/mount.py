@@ -31,9 +31,9 @@ from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import metrics, replicas, server
 from components.web.gradio import assets, page_config, queue_look, theme
-from components.web.gradio.patches import build_once, mcp_json, unread
+from components.web.gradio.patches import build_once, mcp_json, sessions, unread
 from components.web.html import head
-from components.web.middleware import limits, refusals
+from components.web.middleware import refusals, server_errors
 from components.web.server import (
     ANALYTICS_EVERY,
     CONCURRENCY_LIMIT,
@@ -96,9 +96,8 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
             api_open=False,
             status_update_rate=QUEUE_STATUS_EVERY,
         )
-    # launch()'s `state_session_capacity`, which mount_gradio_app does not take: the attribute launch() sets
-    demo.state_session_capacity = SESSION_CAPACITY
-    demo.app_id = app_id()  # Gradio's is random per process: replicas of a release agree (replicas.py)
+    # launch()'s `state_session_capacity`, which mount_gradio_app does not take, and an app id replicas agree on
+    sessions.as_launched(demo, session_capacity=SESSION_CAPACITY, app_id=app_id())
     watched = (
         metrics.Metrics(sources, lambda: queue_look.queue_length(demo), wanted_store.shared)
         if metrics.enabled()
@@ -146,9 +145,9 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         app_kwargs={
             "middleware": gradio_middleware(),
             "lifespan": unread.lifespan,
-            # Gradio's app answers its own routes' exceptions before they reach `OneLineErrors`: the same
+            # Gradio's app answers its own routes' exceptions before they reach `ServerErrors`: the same
             # JSON 500 as it, and the exception goes on to it, which logs one line
-            "exception_handlers": {Exception: limits.internal_error},
+            "exception_handlers": {Exception: server_errors.internal_error},
         },
     )
 

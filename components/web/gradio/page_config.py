@@ -4,7 +4,7 @@ Gradio inlines its whole config into every page (`window.gradio_config = {...}`)
 entry carries the JSON schema of its value three times (`api_info`, `api_info_as_input`,
 `api_info_as_output`) and an `example_inputs`: ~5 KB of this app's ~50 KB first page (a Dataframe's alone
 is 1.5 KB). Those are for API clients, which read `/config` and `/gradio_api/info` (left whole); the
-browser's scripts never mention them. `slim()` drops them from the page's HTML (`first_response.py`), and
+browser's scripts never mention them. `slim()` drops them from the page's HTML (`middleware/first_html.py`), and
 only where it is safe: a page template that inlines the config as written for, and a frontend whose scripts
 name none of these keys (`fits()`: the installed package's files read once, ~30 ms at start-up). It edits
 the answer, not Gradio's code: a release that reads one of these keys, or inlines its config otherwise,

@@ -29,12 +29,11 @@ from components.sources.wanted_counts import Wanted
 from components.web.gradio.endpoints import address_of
 from components.web.gradio.pages.filters import Filters
 from components.web.gradio.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, as_sent, by_name, components
-from components.web.html import causes, evidence, notice, table
+from components.web.html import causes, downloads, evidence, follow, notice, table
 from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.html.history import history_table
 from components.web.kept import Kept
-from components.web.routes import badge_feed, downloads
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -338,7 +337,7 @@ class ModelsTab:
             "run_py": gr.update(value=run_py, visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed
-            "history": history_table(answer.get("history", [])) + badge_feed.panel_html(answer),
+            "history": history_table(answer.get("history", [])) + follow.panel_html(answer),
         }
 
     # ---- layout and wiring -------------------------------------------------------------------
@@ -469,6 +468,9 @@ MAX_EVENT_TEXT = 65_536
 def event_text(evt: gr.EventData, name: str) -> str:
     """A text value the table's script sent with its event (`table.TABLE_JS`); "" when it sent none or
     something else. It is the browser's text: the caller reads it as it reads a link."""
-    data = getattr(evt, "_data", None)
-    value = data.get(name) if isinstance(data, dict) else None
+    # EventData answers each key of the event's data as an attribute (its public interface); `target` is its own
+    try:
+        value = getattr(evt, name, None) if name != "target" else None
+    except TypeError:  # an event sent without data (`"event_data": null`): nothing to read
+        value = None
     return value[:MAX_EVENT_TEXT] if isinstance(value, str) else ""

@@ -9,6 +9,10 @@ The patch: Gradio's `StateHolder` makes its sessions from the name `state_holder
 now answers `LeanSessionState`, which sets the attributes Gradio's `__init__` sets but builds each block's
 config only when Gradio's share-link route asks for it. The check reads Gradio's `__init__` and stands the
 patch down if it sets any attribute this one does not (a new Gradio would otherwise get a session missing it).
+
+`as_launched()` is not guarded: it sets on the page what `launch()` sets and `mount_gradio_app` does not take
+(the number of sessions kept, a memory bound that must hold on any release; and the app id), so that the one
+module writing to the page's undocumented attributes is this one.
 """
 
 from __future__ import annotations
@@ -73,3 +77,11 @@ def apply() -> type:
 
 
 PATCH = Patch("sessions", check, apply)
+
+
+def as_launched(demo: Any, *, session_capacity: int, app_id: int) -> None:
+    """Set on `demo` what `launch(state_session_capacity=...)` sets: at most `session_capacity` sessions kept
+    (Gradio keeps 10,000); and `app_id`, the id every page names (Gradio draws one at random per process, so
+    replicas of one release would disagree: `replicas.app_id`)."""
+    demo.state_session_capacity = session_capacity
+    demo.app_id = app_id

@@ -1,7 +1,6 @@
 """The Models tab's handlers: inputs and answers by name, the filters as one value, the pickers."""
 
-from types import SimpleNamespace
-
+import gradio as gr
 import pytest
 
 from components.web.gradio.pages.filters import Filters
@@ -145,28 +144,28 @@ def test_a_clicked_row_opens_the_model_its_script_names(world):
     base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
     ids = shown(tab.table(**base))
     assert len(ids) >= 3 and ids[-1].startswith("evil/")  # an id in the data that is no Hub id opens too
-    clicked = tab.on_select(SimpleNamespace(_data={"index": [0, 0], "value": ids[-1]}), None, **base)
+    clicked = tab.on_select(gr.EventData(None, {"index": [0, 0], "value": ids[-1]}), None, **base)
     assert "model=evil%2F%3Cimg" in clicked["link"]
     assert "&lt;img src=x onerror=alert(1)&gt;" in str(clicked["details"])
     sorted_link = "?sort=-wall&" + clicked["link"]
-    kept = tab.on_select(SimpleNamespace(_data={"value": ids[0]}), None, **base, link=sorted_link)
+    kept = tab.on_select(gr.EventData(None, {"value": ids[0]}), None, **base, link=sorted_link)
     assert "sort=-wall" in kept["link"]  # opening a model keeps the table's order
     for hostile in ({"value": "<script>x</script>"}, {"value": ["a/b"]}, {}, None):
-        answer = tab.on_select(SimpleNamespace(_data=hostile), None, **base)
+        answer = tab.on_select(gr.EventData(None, hostile), None, **base)
         assert "model=" not in answer["link"] and "Open a model" in str(answer["details"])
 
 
 def test_a_header_sorts_numbers_as_numbers_and_a_second_click_turns_the_order(world):
     tab = ModelsTab(served(*world))
     base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
-    first = tab.on_sort(SimpleNamespace(_data={"sort": "wall"}), **base)
+    first = tab.on_sort(gr.EventData(None, {"sort": "wall"}), **base)
     assert "sort=-wall" in first["link"] and 'aria-sort="descending"' in str(first["results"])
-    again = tab.on_sort(SimpleNamespace(_data={"sort": "wall"}), **base, link=first["link"])
+    again = tab.on_sort(gr.EventData(None, {"sort": "wall"}), **base, link=first["link"])
     assert "sort=wall" in again["link"] and 'aria-sort="ascending"' in str(again["results"])
-    by_name = tab.on_sort(SimpleNamespace(_data={"sort": "model"}), **base)
-    turned = tab.on_sort(SimpleNamespace(_data={"sort": "model"}), **base, link=by_name["link"])
+    by_name = tab.on_sort(gr.EventData(None, {"sort": "model"}), **base)
+    turned = tab.on_sort(gr.EventData(None, {"sort": "model"}), **base, link=by_name["link"])
     assert shown(by_name) == sorted(shown(by_name), key=str.lower) and shown(turned) == shown(by_name)[::-1]
-    unknown = tab.on_sort(SimpleNamespace(_data={"sort": "<script>"}), **base, link=first["link"])
+    unknown = tab.on_sort(gr.EventData(None, {"sort": "<script>"}), **base, link=first["link"])
     assert "sort=-wall" in unknown["link"]  # an unknown column changes nothing
 
 

@@ -1,48 +1,30 @@
-"""`GET /card.png`: a link's preview card (the image its Open Graph tags name), and how a link's parameters
-are read; the page's first HTML, which names the card, is `middleware/first_response.py`'s.
+"""`GET /card.png`: a link's preview card (the image its Open Graph tags name); the page's first HTML, which
+names the card, is `middleware/first_html.py`'s, and how a link's parameters are read is `deep_links.py`'s.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from components.queries import links
 from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
 from components.web import cache_control, page_cache
 from components.web.allowance import Allowance
 from components.web.clients import client_address
+from components.web.deep_links import CARD_PATH, MAX_QUERY, page_query
 
-CARD_PATH = "/card.png"
-MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the page's own card
 CARD_CACHE = 128  # cards kept per snapshot (~50 KB each)
 CACHE_CONTROL = cache_control.shared(300)
 # A new card costs ~80 ms of CPU, a kept one a few: one address may have 10 drawn at once and 10 more a
 # minute; past that it gets the app's card, drawn once per snapshot, not kept by any cache (a crawler
 # asks again later for the link's own card).
 DRAWS_AT_ONCE, DRAWS_A_MINUTE = 10, 10
-
-
-def page_query(raw: str) -> dict[str, str]:
-    """A link's parameters (the first value of each); a query too long for a link counts as none."""
-    if len(raw) > MAX_QUERY:
-        return {}
-    params: dict[str, str] = {}
-    for key, value in parse_qsl(raw, keep_blank_values=True):
-        params.setdefault(key, value)
-    return params
-
-
-def base_url(request: Request) -> str:
-    """The Space's public address when known (env SPACE_HOST), else the address the request came to."""
-    return links.space_url() or links.public_url(request)
 
 
 class Cards:

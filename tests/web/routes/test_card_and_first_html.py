@@ -21,8 +21,8 @@ from starlette.testclient import TestClient
 
 from components.queries import details
 from components.sources.dataset import load
-from components.web.middleware import first_response as page_html
-from components.web.routes import first_response
+from components.web.middleware import first_html as page_html
+from components.web.routes import card as card_route
 from tests.hardening.hostile import HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, LONG_MODEL
 from tests.helpers import NEW_CC, row, served, write
 
@@ -56,7 +56,7 @@ def http(sources):
     pages = [Route(path, gradio_page) for path in ("/", "/compare", "/charts", "/endpoints")]
     config = Route("/config", lambda request: JSONResponse({"components": []}))
     app = Starlette(
-        routes=[*first_response.routes(sources), *pages, config],
+        routes=[*card_route.routes(sources), *pages, config],
         middleware=[
             Middleware(BrotliMiddleware, quality=4),
             page_html.middleware(sources),
@@ -227,7 +227,7 @@ def test_the_card_is_a_1200_by_630_png_kept_per_snapshot(http, sources):
 
 
 def test_the_card_cache_is_bounded_and_follows_the_snapshot(sources):
-    cards = first_response.Cards(sources, size=2)
+    cards = card_route.Cards(sources, size=2)
     client = TestClient(Starlette(routes=[Route("/card.png", cards.card)]))
     for model in ("org/passes", "org/fails", "org/x", "org/passes"):
         assert client.get("/card.png", params={"model": model}).status_code == 200
@@ -371,19 +371,17 @@ def test_past_its_allowance_an_address_gets_the_apps_card_and_never_a_new_drawin
     drawn: list[str] = []
     draw = card.draw
     monkeypatch.setattr(card, "draw", lambda preview: drawn.append(preview.model or preview.page) or draw(preview))
-    cards = first_response.Cards(sources, draws=Allowance(burst=2, per_minute=1))
+    cards = card_route.Cards(sources, draws=Allowance(burst=2, per_minute=1))
     client = TestClient(Starlette(routes=[Route("/card.png", cards.card)]))
     own = client.get("/card.png", params={"model": "org/passes"})
-    assert own.headers["cache-control"] == first_response.CACHE_CONTROL
+    assert own.headers["cache-control"] == card_route.CACHE_CONTROL
     made_up = [client.get("/card.png", params={"model": f"org/made-up-{i}"}) for i in range(20)]
     assert drawn == ["org/passes", "org/made-up-0", ""]  # two from its allowance, then the app's card once
     assert {a.content for a in made_up[1:]} == {cards.generic(sources.now())}
     assert {a.headers["cache-control"] for a in made_up[1:]} == {"no-store"}  # a crawler asks again later
     assert client.get("/card.png", params={"model": "org/passes"}).content == own.content  # kept: still served
     other = TestClient(Starlette(routes=[Route("/card.png", cards.card)]), client=("192.0.2.9", 50000))
-    assert (
-        other.get("/card.png", params={"model": "org/fails"}).headers["cache-control"] == first_response.CACHE_CONTROL
-    )
+    assert other.get("/card.png", params={"model": "org/fails"}).headers["cache-control"] == card_route.CACHE_CONTROL
     assert drawn[-1] == "org/fails"
 
 

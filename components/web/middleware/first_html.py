@@ -4,7 +4,7 @@ routes (`/`, `/compare`, ...).
 Gradio's template carries its own Open Graph and Twitter tags ("Gradio", "Click to try out the app!", an
 `og:url` of `{url}`), twice, and no `<title>`. Per page load, `FirstResponse` reads one `sources.now()`
 and puts in their place one set of tags for the link asked for (`queries/preview.py`, with the card of
-`routes/first_response.py`), and paints the default view's first rows (or a model link's answer) as plain
+`routes/card.py`), and paints the default view's first rows (or a model link's answer) as plain
 HTML (`html/first_paint.py`). It works on the HTTP response, not on Gradio's internals: a compressed body
 is decompressed and compressed again; a response it does not recognise goes out unchanged.
 """
@@ -26,9 +26,8 @@ from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
 from components.web import page_cache, replicas
 from components.web.asgi import relative_path
+from components.web.deep_links import CARD_PATH, VARY, base_url, page_query
 from components.web.html import busy, first_paint, whole_job
-from components.web.routes.badge_feed import FEED_VARY
-from components.web.routes.first_response import CARD_PATH, base_url, page_query
 
 MAX_BODY = 4 * 1024 * 1024  # a page's HTML is ~40 KB; anything far larger is passed on untouched
 # pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
@@ -37,7 +36,6 @@ _BLOCK = '<div id="first-paint">'
 _GRADIO_TAG = r"<meta\b[^>]*\b(?:property|name)=\"(?:og|twitter):[^>]*>"
 # each page's path, without the root, -> its key in previews.PAGES
 # Off a Space a page's links point where the request says it came: a shared cache keeps each apart.
-VARY = FEED_VARY.encode()
 BUSY_CACHE_CONTROL = b"no-cache"
 PAGE_PATHS = {"/": "", **{f"/{p}": p for p in previews.PAGES if p}, **{f"/{p}/": p for p in previews.PAGES if p}}
 
@@ -216,7 +214,7 @@ class FirstResponse:
             body, etag, cache_control = busy.shown(body), etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
         headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
         if links.space_url() is None:  # its links come from the request's host
-            headers = with_vary(headers, VARY)
+            headers = with_vary(headers, VARY.encode())
         if page_cache.etag_matches(scope, etag):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
             await send({"type": "http.response.body", "body": b""})
