@@ -25,13 +25,13 @@ from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.web import capacity
 from components.web.gradio import mount
-from components.web.gradio.pages import architectures as architectures_tab
-from components.web.gradio.pages import charts as charts_tab
-from components.web.gradio.pages import compare as compare_tab
+from components.web.gradio.pages import architectures as architectures_page
+from components.web.gradio.pages import charts as charts_page
+from components.web.gradio.pages import compare as compare_page
 from components.web.gradio.pages import endpoints as endpoints_page
-from components.web.gradio.pages import failures as failures_tab
+from components.web.gradio.pages import failures as failures_page
 from components.web.gradio.pages import wanted as wanted_page
-from components.web.gradio.pages.models import ModelsTab
+from components.web.gradio.pages.models import ModelsPage
 from components.web.gradio.pages.wiring import PAGE_EVENT
 from components.web.gradio.patches import build_once
 from components.web.html import follow, head, notice
@@ -47,7 +47,7 @@ def build(sources: Sources) -> gr.Blocks:
 
 
 def _lay_out(sources: Sources) -> gr.Blocks:
-    models = ModelsTab(sources)
+    models = ModelsPage(sources)
     api = Api(sources)
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         header = page_top()
@@ -57,10 +57,10 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     # The other tools are pages of their own: the first page describes only the Models page's
     # components (Gradio sends a page's whole layout with it), and each page fills itself on load.
     pages = (
-        ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, sources)),
-        ("Charts", "charts", lambda: charts_tab.build(demo.load, sources)),
-        ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, sources)),
-        ("Failures", "failures", lambda: failures_tab.build(demo.load, sources)),
+        ("Compare stacks", "compare", lambda: compare_page.build(demo.load, sources)),
+        ("Charts", "charts", lambda: charts_page.build(demo.load, sources)),
+        ("Architectures", "architectures", lambda: architectures_page.build(demo.load, sources)),
+        ("Failures", "failures", lambda: failures_page.build(demo.load, sources)),
         ("Wanted", "wanted", lambda: wanted_page.build(demo.load, sources)),
         ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
     )

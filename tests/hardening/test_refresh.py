@@ -24,7 +24,7 @@ from components.sources.rankings import RankedModel, Rankings
 from components.sources.rankings_store import RankingsStore
 from components.web import server
 from components.web.gradio import mount
-from components.web.gradio.pages.models import ModelsTab
+from components.web.gradio.pages.models import ModelsPage
 from tests.helpers import ROOT, Served, call, free_port, page_opened, row, write
 
 # Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
@@ -171,7 +171,7 @@ def reads(stores, handler, *args, **kwargs) -> tuple[int, ...]:
 
 def test_page_events_read_each_store_once(counting):
     datasets, rankings = counting
-    tab = ModelsTab(Sources(datasets, rankings))
+    tab = ModelsPage(Sources(datasets, rankings))
     assert reads(counting, page_opened, tab, {"model": MODELS[1], "view": "trending"}) == (1, 1)
     old = {
         "view": "selected",
@@ -188,16 +188,16 @@ def test_page_events_read_each_store_once(counting):
 
 
 def test_the_other_tabs_read_the_data_once(counting):
-    from components.web.gradio.pages.charts import ChartsTab
-    from components.web.gradio.pages.compare import CompareTab
+    from components.web.gradio.pages.charts import ChartsPage
+    from components.web.gradio.pages.compare import ComparePage
     from components.web.routes.downloads import Downloads
 
     datasets, rankings = counting
     sources = Sources(datasets, rankings)
-    assert reads(counting, CompareTab(sources).on_open, None, None)[0] == 1
-    assert reads(counting, CompareTab(sources).on_change, None, None)[0] == 1
-    assert reads(counting, ChartsTab(sources).on_open, None)[0] == 1
-    assert reads(counting, ChartsTab(sources).on_stack, None)[0] == 1
+    assert reads(counting, ComparePage(sources).on_open, None, None)[0] == 1
+    assert reads(counting, ComparePage(sources).on_change, None, None)[0] == 1
+    assert reads(counting, ChartsPage(sources).on_open, None)[0] == 1
+    assert reads(counting, ChartsPage(sources).on_stack, None)[0] == 1
     assert reads(counting, Downloads(sources).file, "csv", {"q": "model"}) == (1, 1)
 
 

@@ -27,7 +27,7 @@ from components.sources.app_sources import Moment, Sources
 from components.web import page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, VARY, base_url, page_query
-from components.web.html import busy, first_paint, whole_job
+from components.web.html import busy, first_paint, without_scripts
 
 MAX_BODY = 4 * 1024 * 1024  # a page's HTML is ~40 KB; anything far larger is passed on untouched
 # pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
@@ -55,10 +55,10 @@ def rewrite(
     card_query = preview.query or (f"page={page}" if page else "")
     image = base + CARD_PATH + (f"?{card_query}" if card_query else "")
     if preview.model:
-        content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.model_block(preview)
+        content = without_scripts.search_form(previews.search_form(moment, params)) + first_paint.model_block(preview)
     elif page == "":
         first = previews.first_rows(moment, params)
-        content = whole_job.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)
+        content = without_scripts.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)
     else:
         content = first_paint.page_block(preview)
     html = re.sub(_GRADIO_TAG, "", slim(html))

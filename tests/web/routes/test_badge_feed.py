@@ -143,10 +143,10 @@ def test_the_panel_block_escapes_the_model_and_offers_its_feed():
 
 @pytest.fixture
 def tab(libraries):
-    from components.web.gradio.pages.models import ModelsTab
+    from components.web.gradio.pages.models import ModelsPage
 
     snapshot, rankings = libraries
-    return ModelsTab(served(snapshot, rankings))
+    return ModelsPage(served(snapshot, rankings))
 
 
 def opened(tab, model_id, **params):

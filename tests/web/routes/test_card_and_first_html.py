@@ -302,13 +302,13 @@ def cells(markup: str) -> list[str]:
 def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sample_sources, params):
     from urllib.parse import urlencode
 
-    from components.web.gradio.pages.models import ModelsTab
+    from components.web.gradio.pages.models import ModelsPage
     from tests.helpers import page_opened, shown
 
     app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sample_sources)])
     html, head = first_html(TestClient(app), "/?" + urlencode(params))
     painted = [unescape(m) for m in re.findall(r'<a class="model-link" href="[^"]*">([^<]*)</a>', html)]
-    answer = page_opened(ModelsTab(sample_sources), params)
+    answer = page_opened(ModelsPage(sample_sources), params)
     live = shown(answer)
     assert painted == live[: len(painted)] and len(painted) == min(len(live), 10)
     if not live:

@@ -73,7 +73,7 @@ def table_html(rows: list[ArchitectureAnswer]) -> Markup:
     ).format(Markup("").join(body))
 
 
-class ArchitecturesTab:
+class ArchitecturesPage:
     """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
     def __init__(self, sources: Sources):
@@ -107,7 +107,7 @@ class ArchitecturesTab:
 def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    tab = ArchitecturesTab(sources)
+    tab = ArchitecturesPage(sources)
     tab.layout()
     picker = by_name(tab, ("stack",))
     drawn = components(tab, ("headline", "table"))

@@ -17,7 +17,7 @@ from components.web.figures import stacks as charts
 from components.web.gradio.pages.wiring import PAGE_EVENT, answering, by_name, components
 
 
-class ChartsTab:
+class ChartsPage:
     """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
     def __init__(self, sources: Sources):
@@ -77,7 +77,7 @@ def _plot(title: str, elem_id: str) -> gr.Plot:
 def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    tab = ChartsTab(sources)
+    tab = ChartsPage(sources)
     tab.layout()
     picker = by_name(tab, ("stack",))
     figures = components(tab, STACK_FIGURES)

@@ -64,7 +64,7 @@ INTRO = (
 )
 
 
-class CompareTab:
+class ComparePage:
     """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
     def __init__(self, sources: Sources):
@@ -163,7 +163,7 @@ def _row(e: ComparedModel, opened_on: Stack, changed: bool) -> Markup:
 def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    tab = CompareTab(sources)
+    tab = ComparePage(sources)
     gr.Markdown(INTRO, elem_classes=["hint"])
     tab.layout()
     pickers = by_name(tab, ("stack_a", "stack_b"))

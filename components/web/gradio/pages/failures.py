@@ -84,7 +84,7 @@ def _cause_block(cause: FailureCause, stack: Stack, opened: str) -> Markup:
     )  # fmt: skip
 
 
-class FailuresTab:
+class FailuresPage:
     """The page's handlers: inputs by picker name, answers by component name (see `wiring.py`)."""
 
     def __init__(self, sources: Sources):
@@ -118,7 +118,7 @@ class FailuresTab:
 def build(opened: Callable, sources: Sources) -> None:
     """Lay out the page's contents (inside its `demo.route(...)`) and wire its events; `opened` is the
     page's load event (`demo.load`), which fills it."""
-    tab = FailuresTab(sources)
+    tab = FailuresPage(sources)
     tab.layout()
     picker = by_name(tab, ("stack",))
     opened(answering(tab, tab.on_open), inputs_kwargs=picker, outputs=[tab.stack, tab.result], **PAGE_EVENT)

@@ -1,6 +1,6 @@
 """The "Models" tab: the filters, the results table, one model's details, and the link to what is shown.
 
-`ModelsTab.layout()` places the components and `wire()` connects them. Handlers take their inputs by
+`ModelsPage.layout()` places the components and `wire()` connects them. Handlers take their inputs by
 component name and answer by name (`{"summary": ..., "install": ...}`), as `wiring.py` describes.
 The filters travel as one `Filters` value (`filters.py`).
 """
@@ -87,12 +87,16 @@ class Widgets:
         return components(self, names)
 
 
-class ModelsTab:
+class ModelsPage:
+    """The Models page: the search, the pickers, the results table and a model's details. `layout()` places its
+    components, `wire()` connects their events to the handlers below (`on_load`, `on_search`, `on_select`, ...),
+    each reading one `sources.now()`; what a link loads is worked out once per data moment (`loaded`)."""
+
     def __init__(self, sources: Sources, wanted: Wanted | None = None):
         self.sources = sources
         self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
         self.loaded = Kept(*LOADED)
-        self.w: Widgets | None = None
+        self.widgets: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
 
@@ -227,7 +231,7 @@ class ModelsTab:
             **self._table(now, query, PAGE_SIZE, model, state.sort),
             **panel,
         }
-        return model, as_sent(self.w, answer)
+        return model, as_sent(self.widgets, answer)
 
     # ---- what the handlers share -----------------------------------------------------------
 
@@ -401,18 +405,18 @@ class ModelsTab:
         # connection open for as long as the tab stays open (docs/limits.md); the open model is the link's.
         rows = gr.Textbox(str(PAGE_SIZE), visible=False, elem_id="rows")
         link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
-        self.w = Widgets(
+        self.widgets = Widgets(
             header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
             cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
             snippets=snippets_box, config_json=config_json, config_button=config_button, config_answer=config_answer,
             link=link, rows=rows,
         )  # fmt: skip
-        return self.w
+        return self.widgets
 
     def wire(self, demo: gr.Blocks) -> None:
         """Connect the tab's events (after `layout`)."""
-        w = self.w
+        w = self.widgets
         if w is None:
             raise RuntimeError("wire() needs the widgets layout() makes")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from components.sources.dataset import load
-from components.web.gradio.pages.compare import SECTIONS, CompareTab
+from components.web.gradio.pages.compare import SECTIONS, ComparePage
 from tests.helpers import row, write
 
 OLD, NEW = "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"
@@ -21,7 +21,7 @@ def test_the_counts_say_1_fix_and_2_regressions_never_1_fixes(tmp_path):
         row("a/new", cc=NEW), row("a/excluded", cc=NEW, result="EXCLUDED", exclusion="too big"),
     ])  # fmt: skip
     snapshot = load(tmp_path)
-    html = str(CompareTab.render(snapshot, snapshot.resolve_stack(OLD, ""), snapshot.resolve_stack(NEW, "")))
+    html = str(ComparePage.render(snapshot, snapshot.resolve_stack(OLD, ""), snapshot.resolve_stack(NEW, "")))
     counts = dict(re.findall(r'class="compare-count compare-(\w+)"><b>[\d,]+</b> ([^<]+)<', html))
     assert counts == {
         "regressions": "regressions",

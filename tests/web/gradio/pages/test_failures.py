@@ -12,7 +12,7 @@ import pytest
 from components.domain.stacks import STACK_KEY
 from components.queries import failures
 from components.web.gradio.pages import failures as failures_tab
-from components.web.gradio.pages.models import ModelsTab
+from components.web.gradio.pages.models import ModelsPage
 from components.web.gradio.pages.wiring import ADDRESS_JS
 from tests.helpers import served
 from tests.web.failing import NEW, OLD, failing_snapshot, no_markup_from_data
@@ -25,7 +25,7 @@ def snap(tmp_path):
 
 def test_the_models_page_shows_the_cause_in_the_panel(snap):
     sources = served(snap)
-    tab = ModelsTab(sources)
+    tab = ModelsPage(sources)
     query = SimpleNamespace(neuronx_cc=NEW, library_version="4.57.1")
     assert 'id="cause"' in tab._panel(sources.now(), "a/one", query)[1]["details"]
     assert 'id="cause"' not in tab._panel(sources.now(), "a/passes", query)[1]["details"]
@@ -57,7 +57,7 @@ def test_a_cause_on_the_failures_page_reads_as_its_first_models_error_line_never
 
 
 def test_the_failures_page_opens_on_the_stack_its_address_names(snap):
-    tab = failures_tab.FailuresTab(served(snap))
+    tab = failures_tab.FailuresPage(served(snap))
     request = SimpleNamespace(query_params={"neuronx_cc": "2.26.9117.0", "transformers": "4.57.1"})
     answer = tab.on_open(request, stack=None)
     assert answer["stack"]["value"].startswith("neuronx_cc=2.26.9117.0")
@@ -69,7 +69,7 @@ def test_the_failures_page_opens_on_the_stack_its_address_names(snap):
 
 
 def test_the_failures_pages_link_follows_its_picker_and_keeps_an_opened_cause(snap):
-    tab = failures_tab.FailuresTab(served(snap))
+    tab = failures_tab.FailuresPage(served(snap))
     older = [s for s in snap.stacks if s.neuronx_cc.startswith("2.26.9117.0")][0]
     answer = tab.on_stack(older.picker_value)
     query = view_query(answer["result"])

@@ -4,14 +4,14 @@ import gradio as gr
 import pytest
 
 from components.web.gradio.pages.filters import Filters
-from components.web.gradio.pages.models import PANEL, TABLE, ModelsTab
+from components.web.gradio.pages.models import PANEL, TABLE, ModelsPage
 from tests.helpers import NEW_CC, OLD_CC, page_opened, served, shown
 
 
 @pytest.fixture
 def tab(libraries):
     snapshot, rankings = libraries
-    return ModelsTab(served(snapshot, rankings))
+    return ModelsPage(served(snapshot, rankings))
 
 
 def value(update):
@@ -67,12 +67,12 @@ def test_columns_the_app_does_not_know_are_shown_as_other_fields(tab):
 
 
 def test_a_compared_model_opens_on_its_own_librarys_stack(libraries):
-    from components.web.gradio.pages.compare import CompareTab
+    from components.web.gradio.pages.compare import ComparePage
 
     snapshot, _ = libraries
     transformers = snapshot.resolve_stack(NEW_CC, "5.0.0")
     diffusers = snapshot.resolve_stack(NEW_CC, "diffusers==0.36.0")
-    html = str(CompareTab.render(snapshot, transformers, diffusers))
+    html = str(ComparePage.render(snapshot, transformers, diffusers))
     added = html.split('id="compare-added"')[1].split("</section>")[0]
     assert "stabilityai/sd-turbo" in added and "library=diffusers&amp;library_version=0.36.0" in added
 
@@ -85,7 +85,7 @@ def test_a_size_link_sets_the_picker_says_what_was_left_out_and_keeps_its_own_ra
     records = parse_records([{"id": "Qwen/Qwen3-0.6B", "safetensors": {"total": 751_632_384}}], "test")
     store = RecordsStore(records, live=False)
     store.begin()
-    tab = ModelsTab(served(snapshot, rankings, store))
+    tab = ModelsPage(served(snapshot, rankings, store))
     answer = page_opened(tab, {"size": "-1", "transformers": "4.57.1"})
     assert value(answer["size"]) == "-1" and shown(answer) == ["Qwen/Qwen3-0.6B"]
     assert "size=-1" in answer["link"]
@@ -140,7 +140,7 @@ def test_show_more_counts_from_the_rows_shown_and_keeps_the_open_model(tab):
 
 
 def test_a_clicked_row_opens_the_model_its_script_names(world):
-    tab = ModelsTab(served(*world))
+    tab = ModelsPage(served(*world))
     base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
     ids = shown(tab.table(**base))
     assert len(ids) >= 3 and ids[-1].startswith("evil/")  # an id in the data that is no Hub id opens too
@@ -156,7 +156,7 @@ def test_a_clicked_row_opens_the_model_its_script_names(world):
 
 
 def test_a_header_sorts_numbers_as_numbers_and_a_second_click_turns_the_order(world):
-    tab = ModelsTab(served(*world))
+    tab = ModelsPage(served(*world))
     base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
     first = tab.on_sort(gr.EventData(None, {"sort": "wall"}), **base)
     assert "sort=-wall" in first["link"] and 'aria-sort="descending"' in str(first["results"])
@@ -177,11 +177,11 @@ def _wired(libraries):
     from tests.helpers import run_async
 
     snapshot, rankings = libraries
-    tab = ModelsTab(served(snapshot, rankings))
+    tab = ModelsPage(served(snapshot, rankings))
     with gr.Blocks() as demo:
         tab.layout(gr.HTML())
         tab.wire(demo)
-    names = {id(getattr(tab.w, name)): name for name in vars(tab.w)}
+    names = {id(getattr(tab.widgets, name)): name for name in vars(tab.widgets)}
 
     def call(handler: str, state, **values) -> dict:
         fn = next(f for f in demo.fns.values() if f.name == handler)

@@ -3,14 +3,14 @@ model's own stack (`Snapshot.model_stack`), and an unknown stack gets a notice n
 
 import pytest
 
-from components.web.gradio.pages.models import ModelsTab
+from components.web.gradio.pages.models import ModelsPage
 from tests.helpers import page_opened, served
 
 
 @pytest.fixture
 def tab(libraries):
     snapshot, rankings = libraries
-    return ModelsTab(served(snapshot, rankings))
+    return ModelsPage(served(snapshot, rankings))
 
 
 def value(update):
