@@ -332,3 +332,111 @@ def test_own_private_names_and_documented_settings_are_not_reaches():
     code = "class A:\n    def f(self):\n        self._x = 1\n        return getattr(self, '_x')\n"
     code += "import gradio as gr\ndef page():\n    gr.api(len, api_name='n')\n    return gr.Blocks(title='t').queue()\n"
     assert private_reaches(ast.parse(code)) == []
+
+
+# The web layer's parts, lowest first: a module imports its own part or one below (routes/ and middleware/, side by
+# side, never each other); the small modules at the top of web/ (asgi, clients, caches, deep_links, ...) are the floor.
+WEB_ORDER = (("",), ("html",), ("figures",), ("routes", "middleware"), ("server",), ("gradio",))
+
+
+def web_part(module: str) -> str | None:
+    """`components.web.routes.api_v1` -> "routes"; `components.web.server` -> "server"; a small module at the top
+    of web/ -> ""; None outside the web layer."""
+    parts = module.split(".")
+    if parts[:2] != ["components", "web"] or len(parts) < 3:
+        return None
+    if parts[2] in ("html", "figures", "routes", "middleware", "server", "gradio"):
+        return parts[2]
+    return ""
+
+
+def rank(part: str) -> int:
+    return next(i for i, names in enumerate(WEB_ORDER) if part in names)
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    return ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+
+
+def imports_of(path: Path) -> set[str]:
+    """What `path` imports, each `from X import y` also as `X.y` (a submodule, where it is one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+    return names
+
+
+def web_imports_against_the_order(root: Path = ROOT) -> list[str]:
+    found = []
+    for path in sorted((root / "components" / "web").rglob("*.py")):
+        mine = web_part(module_name(path, root))
+        for name in sorted(imports_of(path)):
+            theirs = web_part(name)
+            if mine is None or theirs is None or theirs == mine:
+                continue
+            if rank(theirs) >= rank(mine):
+                found.append(f"{path.relative_to(root)} ({mine or 'web/'}) imports {name} ({theirs or 'web/'})")
+    return found
+
+
+def test_the_web_layers_parts_import_in_one_direction():
+    assert web_imports_against_the_order() == []
+
+
+def test_a_planted_import_against_the_order_is_found(tmp_path):
+    for name, code in {
+        "components/web/html/bad.py": "from components.web.routes import badge_feed\n",
+        "components/web/middleware/bad.py": "from components.web.routes import webhook\n",
+        "components/web/server.py": "from components.web.gradio import mount\n",
+        "components/web/routes/fine.py": "from components.web.html import markup\nfrom components.web.routes import api_table\n",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(code)
+    found = web_imports_against_the_order(tmp_path)
+    assert sorted({line.split(" ")[0] for line in found}) == [
+        "components/web/html/bad.py",
+        "components/web/middleware/bad.py",
+        "components/web/server.py",
+    ], found
+
+
+def import_loops(root: Path = ROOT) -> list[str]:
+    """Each loop of imports among the modules of components/ under `root`, as `a -> b -> a`."""
+    paths = {module_name(p, root): p for p in sorted((root / "components").rglob("*.py"))}
+    graph = {m: {n for n in imports_of(p) if n in paths and n != m} for m, p in paths.items()}
+    state: dict[str, int] = {}
+    loops = []
+
+    def visit(module: str, trail: list[str]) -> None:
+        state[module] = 1
+        for other in sorted(graph[module]):
+            if state.get(other) == 1 and other in trail:
+                loops.append(" -> ".join([*trail[trail.index(other) :], other]))
+            elif other not in state:
+                visit(other, [*trail, other])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    return loops
+
+
+def test_no_module_imports_itself_through_others():
+    """No import cycle anywhere in components/ (a loop of two or more modules)."""
+    assert import_loops() == []
+
+
+def test_a_planted_loop_is_found(tmp_path):
+    routes = tmp_path / "components" / "web" / "routes"
+    routes.mkdir(parents=True)
+    (routes / "api_v1.py").write_text("from components.web.routes import openapi\n")
+    (routes / "openapi.py").write_text("from components.web.routes.api_v1 import HttpApi\n")
+    assert import_loops(tmp_path) == [
+        "components.web.routes.api_v1 -> components.web.routes.openapi -> components.web.routes.api_v1"
+    ]
