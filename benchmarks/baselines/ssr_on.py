@@ -14,9 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from starlette.middleware import Middleware  # noqa: E402
+
 import app  # noqa: E402
-from components.web import server, theme  # noqa: E402
-from components.web.gradio import mount
+from components.web import server  # noqa: E402
+from components.web.gradio import assets, mount, page_config, theme  # noqa: E402
 from components.web.html import head  # noqa: E402
 
 
@@ -36,10 +38,10 @@ def serve_with_ssr(demo, sources, *, dataset=None, host, port, page_head=""):
         run_history=False,
         max_file_size=server.MAX_FILE_SIZE,
         blocked_paths=mount.blocked_paths(dataset),
-        # launch() starts the queue through Gradio's own start-up route, which the app's route would answer
+        # launch() starts the queue through Gradio's own start-up route, which the app answers only when mounted
         app_kwargs={
-            "routes": [r for r in server.routes(sources) if getattr(r, "path", "") != mount.STARTUP_EVENTS],
-            "middleware": server.middleware(sources),
+            "routes": server.routes(sources),
+            "middleware": server.middleware(sources, files=[Middleware(assets.Assets)], slim=page_config.slim),
         },  # fmt: skip
     )
 

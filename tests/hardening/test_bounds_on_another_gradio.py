@@ -9,7 +9,7 @@ import pytest
 
 from tests.hardening.test_bounds import *  # noqa: F403 - every test of round one, run again on this app
 from tests.hardening.test_bounds import started
-from tests.helpers import SAMPLE_ARGS, Server
+from tests.helpers import SAMPLE_ARGS, Server, log_message
 
 # Run before the app by Python itself (a `sitecustomize` on PYTHONPATH): Gradio as the next release would
 # report itself, its code unchanged.
@@ -30,7 +30,7 @@ def running(tmp_path_factory):
 
 
 def test_every_patch_stands_down_with_one_line(running):
-    lines = [line for line in running.log_lines() if "stands down" in line]
+    lines = [log_message(line) for line in running.log_lines() if "stands down" in line]
     assert sorted(lines) == sorted(
         f"WARNING components.web.gradio.patches.guard: patch {name} stands down: "
         "written for gradio >=6.31,<6.32, this is 6.99.0"
