@@ -2,7 +2,7 @@
 
 Only what no public interface reaches is here; each module declares a `PATCH` (see `guard.py`): where what
 it relies on is missing or changed, or Gradio is a release it was not written for, it stands down with one
-log line naming itself and Gradio's own behaviour stays. `apply()` is the one call `server.build()` makes,
+log line naming itself and Gradio's own behaviour stays. `apply()` is what `mount.build()` calls first,
 before the queue is created. What a user loses when each stands down is in docs/architecture.md.
 
 - `sessions`: sessions without a copy of the page;
