@@ -14,6 +14,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from components.queries.api import Api
 from components.runtime import logs, memory
 from components.sources import hub_log
 from components.sources.app_sources import Sources
@@ -22,19 +23,18 @@ from components.sources.errors import SourceError
 from components.sources.listing import check_local_source
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.web import capacity, server
-from components.web.html import head, notice
-from components.web.pages import architectures as architectures_tab
-from components.web.pages import charts as charts_tab
-from components.web.pages import compare as compare_tab
-from components.web.pages import endpoints as endpoints_page
-from components.web.pages import failures as failures_tab
-from components.web.pages import wanted as wanted_page
-from components.web.pages.models import ModelsTab
-from components.web.pages.wiring import PAGE_EVENT
-from components.web.patches import build_once
-from components.web.routes import badge_feed
-from components.web.routes.endpoints import Api
+from components.web import capacity
+from components.web.gradio import mount
+from components.web.gradio.pages import architectures as architectures_page
+from components.web.gradio.pages import charts as charts_page
+from components.web.gradio.pages import compare as compare_page
+from components.web.gradio.pages import endpoints as endpoints_page
+from components.web.gradio.pages import failures as failures_page
+from components.web.gradio.pages import wanted as wanted_page
+from components.web.gradio.pages.models import ModelsPage
+from components.web.gradio.pages.wiring import PAGE_EVENT
+from components.web.gradio.patches import build_once
+from components.web.html import follow, head, notice
 
 ROOT = Path(__file__).resolve().parent
 TITLE = "torch-neuronx model support"
@@ -47,7 +47,7 @@ def build(sources: Sources) -> gr.Blocks:
 
 
 def _lay_out(sources: Sources) -> gr.Blocks:
-    models = ModelsTab(sources)
+    models = ModelsPage(sources)
     api = Api(sources)
     with gr.Blocks(title=TITLE, analytics_enabled=False) as demo:
         header = page_top()
@@ -57,10 +57,10 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     # The other tools are pages of their own: the first page describes only the Models page's
     # components (Gradio sends a page's whole layout with it), and each page fills itself on load.
     pages = (
-        ("Compare stacks", "compare", lambda: compare_tab.build(demo.load, sources)),
-        ("Charts", "charts", lambda: charts_tab.build(demo.load, sources)),
-        ("Architectures", "architectures", lambda: architectures_tab.build(demo.load, sources)),
-        ("Failures", "failures", lambda: failures_tab.build(demo.load, sources)),
+        ("Compare stacks", "compare", lambda: compare_page.build(demo.load, sources)),
+        ("Charts", "charts", lambda: charts_page.build(demo.load, sources)),
+        ("Architectures", "architectures", lambda: architectures_page.build(demo.load, sources)),
+        ("Failures", "failures", lambda: failures_page.build(demo.load, sources)),
         ("Wanted", "wanted", lambda: wanted_page.build(demo.load, sources)),
         ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
     )
@@ -87,7 +87,7 @@ def page_top() -> gr.HTML:
     gr.HTML(
         f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
         "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-        f"And how do I run it myself? {badge_feed.feed_link()}</p></div>"
+        f"And how do I run it myself? {follow.feed_link()}</p></div>"
     )
     return gr.HTML(elem_id="header")
 
@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"error: {exc}")
     demo = build(sources)
     sources.start()
-    # the server: the app's routes, its middleware, this page mounted, and uvicorn (components/web/server.py)
-    server.serve(demo, sources, dataset=args.dataset, host=args.host, port=args.port, page_head=PAGE_HEAD)
+    # the server: the app's routes, its middleware, this page mounted, and uvicorn (components/web/gradio/mount.py)
+    mount.serve(demo, sources, dataset=args.dataset, host=args.host, port=args.port, page_head=PAGE_HEAD)
 
 
 # what every page's <head> carries: the feed's link for feed readers, and the page's script (html/head.py)

@@ -2,7 +2,7 @@
 
     python benchmarks/patch_gains.py [--quick]
 
-- `build_once`: building the page and its server (`app.build` + `server.build`) with the patch and without it
+- `build_once`: building the page and its server (`app.build` + `mount.build`) with the patch and without it
   (each Blocks' server app built at the end of every `with` block and in `queue()`, as Gradio does), each in
   a fresh process, alternating.
 - import probes (the dropped `probes` patch): one `gr.Plot` config and one matplotlib backend switch, with
@@ -27,13 +27,14 @@ from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
 from components.sources.dataset_store import DatasetStore
 from components.web import server
-from components.web.patches import build_once
+from components.web.gradio import mount
+from components.web.gradio.patches import build_once
 if {off}:
     build_once.apply_patch = lambda *args, **kwargs: False  # stands down: Gradio builds as it does
 sources = Sources(DatasetStore({sample!r}), resolve_rankings({rankings!r}), resolve_records(None))
 sources.begin()
 began = time.perf_counter()
-server.build(app.build(sources), sources)
+mount.build(app.build(sources), sources)
 print(json.dumps(time.perf_counter() - began))
 """
 

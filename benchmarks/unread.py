@@ -7,7 +7,7 @@ On 2,000 models × 5 stacks (the five newest files of a synthetic set of 2,000 r
 asks for every row of a stack (`/search` with an empty query, the largest answer: ~0.9 MB of JSON), cycling
 through the stacks, and never reads a result. RSS is read before (after the same searches were asked and
 read once, so the app's caches are warm), right after the calls, at its peak, and again once the results
-have expired (`components/web/patches/unread.py` drops them after `UNREAD_SECONDS`). Not part of
+have expired (`components/web/gradio/patches/unread.py` drops them after `UNREAD_SECONDS`). Not part of
 `run_all.py`: the wait for expiry alone takes over a minute.
 """
 

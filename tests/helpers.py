@@ -239,7 +239,7 @@ def page_opened(tab, params: dict | None = None) -> dict:
 
     import gradio as gr
 
-    if tab.w is None:  # the answer is made in the form Gradio sends it to the page's components
+    if tab.widgets is None:  # the answer is made in the form Gradio sends it to the page's components
         with gr.Blocks():
             tab.layout(gr.HTML())
     return run_async(tab.on_load(None if params is None else SimpleNamespace(query_params=params)))

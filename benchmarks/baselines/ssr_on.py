@@ -14,13 +14,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from starlette.middleware import Middleware  # noqa: E402
+
 import app  # noqa: E402
-from components.web import server, theme  # noqa: E402
+from components.web import server  # noqa: E402
+from components.web.gradio import assets, mount, page_config, theme  # noqa: E402
 from components.web.html import head  # noqa: E402
 
 
 def serve_with_ssr(demo, sources, *, dataset=None, host, port, page_head=""):
-    server.patches_in_force()
+    mount.patches_in_force()
     demo.queue(default_concurrency_limit=server.CONCURRENCY_LIMIT, max_size=server.QUEUE_MAX_SIZE, api_open=False)
     demo.launch(
         server_name=host,
@@ -28,22 +31,22 @@ def serve_with_ssr(demo, sources, *, dataset=None, host, port, page_head=""):
         ssr_mode=True,
         mcp_server=True,
         theme=theme.theme(),
-        css=theme.minified_css(server.ASSETS / "style.css"),
+        css=theme.minified_css(mount.ASSETS / "style.css"),
         head=head.minified_head(page_head),
         show_error=False,
         footer_links=["api"],
         run_history=False,
         max_file_size=server.MAX_FILE_SIZE,
-        blocked_paths=server.blocked_paths(dataset),
-        # launch() starts the queue through Gradio's own start-up route, which the app's route would answer
+        blocked_paths=mount.blocked_paths(dataset),
+        # launch() starts the queue through Gradio's own start-up route, which the app answers only when mounted
         app_kwargs={
-            "routes": [r for r in server.routes(sources) if getattr(r, "path", "") != server.STARTUP_EVENTS],
-            "middleware": server.middleware(sources),
+            "routes": server.routes(sources),
+            "middleware": server.middleware(sources, files=[Middleware(assets.Assets)], slim=page_config.slim),
         },  # fmt: skip
     )
 
 
-server.serve = serve_with_ssr  # main() looks serve up when it runs
+mount.serve = serve_with_ssr  # main() looks serve up when it runs
 
 if __name__ == "__main__":
     app.main()

@@ -1,7 +1,7 @@
 """The shapes of the endpoints' answers, declared once, each field with its one-line description.
 
 The builders (`views`, `details`, `evidence`, `compare`, `architectures`, `failures`) return these types,
-the field lists of the views and exports are read from them, and the endpoints (`web/routes/endpoints.py`)
+the field lists of the views and exports are read from them, and the endpoints (`queries/api.py`)
 name them as their return annotations: Gradio reads those to publish each answer's field types on the
 API page (`/gradio_api/info`) and to MCP clients. Each field is `Annotated[type, "description"]`; Gradio
 and `typing.get_type_hints` see the plain type, `describe()` the description, and `returns()` turns a

@@ -1,6 +1,6 @@
 """What the endpoints take: a call's values checked before an answer is made, each refusal a message naming the
 value and what is taken. The named endpoints (gradio_client, MCP) and `GET /api/v1` run these same checks
-(`web/routes/endpoints.py`), so a program reads the same words either way, and a typo is never answered
+(`queries/api.py`), so a program reads the same words either way, and a typo is never answered
 with the default (Selected for a misspelt view, every task for a misspelt task, "" for a missing model).
 """
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import resource
-from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -42,24 +41,3 @@ def connection_cap(wanted: int) -> int:
     if soft == resource.RLIM_INFINITY:
         return wanted
     return max(64, min(wanted, soft - FD_RESERVE))
-
-
-def queue_length(blocks: Any) -> int | None:
-    """How many events wait in Gradio's queue of `blocks`; None before it is queued or where Gradio keeps its
-    queue elsewhere (a read, never a write, of Gradio's `_queue`)."""
-    queue: Any = getattr(blocks, "_queue", None)
-    try:
-        return len(queue) if queue is not None else None
-    except TypeError:
-        return None
-
-
-def queue_full(blocks: Any) -> bool:
-    """Whether Gradio's queue of `blocks` holds as many waiting events as it takes (a new tab's load event
-    would be refused 503); False before it is queued or where Gradio keeps its queue elsewhere."""
-    size: Any = getattr(getattr(blocks, "_queue", None), "max_size", None)
-    length = queue_length(blocks)
-    try:
-        return bool(size) and length is not None and length >= size
-    except TypeError:
-        return False

@@ -4,7 +4,7 @@ Requests are counted by route template and status, and timed to the answer's fir
 answer begins at once and then stays open: its length is how long a tab stayed, not how fast the app was).
 A route label is a template (`/api/v1/lookup`, `/gradio_api/heartbeat/{session_hash}`) or `other`, never the
 path asked for: a crawler's thousand made-up paths or model ids make no new series. The rest is read when
-scraped: the queue's length (`capacity.queue_length`), each source's age and failed refreshes, and the wanted
+scraped: the queue's length (`gradio/queue_look.py`, handed in), each source's age and failed refreshes, and the wanted
 counts. `METRICS=0` turns all of it off (the route answers 404 and nothing is counted).
 
 Each `Metrics` has a registry of its own, so several apps built in one process (tests) count apart.

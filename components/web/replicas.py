@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.metadata
 import os
 import socket
 from pathlib import Path
@@ -41,9 +40,10 @@ def name() -> str:
 
 
 @functools.cache
-def app_id(root: Path = ROOT) -> int:
-    """A 64-bit id, the same for every process running the same files under `root` with the same Gradio."""
-    digest = hashlib.blake2b(importlib.metadata.version("gradio").encode(), digest_size=8)
+def app_id(framework: str, root: Path = ROOT) -> int:
+    """A 64-bit id, the same for every process running the same files under `root` on the same `framework`
+    release (the Gradio version: `gradio/mount.py` reads it)."""
+    digest = hashlib.blake2b(framework.encode(), digest_size=8)
     for pattern in RELEASE_FILES:
         for path in sorted(root.glob(pattern)):
             if path.is_file():

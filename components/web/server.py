@@ -1,67 +1,51 @@
-"""The server: the app's own ASGI app, its one list of middleware, Gradio mounted in it, and uvicorn.
+"""The server's HTTP half: the routes the app serves itself, its one list of middleware, and uvicorn.
 
-`build()` makes the ASGI app: the routes the app serves itself come first (`ROUTES` order), then
-Gradio's page and API, mounted at `/` (`gr.mount_gradio_app`). Every request passes the middleware in
-`middleware()`, read top to bottom as a request meets them. `serve()` runs it under uvicorn with the
-connection bounds below, set as uvicorn's configuration.
+`routes()` lists the app's own routes (they come ahead of Gradio's); every request passes the middleware in
+`middleware()`, read top to bottom as a request meets them; `config()` is uvicorn's configuration, with the
+connection bounds below. Gradio is mounted into this app by `gradio/mount.py`, which hands the list its two
+Gradio-side entries (the files from memory, the config's slimming): nothing here imports Gradio.
 
 Each safety limit here is the app's own code over public interfaces (Starlette middleware, uvicorn's
-`Config`, `mount_gradio_app`'s arguments), so it holds whatever Gradio release is installed; what only a
-patch reaches is in `patches/` (docs/architecture.md lists each and what is lost when it stands down).
+`Config`), so it holds whatever Gradio release is installed; what only a patch reaches is in
+`gradio/patches/` (docs/architecture.md lists each and what is lost when it stands down).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import threading
 import time
-import warnings
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
-import anyio.to_thread
-import gradio as gr
 import h11
 import uvicorn
-from fastapi import FastAPI
-from huggingface_hub import constants as hf_constants
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from components.sources import wanted_store
+from components.queries import api, argument_types
 from components.sources.app_sources import Sources
-from components.web import capacity, clients, metrics, replicas, theme
+from components.web import capacity, clients, metrics
 from components.web.asgi import RefusalLog
-from components.web.html import head
 from components.web.middleware import (
-    arguments,
-    assets,
-    first_response,
+    first_html,
     limits,
     methods,
     origin,
-    page_config,
     refusals,
+    server_errors,
+    short_calls,
     streams,
-)  # fmt: skip
+)
 from components.web.middleware.observed import Observed
-from components.web.patches import build_once, mcp_json, unread
-from components.web.routes import api_v1, badge_feed, downloads, endpoints, health, scripts, wanted, webhook
-from components.web.routes import first_response as card
+from components.web.routes import api_v1, badge_feed, card, downloads, health, scripts, wanted, webhook
 
 log = logging.getLogger(__name__)
-
-ROOT = Path(__file__).resolve().parents[2]
-ASSETS = ROOT / "assets"
 
 # The queue (docs/limits.md). Every handler reads one immutable snapshot, holds no lock and takes
 # milliseconds, so events may run side by side. Gradio runs one call of each event at a time unless
@@ -233,7 +217,7 @@ class PeerCappedH11Protocol(DeadlineH11Protocol):
 def routes(sources: Sources, watched: metrics.Metrics | None = None) -> list[BaseRoute]:
     """Every route the app serves itself, ahead of Gradio's: the webhook, the downloads, the badge and feed,
     the plain HTTP API, the link preview card, the wanted feed and the busy tab's script; the probes and
-    `watched`'s `/metrics`; and Gradio's start-up route, answered as after a start."""
+    `watched`'s `/metrics`."""
     return [
         *health.routes(sources, watched),
         *webhook.routes(sources.datasets),
@@ -243,19 +227,7 @@ def routes(sources: Sources, watched: metrics.Metrics | None = None) -> list[Bas
         *card.routes(sources),
         *wanted.routes(sources),
         *scripts.routes(),
-        Route(STARTUP_EVENTS, started, methods=["GET"]),
     ]
-
-
-# `launch()` called this route of Gradio's once to start the queue, and from then on it answered `false`. A
-# mounted app starts the queue from the lifespan instead and leaves the route armed: the first caller would
-# start a second queue loop (resetting the running jobs' slots). It answers as after a start.
-STARTUP_EVENTS = "/gradio_api/startup-events"
-
-
-def started(request: Request) -> JSONResponse:
-    """`GET /gradio_api/startup-events`: `false`, the events ran when the server started."""
-    return JSONResponse(False)
 
 
 def middleware(
@@ -263,152 +235,43 @@ def middleware(
     busy: Callable[[], bool] = lambda: False,
     own: Sequence[BaseRoute] = (),
     watched: metrics.Metrics | None = None,
+    files: Sequence[Middleware] = (),
+    slim: Callable[[str], str] = first_html.unchanged,
 ) -> list[Middleware]:
     """The app's middleware, in the order a request meets them (the answer passes them bottom to top); `busy`
     says whether the live page's queue is full (a new tab's first HTML then says the page will retry); `own`:
     the routes the app serves itself (their methods are answered for); `watched` counts every answer (None:
-    none counted)."""
+    none counted). The Gradio half hands in its two: `files`, Gradio's files from memory, and `slim`, the
+    edit of the page's inlined config (`gradio/assets.py`, `gradio/page_config.py`)."""
     return [
         # every answer names its replica and is counted, the one-line 500s of the next too
-        Middleware(Observed, metrics=watched, pages=frozenset(first_response.PAGE_PATHS)),
-        Middleware(limits.OneLineErrors),  # an exception escaping any route: one log line and a 500
+        Middleware(Observed, metrics=watched, pages=frozenset(first_html.PAGE_PATHS)),
+        Middleware(server_errors.ServerErrors),  # an exception escaping any route: one log line and a 500
         Middleware(origin.PublicOrigin),  # the app's own origin; no forwarding header reaches anything below
-        Middleware(limits.BodyLimit),  # bodies bounded before anything reads them; smuggled bodies refused
+        # bodies bounded before anything reads them (a Hub webhook payload is a few KB); smuggled bodies refused
+        Middleware(limits.BodyLimit, per_path={webhook.PATH: webhook.MAX_BODY}),
         # 405 and Allow on the app's own addresses and pages, HEAD as GET
-        Middleware(methods.AllowedMethods, routes=own, pages=first_response.PAGE_PATHS),
+        Middleware(methods.AllowedMethods, routes=own, pages=first_html.PAGE_PATHS),
         Middleware(refusals.NoUploads),  # Gradio's upload route answers 403: the app takes no files
-        Middleware(refusals.McpGate),  # an MCP POST whose body is not MCP gets a JSON-RPC error
-        Middleware(arguments.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
+        Middleware(refusals.McpBodyCheck),  # an MCP POST whose body is not MCP gets a JSON-RPC error
+        Middleware(short_calls.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
         Middleware(streams.EventStreams),  # event streams capped per client and ended
         # the app's own routes compressed (Gradio compresses its own, inside; what is compressed passes as it
         # is). Level 6, not Starlette's 9: an 8 MB CSV export in ~70 ms instead of ~210 ms, 1% larger
         Middleware(GZipMiddleware, compresslevel=6),
-        Middleware(assets.Assets),  # Gradio's scripts and stylesheets from memory
-        Middleware(
-            first_response.FirstResponse, sources=sources, busy=busy
-        ),  # each page's first HTML says what it shows
+        *files,  # Gradio's scripts and stylesheets from memory
+        # each page's first HTML says what it shows
+        Middleware(first_html.FirstResponse, sources=sources, busy=busy, slim=slim),
     ]
 
 
 def named_parameters() -> dict[str, list[str]]:
     """Each named endpoint's argument names, by its name."""
-    return {name: arguments.parameters(getattr(endpoints.Api, name)) for name in endpoints.NAMED}
-
-
-def gradio_middleware() -> list[Middleware]:
-    """Middleware inside the mounted Gradio app, where a request's `scope["app"]` is Gradio's: the answer to
-    reads of results its queue does not hold (`patches/unread.py`, which reads that queue)."""
-    return [Middleware(unread.UnknownResults)]
-
-
-def blocked_paths(dataset: str | None = None) -> list[str]:
-    """What Gradio must never serve, whatever GRADIO_ALLOWED_PATHS says: the app folder (source and
-    bundled data), a local dataset, and huggingface_hub's folder (which holds the token)."""
-    paths = [ROOT, Path(hf_constants.HF_HOME)]
-    if dataset and not dataset.startswith("hf://"):
-        paths.append(Path(dataset).expanduser())
-    return [str(p.resolve()) for p in paths]
-
-
-def env_list(name: str) -> list[str]:
-    """A comma-separated env variable as Gradio's `launch()` reads it."""
-    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+    return {name: argument_types.parameters(getattr(api.Api, name)) for name in api.NAMED}
 
 
 def on_space() -> bool:
     return os.environ.get("SYSTEM") == "spaces" and bool(os.environ.get("SPACE_ID"))
-
-
-def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str = "127.0.0.1",
-          port: int = 7860, page_head: str = "") -> FastAPI:  # fmt: skip
-    """The app's ASGI app: its routes and middleware, with `demo` (queued here) mounted at `/`."""
-    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
-    patches_in_force()
-    page_config.fits()  # decided now, so where it does not fit, that is logged at start-up
-    refusals.quiet_loggers()
-    # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
-    with build_once.building(launch_next=True):  # queue() builds a server app that the mount replaces at once
-        demo.queue(
-            default_concurrency_limit=CONCURRENCY_LIMIT,
-            max_size=QUEUE_MAX_SIZE,
-            api_open=False,
-            status_update_rate=QUEUE_STATUS_EVERY,
-        )
-    # launch()'s `state_session_capacity`, which mount_gradio_app does not take: the attribute launch() sets
-    demo.state_session_capacity = SESSION_CAPACITY
-    demo.app_id = replicas.app_id()  # Gradio's is random per process: replicas of a release agree (replicas.py)
-    watched = (
-        metrics.Metrics(sources, lambda: capacity.queue_length(demo), wanted_store.shared)
-        if metrics.enabled()
-        else None
-    )
-    own = routes(sources, watched)
-    app = FastAPI(
-        docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
-        routes=own, middleware=middleware(sources, lambda: capacity.queue_full(demo), own, watched),
-        lifespan=lifespan(demo, host, port),
-    )  # fmt: skip
-    with warnings.catch_warnings():  # that SSR is off for a multi-page app: it is off here in any case
-        warnings.filterwarnings("ignore", message="SSR mode is not supported", category=UserWarning)
-        return mount(app, demo, host=host, port=port, dataset=dataset, page_head=page_head)
-
-
-def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str | None, page_head: str) -> FastAPI:
-    """`app` with `demo` mounted at `/`, with the page's look and the rules for Gradio's own routes."""
-    return gr.mount_gradio_app(
-        app,
-        demo,
-        path="/",
-        server_name=host,
-        server_port=port,
-        # Server-side rendering stays off whatever GRADIO_SSR_MODE says (a Space sets it true;
-        # docs/deploying.md, "Deploy as a Space"): Gradio's Node front proxy would pass only Gradio's own
-        # paths to Python, so the app's routes would answer the page or 405, and its stylesheet loses to
-        # Gradio's reset.
-        ssr_mode=False,
-        mcp_server=True,
-        theme=theme.theme(),
-        css=theme.minified_css(ASSETS / "style.css"),
-        head=head.minified_head(page_head),
-        show_error=False,
-        footer_links=["api"],
-        run_history=False,  # its routes would create Hub buckets with the host's saved token
-        max_file_size=MAX_FILE_SIZE,
-        allowed_paths=env_list("GRADIO_ALLOWED_PATHS"),
-        blocked_paths=blocked_paths(dataset) + env_list("GRADIO_BLOCKED_PATHS"),
-        root_path=os.environ.get("GRADIO_ROOT_PATH", ""),
-        pwa=on_space(),  # as launch() does: on a Space the page can be installed as an app
-        app_kwargs={
-            "middleware": gradio_middleware(),
-            "lifespan": unread.lifespan,
-            # Gradio's app answers its own routes' exceptions before they reach `OneLineErrors`: the same
-            # JSON 500 as it, and the exception goes on to it, which logs one line
-            "exception_handlers": {Exception: limits.internal_error},
-        },
-    )
-
-
-def patches_in_force() -> dict[str, bool]:
-    """Apply every patch that fits this Gradio (each stands down with one log line where not)."""
-    from components.web import patches
-
-    return patches.apply()
-
-
-def lifespan(demo: gr.Blocks, host: str, port: int) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
-    """What the server does as it starts: the worker threads' limit, the address of MCP's own calls, a line
-    saying where it listens. (Gradio's queue and MCP server start inside, from the mount.)"""
-
-    @contextlib.asynccontextmanager
-    async def running(app: Any) -> AsyncIterator[None]:
-        # launch()'s max_threads: the pool Gradio's events and Starlette's sync routes run in (anyio's, public)
-        anyio.to_thread.current_default_thread_limiter().total_tokens = MAX_THREADS
-        url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
-        mcp_json.call_locally(demo, url)  # MCP's tool calls to the app stay on this machine
-        log.info("serving on http://%s:%d (MCP: %s/gradio_api/mcp/)", host, port, url)
-        yield
-
-    return running
 
 
 class CancelledOnStop(logging.Filter):
@@ -452,20 +315,19 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
     )
 
 
-def serve(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str, port: int,
-          page_head: str = "") -> None:  # fmt: skip
-    """Build the app and serve it until stopped (Ctrl-C, SIGTERM)."""
-    app = build(demo, sources, dataset=dataset, host=host, port=port, page_head=page_head)
+def serve(app: Any, host: str, port: int) -> None:
+    """Serve the ASGI app `app` under uvicorn (`config()`) until stopped (Ctrl-C, SIGTERM)."""
     uvicorn.Server(config(app, host, port)).run()
 
 
 class Running:
-    """The app served on a thread of this process (for tests and benchmarks): `stop()` ends it."""
+    """The ASGI app `app` served on a thread of this process (for tests and benchmarks): `stop()` ends it;
+    uvicorn does not take this thread's signals. `demo`: the page mounted in it, for tests that look inside."""
 
-    def __init__(self, demo: gr.Blocks, sources: Sources, host: str, port: int, **build_args: Any):
+    def __init__(self, app: Any, host: str, port: int, demo: Any = None):
         self.demo = demo
         self.url = f"http://{host}:{port}"
-        self.server = uvicorn.Server(config(build(demo, sources, host=host, port=port, **build_args), host, port))
+        self.server = uvicorn.Server(config(app, host, port))
         self.thread = threading.Thread(target=self.server.run, name="server", daemon=True)
         self.thread.start()
         while not self.server.started:
@@ -476,8 +338,3 @@ class Running:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(GRACEFUL_STOP + 5)
-
-
-def start(demo: gr.Blocks, sources: Sources, *, host: str = "127.0.0.1", port: int, **build_args: Any) -> Running:
-    """Serve the app on a thread of this process until `stop()`: uvicorn does not take this thread's signals."""
-    return Running(demo, sources, host, port, **build_args)

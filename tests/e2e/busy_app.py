@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import app  # noqa: E402
+from components.queries.api import Api  # noqa: E402
 from components.web import server  # noqa: E402
-from components.web.routes.endpoints import Api  # noqa: E402
 
 GATE = Path(os.environ["BUSY_GATE"])
 search = Api.search

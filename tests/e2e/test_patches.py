@@ -42,7 +42,7 @@ def test_each_patch_whose_target_is_gone_says_so_once(changed_gradio):
     server, log = changed_gradio
     lines = [log_message(line) for line in log.read_text(encoding="utf-8").splitlines() if "stands down" in line]
     assert lines == [
-        "WARNING components.web.patches.guard: patch mcp_json stands down: "
+        "WARNING components.web.gradio.patches.guard: patch mcp_json stands down: "
         "postprocess_output_data no longer takes data",
     ]
 

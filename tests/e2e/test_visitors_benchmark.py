@@ -23,13 +23,15 @@ def test_a_profile_counts_busy_samples_only_and_names_the_apps_own_functions():
     collapsed = "\n".join(
         [
             "<module> (app.py:137);serve (server.py:338);EpollSelector.select (selectors.py:468) 60",
-            "<module> (app.py:137);ModelsTab.on_load (components/web/pages/models.py:190);render (x.py:3) 30",
-            "<module> (app.py:137);ModelsTab.on_load (components/web/pages/models.py:191);encode (json.py:9) 10",
+            "<module> (app.py:137);ModelsPage.on_load (components/web/gradio/pages/models.py:190);render (x.py:3) 30",
+            "<module> (app.py:137);ModelsPage.on_load (components/web/gradio/pages/models.py:191);encode (json.py:9) 10",
         ]
     )
     table = visitors.profile_table(collapsed)
     assert "40 busy samples" in table
     assert "| `render (x.py)` | 75.0% |" in table
-    assert "| `ModelsTab.on_load (components/web/pages/models.py)` | 100.0% |" in table  # both lines, one function
+    assert (
+        "| `ModelsPage.on_load (components/web/gradio/pages/models.py)` | 100.0% |" in table
+    )  # both lines, one function
     assert "EpollSelector" not in table
     assert visitors.profile_table("") == "profile: no busy samples"

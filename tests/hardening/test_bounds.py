@@ -216,7 +216,7 @@ def test_a_route_that_raises_logs_one_line(running):
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
     added = running.logged_through()[before:]
     assert len(added) == 2 and all(
-        log_message(line).startswith("ERROR components.web.middleware.limits: POST ") for line in added
+        log_message(line).startswith("ERROR components.web.middleware.server_errors: POST ") for line in added
     ), added
 
 

@@ -32,7 +32,7 @@ def running(tmp_path_factory):
 def test_every_patch_stands_down_with_one_line(running):
     lines = [log_message(line) for line in running.log_lines() if "stands down" in line]
     assert sorted(lines) == sorted(
-        f"WARNING components.web.patches.guard: patch {name} stands down: "
+        f"WARNING components.web.gradio.patches.guard: patch {name} stands down: "
         "written for gradio >=6.31,<6.32, this is 6.99.0"
         for name in PATCHES
     )

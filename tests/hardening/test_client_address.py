@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from components.web.middleware import streams
-from components.web.routes import first_response
+from components.web.routes import card
 from tests.helpers import SAMPLE_ARGS, Server
 
 UNTRUSTED = "127.0.0.2"
@@ -56,9 +56,9 @@ def test_lookups_with_a_new_forged_hop_each_count_once(space_app):
 def test_made_up_cards_with_a_new_forged_hop_each_stay_within_one_allowance(space_app):
     with client_from(space_app.url) as client:
         answers = [client.get("/card.png", params={"model": f"made-up/card-{i}"}, headers=forged(i)) for i in range(60)]
-    drawn = [a for a in answers if a.headers["cache-control"] == first_response.CACHE_CONTROL]
+    drawn = [a for a in answers if a.headers["cache-control"] == card.CACHE_CONTROL]
     assert all(a.status_code == 200 for a in answers)
-    assert len(drawn) <= first_response.DRAWS_AT_ONCE + 2, len(drawn)  # and a few earned back while it asked
+    assert len(drawn) <= card.DRAWS_AT_ONCE + 2, len(drawn)  # and a few earned back while it asked
 
 
 def heartbeat(url: str, i: int, source: str) -> tuple[socket.socket, bytes]:

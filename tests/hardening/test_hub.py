@@ -25,7 +25,7 @@ from components.sources.dataset import load, read_files
 from components.sources.listing import DatasetError
 from components.sources.rankings import empty_rankings
 from components.sources.rankings_store import RankingsStore, fetch_live
-from components.web.pages.models import ModelsTab
+from components.web.gradio.pages.models import ModelsPage
 from tests.helpers import SAMPLE_ARGS, FakeApi, Served, Server, call, fake_hub, free_port, page_opened, row, write
 
 FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"
@@ -65,7 +65,7 @@ def header(datasets, rankings=None) -> str:
     """The page header as the page load renders it."""
     if rankings is None:
         rankings = Served(empty_rankings("none"), "rankings")
-    return page_opened(ModelsTab(Sources(datasets, rankings)))["header"]
+    return page_opened(ModelsPage(Sources(datasets, rankings)))["header"]
 
 
 # ---- the dataset: start-up ------------------------------------------------------------------------

@@ -1,11 +1,10 @@
-"""`components/web/middleware/limits.py` (the body limit) and `components/web/middleware/arguments.py` (argument types), in process."""
+"""`components/web/middleware/limits.py` (the body limit) and `components/queries/argument_types.py` (argument types), in process."""
 
 from __future__ import annotations
 
 import inspect
 import logging
 
-import gradio as gr
 import pytest
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -14,7 +13,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.web.middleware import arguments, limits
+from components.queries import argument_types
+from components.queries.arguments import Refused
+from components.web.middleware import limits, server_errors
 from components.web.routes import webhook
 
 seen: list[int] = []
@@ -73,7 +74,7 @@ def test_the_limit_of_a_path_holds_under_a_root_path():
 
 def test_the_app_limits_are_1_mb_and_the_webhooks_64_kb():
     assert limits.DEFAULT_LIMIT == 1024 * 1024 and limits.describe(limits.DEFAULT_LIMIT) == "1 MB"
-    assert limits.PATH_LIMITS == {webhook.PATH: 64 * 1024} and limits.describe(webhook.MAX_BODY) == "64 KB"
+    assert webhook.MAX_BODY == 64 * 1024 and limits.describe(webhook.MAX_BODY) == "64 KB"
 
 
 async def fails(request: Request) -> JSONResponse:
@@ -81,8 +82,8 @@ async def fails(request: Request) -> JSONResponse:
 
 
 def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
-    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(limits.OneLineErrors)])
-    caplog.set_level(logging.DEBUG, logger="components.web.middleware.limits")
+    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(server_errors.ServerErrors)])
+    caplog.set_level(logging.DEBUG, logger="components.web.middleware.server_errors")
     answer = TestClient(app, raise_server_exceptions=False).get("/fails")
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
@@ -93,7 +94,7 @@ def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
 # ---- argument types ------------------------------------------------------------------------------------
 
 
-@arguments.check_arguments
+@argument_types.check_arguments
 class Endpoints:
     def find(self, query: str = "", limit: int = 10) -> list[str]:
         """Find things.
@@ -115,12 +116,11 @@ class Endpoints:
     ("value", "kind"),
     [(1, "a number"), (2.5, "a number"), (True, "a boolean"), ([], "a list"), ({}, "an object"), (None, "null")],
 )
-def test_a_string_argument_of_another_type_is_a_gr_error_naming_it(value, kind):
-    with pytest.raises(gr.Error) as raised:
+def test_a_string_argument_of_another_type_is_refused_naming_it(value, kind):
+    with pytest.raises(Refused) as raised:
         Endpoints().find(value)
-    assert raised.value.message == f'find: the argument query must be a string ("" for the default), not {kind}'
-    assert raised.value.print_exception is False
-    with pytest.raises(gr.Error, match=f"one: the argument model_id must be a string, not {kind}"):
+    assert str(raised.value) == f'find: the argument query must be a string ("" for the default), not {kind}'
+    with pytest.raises(Refused, match=f"one: the argument model_id must be a string, not {kind}"):
         Endpoints().one(model_id=value)
 
 

@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from components.web import asgi, server
-from components.web.middleware import limits
+from components.web.middleware import server_errors
 from tests.hardening.test_bounds import started
 from tests.helpers import LOG_TIME, free_port, log_message
 
@@ -91,7 +91,7 @@ def short_deadline(monkeypatch, caplog):
     monkeypatch.setattr(server, "CUTS", cuts, raising=False)
     caplog.set_level(logging.INFO)
     port = free_port()
-    app = limits.OneLineErrors(Starlette(routes=[Route("/echo", echo, methods=["POST"])]))
+    app = server_errors.ServerErrors(Starlette(routes=[Route("/echo", echo, methods=["POST"])]))
     running = uvicorn.Server(server.config(app, "127.0.0.1", port))
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()

@@ -11,7 +11,7 @@ import pytest
 from gradio_client import Client
 from playwright.sync_api import Page, expect
 
-from components.web.routes.endpoints import LOOKUP_WAIT
+from components.queries.api import LOOKUP_WAIT
 from tests.helpers import SAMPLE_ARGS, Server, fake_hub
 
 UNKNOWN = "someone/Llama-Fine-Tune-Nobody-Has"

@@ -1,6 +1,6 @@
 """Refresh under load, and the queue's limits.
 
-The app is built with `app.build` and served in this process with `server.start` (the limits
+The app is built with `app.build` and served in this process with `mount.start` (the limits
 `python app.py` uses), so the test can swap the data while 20 clients call `/search` and `/lookup`
 over HTTP. Every row of generation g has `wall_s` in [g*10000, g*10000+9999] and rankings of
 generation g give each model `downloads` = g*1_000_000 + rank, so an answer that mixes two loads shows.
@@ -23,7 +23,8 @@ from components.sources.dataset import load
 from components.sources.rankings import RankedModel, Rankings
 from components.sources.rankings_store import RankingsStore
 from components.web import server
-from components.web.pages.models import ModelsTab
+from components.web.gradio import mount
+from components.web.gradio.pages.models import ModelsPage
 from tests.helpers import ROOT, Served, call, free_port, page_opened, row, write
 
 # Gradio's own queue statistics use a pandas option pandas 3 deprecates; not this app's concern.
@@ -88,7 +89,7 @@ def swapping_app(tmp_path, monkeypatch):
     rankings.refresh()
     port = free_port()
     sources = Sources(datasets, rankings)
-    running = server.start(app.build(sources), sources, port=port)
+    running = mount.start(app.build(sources), sources, port=port)
     yield f"http://127.0.0.1:{port}", datasets, rankings, loads, fetches
     running.stop()
 
@@ -170,7 +171,7 @@ def reads(stores, handler, *args, **kwargs) -> tuple[int, ...]:
 
 def test_page_events_read_each_store_once(counting):
     datasets, rankings = counting
-    tab = ModelsTab(Sources(datasets, rankings))
+    tab = ModelsPage(Sources(datasets, rankings))
     assert reads(counting, page_opened, tab, {"model": MODELS[1], "view": "trending"}) == (1, 1)
     old = {
         "view": "selected",
@@ -187,16 +188,16 @@ def test_page_events_read_each_store_once(counting):
 
 
 def test_the_other_tabs_read_the_data_once(counting):
-    from components.web.pages.charts import ChartsTab
-    from components.web.pages.compare import CompareTab
+    from components.web.gradio.pages.charts import ChartsPage
+    from components.web.gradio.pages.compare import ComparePage
     from components.web.routes.downloads import Downloads
 
     datasets, rankings = counting
     sources = Sources(datasets, rankings)
-    assert reads(counting, CompareTab(sources).on_open, None, None)[0] == 1
-    assert reads(counting, CompareTab(sources).on_change, None, None)[0] == 1
-    assert reads(counting, ChartsTab(sources).on_open, None)[0] == 1
-    assert reads(counting, ChartsTab(sources).on_stack, None)[0] == 1
+    assert reads(counting, ComparePage(sources).on_open, None, None)[0] == 1
+    assert reads(counting, ComparePage(sources).on_change, None, None)[0] == 1
+    assert reads(counting, ChartsPage(sources).on_open, None)[0] == 1
+    assert reads(counting, ChartsPage(sources).on_stack, None)[0] == 1
     assert reads(counting, Downloads(sources).file, "csv", {"q": "model"}) == (1, 1)
 
 
@@ -230,7 +231,7 @@ def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
     rankings.begin()
     port = free_port()
     sources = Sources(slow, rankings)
-    running = server.start(app.build(sources), sources, port=port)
+    running = mount.start(app.build(sources), sources, port=port)
     try:
         url = f"http://127.0.0.1:{port}"
 

@@ -1,4 +1,4 @@
-"""`components/web/patches/unread.py`: results no one reads are dropped; results read in time are not."""
+"""`components/web/gradio/patches/unread.py`: results no one reads are dropped; results read in time are not."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import app
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import RankingsStore
-from components.web import server
-from components.web.patches import unread
+from components.web.gradio import mount
+from components.web.gradio.patches import unread
 from tests.helpers import ROOT, call, free_port
 
 
@@ -80,7 +80,7 @@ def quick_app(monkeypatch):
     rankings.begin()
     port = free_port()
     sources = Sources(datasets, rankings)
-    running = server.start(app.build(sources), sources, port=port)
+    running = mount.start(app.build(sources), sources, port=port)
     demo = running.demo
     yield demo, f"http://127.0.0.1:{port}"
     running.stop()

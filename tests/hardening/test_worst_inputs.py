@@ -19,7 +19,8 @@ from components.queries import causes, links, report, sizes, views
 from components.queries.feed import _text
 from components.sources.records import hub_id
 from components.sources.snapshot import search_key
-from components.web.routes import api_v1, first_response
+from components.web import deep_links
+from components.web.routes import api_v1
 
 BOUND = 1.0
 BODY = 1024 * 1024  # the body limit: the most any one value can carry
@@ -71,10 +72,10 @@ def test_a_hostile_host_header_is_refused_at_once(host):
 
 
 def test_a_link_query_at_its_limit_and_a_model_id_are_read_at_once():
-    raw = "&".join(f"model={'a/' * 50}&q={'%20' * 100}" for _ in range(first_response.MAX_QUERY // 420))
-    assert len(raw) <= first_response.MAX_QUERY
-    assert "model" in within_a_second(lambda: first_response.page_query(raw))
-    assert within_a_second(lambda: first_response.page_query("a=" * BODY)) == {}  # too long: no parameters
+    raw = "&".join(f"model={'a/' * 50}&q={'%20' * 100}" for _ in range(deep_links.MAX_QUERY // 420))
+    assert len(raw) <= deep_links.MAX_QUERY
+    assert "model" in within_a_second(lambda: deep_links.page_query(raw))
+    assert within_a_second(lambda: deep_links.page_query("a=" * BODY)) == {}  # too long: no parameters
     assert within_a_second(lambda: hub_id("a/" * BODY)) is None
 
 
@@ -111,11 +112,11 @@ def test_a_report_fences_and_a_feed_escapes_a_megabyte_at_once():
     ids=["hrefs", "models", "escapes"],
 )
 def test_what_a_page_event_sends_back_is_read_at_once(text):
-    from types import SimpleNamespace
+    import gradio as gr
 
-    from components.web.pages.models import event_text
+    from components.web.gradio.pages.models import event_text
 
     # a clicked row's model, a header's key and the link box are the browser's to send (`pages/models.py`)
-    assert len(within_a_second(lambda: event_text(SimpleNamespace(_data={"value": text}), "value"))) <= 65_536
+    assert len(within_a_second(lambda: event_text(gr.EventData(None, {"value": text}), "value"))) <= 65_536
     assert len(within_a_second(lambda: links.model_of(text))) <= links.MAX_VALUE
     assert within_a_second(lambda: links.sort_of(text)) == ""

@@ -15,7 +15,6 @@ import typing
 from collections import Counter
 from typing import Any, Literal, Union
 
-import gradio as gr
 import pytest
 from gradio.utils import get_function_description
 from pydantic import TypeAdapter
@@ -23,14 +22,17 @@ from typing_extensions import TypedDict, is_typeddict
 
 from components.domain.columns import NAMES
 from components.domain.results import KINDS
+from components.domain.stacks import UnknownStack
 from components.queries import answers, expectation, report
+from components.queries.api import Api, described
+from components.queries.arguments import Refused
 from components.queries.compare import DEFAULT_THRESHOLDS
 from components.queries.views import VIEWS
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import resolve_records
-from components.web.routes.endpoints import Api
+from components.web.gradio.endpoints import named_endpoint
 from tests.helpers import ROOT
 
 UNKNOWN_STACK = ("9.99.0", "")
@@ -145,7 +147,7 @@ def answers_of(api: Api):
         for kwargs in calls(api, signature):
             try:
                 answer = getattr(api, name)(**kwargs)
-            except gr.Error:
+            except (Refused, UnknownStack):
                 continue
             yield name, kwargs, answer, hint
 
@@ -276,7 +278,7 @@ def test_pydantic_reads_every_answer_type_with_the_same_fields(name):
 
 def test_each_endpoint_describes_every_argument_it_takes_once_in_words():
     for name in endpoints():
-        fn = getattr(Api, name)
+        fn = named_endpoint(getattr(Api, name))  # as Gradio serves it
         _, arguments, _ = get_function_description(fn)  # what Gradio sends to MCP clients, argument by argument
         arguments.pop("self", None)  # Gradio lists it, undescribed, on a method
         arguments.pop("request", None)  # Gradio injects a gr.Request; its API info and MCP list no such argument
@@ -284,3 +286,11 @@ def test_each_endpoint_describes_every_argument_it_takes_once_in_words():
         assert sorted(arguments) == sorted(taken), name
         for argument, text in arguments.items():
             assert text and "{" not in text and "\n" not in text, f"/{name}: {argument}: {text!r}"
+
+
+def test_the_http_side_reads_each_docstring_as_gradio_does():
+    """`api.described` (what /api/v1 and its OpenAPI document read, without Gradio) agrees with Gradio's reader."""
+    for name in (*endpoints(), "search_by_size", "lookup_on_stack"):
+        fn = getattr(Api, name)
+        summary, arguments, returns = get_function_description(fn)
+        assert described(fn) == (summary, arguments, returns), name

@@ -8,7 +8,8 @@ import pytest
 from starlette.testclient import TestClient
 
 import app as the_app
-from components.web import cache_control, replicas, server
+from components.web import cache_control, replicas
+from components.web.gradio import mount
 from tests.web.routes.test_health import sample_sources
 
 SHARED = ("/api/v1/stacks", "/card.png?model=Qwen/Qwen3-0.6B", "/badge?model=Qwen/Qwen3-0.6B", "/feed.atom",
@@ -20,7 +21,7 @@ def client():
     sources = sample_sources()
     sources.begin()
     sources.start()
-    with TestClient(server.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)) as client:
+    with TestClient(mount.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)) as client:
         yield client
     sources.stop()
 

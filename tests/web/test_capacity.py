@@ -32,18 +32,3 @@ def test_the_connection_cap_leaves_the_reserve_free():
         assert capacity.connection_cap(100) == 100
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-
-
-class _Queue(list):
-    max_size = 3
-
-
-class _Blocks:
-    def __init__(self, waiting: int):
-        self._queue = _Queue(range(waiting))
-
-
-def test_the_queue_look_reads_its_length_and_whether_it_is_full():
-    assert capacity.queue_length(_Blocks(2)) == 2 and not capacity.queue_full(_Blocks(2))
-    assert capacity.queue_length(_Blocks(3)) == 3 and capacity.queue_full(_Blocks(3))
-    assert capacity.queue_length(object()) is None and not capacity.queue_full(object())  # not queued yet

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 from components.web import replicas
+from components.web.gradio import mount
 from tests.helpers import ROOT
 
 
@@ -20,14 +21,15 @@ def test_a_replica_is_named_by_its_setting_or_its_host_and_process(monkeypatch):
 
 
 def test_two_processes_of_one_release_have_one_app_id_and_a_change_makes_another(tmp_path):
-    code = "from components.web import replicas; print(replicas.app_id())"
+    code = "from components.web.gradio import mount; print(mount.app_id())"
     ids = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
            for _ in range(2)}  # fmt: skip
-    assert len(ids) == 1 and int(ids.pop()) == replicas.app_id()
+    assert len(ids) == 1 and int(ids.pop()) == mount.app_id()
     (tmp_path / "app.py").write_text("print('one')")
-    first = replicas.app_id.__wrapped__(tmp_path)
+    first = replicas.app_id.__wrapped__("6.31.0", tmp_path)
     (tmp_path / "app.py").write_text("print('two')")
-    assert replicas.app_id.__wrapped__(tmp_path) != first
+    assert replicas.app_id.__wrapped__("6.31.0", tmp_path) != first
+    assert replicas.app_id.__wrapped__("6.32.0", tmp_path) != replicas.app_id.__wrapped__("6.31.0", tmp_path)
 
 
 def test_the_sticky_script_sets_a_random_cookie_only_when_there_is_none():

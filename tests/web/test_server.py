@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import pytest
 import uvicorn
+from starlette.middleware import Middleware
 from starlette.testclient import TestClient
 
 import app as the_app
 from components.web import capacity, server
-from components.web.middleware import arguments, assets, first_response, limits, methods, origin, refusals, streams
+from components.web.gradio import assets, mount
+from components.web.gradio.patches import unread
+from components.web.middleware import first_html, limits, methods, origin, refusals, server_errors, short_calls, streams
 from components.web.middleware.observed import Observed
-from components.web.patches import unread
 from tests.helpers import ROOT
 
 SPACE = "owner-space.hf.space"
@@ -46,20 +48,25 @@ def test_both_connection_caps_are_settings(monkeypatch, caplog):
 
 
 def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
-    classes = [m.cls for m in server.middleware(sample)]
+    classes = [m.cls for m in server.middleware(sample, files=[Middleware(assets.Assets)])]
     assert classes[:9] == [
         Observed,  # first: it names the replica on, and counts, every answer, the 500s of the next too
-        limits.OneLineErrors,  # it catches what escapes every other
+        server_errors.ServerErrors,  # it catches what escapes every other
         origin.PublicOrigin,  # before anything reads the request's origin or client
         limits.BodyLimit,  # before anything reads a body
         methods.AllowedMethods,
         refusals.NoUploads,
-        refusals.McpGate,
-        arguments.ShortCalls,
+        refusals.McpBodyCheck,
+        short_calls.ShortCalls,
         streams.EventStreams,
     ]
-    assert classes[-2:] == [assets.Assets, first_response.FirstResponse]
-    assert [m.cls for m in server.gradio_middleware()] == [unread.UnknownResults]
+    assert classes[-2:] == [assets.Assets, first_html.FirstResponse]
+    assert [m.cls for m in mount.gradio_middleware()] == [unread.UnknownResults]
+
+
+def test_the_built_app_runs_that_list_with_the_gradio_halfs_two(client):
+    classes = [m.cls for m in client.app.user_middleware]
+    assert classes[0] is Observed and classes[-2:] == [assets.Assets, first_html.FirstResponse]
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +89,7 @@ def sample():
 
 @pytest.fixture(scope="module")
 def client(sample):
-    app = server.build(the_app.build(sample), sample, host="127.0.0.1", port=7860)
+    app = mount.build(the_app.build(sample), sample, host="127.0.0.1", port=7860)
     with TestClient(app, base_url=f"https://{SPACE}") as client:  # runs the lifespan: the queue starts
         yield client
 
@@ -110,7 +117,7 @@ def test_the_page_keeps_its_settings(client, sample):
     config = client.get("/config").json()
     assert config["footer_links"] == ["api"] and config["mcp_server"] is True
     assert "ssr_mode" not in config or config["ssr_mode"] is False
-    assert server.blocked_paths()[0] == str(ROOT.resolve())
+    assert mount.blocked_paths()[0] == str(ROOT.resolve())
 
 
 def test_uvicorn_serves_it_on_a_thread_and_stops(sample):
@@ -118,7 +125,7 @@ def test_uvicorn_serves_it_on_a_thread_and_stops(sample):
 
     from tests.helpers import free_port
 
-    running = server.start(the_app.build(sample), sample, port=free_port())
+    running = mount.start(the_app.build(sample), sample, port=free_port())
     try:
         assert httpx.get(running.url + "/api/v1/stacks", timeout=30).status_code == 200
     finally:

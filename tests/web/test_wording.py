@@ -11,10 +11,10 @@ import pytest
 
 from components.queries import details, failures
 from components.sources.dataset import SAMPLE_DIR, load
+from components.web.gradio.pages import endpoints as endpoints_page
+from components.web.gradio.pages import failures as failures_tab
+from components.web.gradio.pages.compare import ComparePage
 from components.web.html import causes, evidence
-from components.web.pages import endpoints as endpoints_page
-from components.web.pages import failures as failures_tab
-from components.web.pages.compare import CompareTab
 from tests.helpers import ROOT
 
 SPACED = re.compile(r".{0,30}(?:\( | \)| :(?!/)).{0,30}")
@@ -57,7 +57,7 @@ def pages(snapshot) -> dict[str, str]:
         for s in snapshot.stacks
     }
     for a, b in zip(snapshot.stacks[1:], snapshot.stacks):
-        out[f"compare {a.label} → {b.label}"] = CompareTab.render(snapshot, a, b)
+        out[f"compare {a.label} → {b.label}"] = ComparePage.render(snapshot, a, b)
     for s in snapshot.stacks:
         for model in failures.stack_causes(snapshot, s).by_model:
             out[f"cause of {model} on {s.label}"] = causes.cause_panel(

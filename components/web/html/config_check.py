@@ -8,7 +8,7 @@ from markupsafe import Markup
 from components.queries.answers import ConfigCheckAnswer
 from components.queries.formatting import cores_noted, is_missing, parameters
 from components.web.html.evidence import expectation_html
-from components.web.routes.badge_feed import copy_block
+from components.web.html.markup import copy_block
 
 
 def config_check_html(answer: ConfigCheckAnswer) -> Markup:

@@ -12,7 +12,7 @@ from components.domain.results import NOT_TESTED
 from components.queries.answers import LookupAnswer
 from components.queries.formatting import cores_noted, cores_phrase, parameters
 from components.sources.records import hub_id
-from components.web.routes import badge_feed
+from components.web.html.markup import copy_block
 
 
 def evidence_html(answer: LookupAnswer) -> Markup:
@@ -127,4 +127,4 @@ def request_test_html(answer: LookupAnswer) -> Markup:
         '<p class="request-test"><b>Want it tested?</b> <a id="request-test" href="{}" target="_blank" '
         'rel="noopener">Ask in the dataset\'s discussions</a>: the form opens with this request filled in '
         "(copy it if it opens empty).</p>{}"
-    ).format(asking["url"], badge_feed.copy_block("request-test-text", asking["text"], "Copy the request"))
+    ).format(asking["url"], copy_block("request-test-text", asking["text"], "Copy the request"))

@@ -16,7 +16,7 @@ from components.queries import links, ordering
 from components.queries.formatting import noun
 from components.queries.preview import APP_NAME, SAMPLE_LABEL, FirstRows, Preview, view_words
 from components.queries.views import SELECTED, VIEW_LABELS, Query
-from components.web.html import table, whole_job
+from components.web.html import table, without_scripts
 
 # While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
 # the page's width and the system font the theme uses.
@@ -93,7 +93,7 @@ def head(preview: Preview, url: str, image: str) -> Markup:
         named.format("twitter:image", image),
         Markup('<link rel="canonical" href="{}">').format(url),
     ]
-    return Markup("").join(tags) + STYLE + (whole_job.STYLE if preview.model else "")
+    return Markup("").join(tags) + STYLE + (without_scripts.STYLE if preview.model else "")
 
 
 def _badge(kind: str, text: str) -> Markup:
@@ -114,7 +114,7 @@ def model_block(preview: Preview) -> Markup:
     asked = Markup('<p class="fp-note"><strong>{}</strong></p>').format(preview.unknown_stack)
     return Markup('{}<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul>{}<p class="fp-note"><a href="./">All models</a></p>').format(
         asked if preview.unknown_stack else Markup(""), preview.model, _badge(preview.kind, preview.verdict),
-        preview.stack, figures, detail, whole_job.job(preview),
+        preview.stack, figures, detail, without_scripts.job(preview),
     )  # fmt: skip
 
 

@@ -93,7 +93,7 @@ REACHABLE = """(() => {
   new MutationObserver(reachable).observe(document.documentElement, { childList: true, subtree: true });
 })();"""
 
-# The script behind `badge_feed.copy_block`: it makes a badge's relative addresses absolute from the address
+# The script behind `markup.copy_block`: it makes a badge's relative addresses absolute from the address
 # the browser shows (a handler does not know it), and copies a block's text (without a clipboard, on plain
 # http, Copy selects the text for Ctrl+C). One script for every block costs the page no component and no event.
 COPY = """(() => {

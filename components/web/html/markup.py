@@ -34,3 +34,12 @@ def badge(kind: str, result: object) -> Markup:
     label = KIND_LABELS[kind] if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else str(result or "unknown")[:40]
     css = kind if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else OTHER
     return Markup('<span class="badge badge-{}">{}</span>').format(css.replace(" ", "-"), label)
+
+
+def copy_block(element_id: str, text: str, label: str, relative: bool = False) -> Markup:
+    """Text to copy, in a `<pre>` with a Copy button (`html/head.py`'s page script copies it); `relative`: the text
+    holds `follow.badge_markdown`'s relative addresses, which the script makes absolute in the browser."""
+    return Markup(
+        '<pre class="copyable" id="{}"{}>{}</pre><button type="button" class="copy-button" data-copy="{}" '
+        'aria-label="{}">Copy</button>'
+    ).format(element_id, Markup(" data-relative") if relative else "", text, element_id, label)

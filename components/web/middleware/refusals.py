@@ -2,7 +2,7 @@
 
 `NoUploads` answers Gradio's upload route 403: every Gradio app has it, and it kept up to 1,000 files a
 request for ever (40 requests left 34,000 files, 275 MB); nothing on this app's pages uploads.
-`McpGate` reads an MCP POST body (already bounded by `limits.BodyLimit`, in front of it) and answers a JSON-RPC error
+`McpBodyCheck` reads an MCP POST body (already bounded by `limits.BodyLimit`, in front of it) and answers a JSON-RPC error
 itself when the body is not UTF-8 JSON-RPC naming a method MCP knows: the MCP library logged ~95 lines
 of validation errors for one unknown method and an 11-line traceback for a non-UTF-8 body.
 Each refusal is logged through a `RefusalLog` (a few lines a minute, then a count). `quiet_loggers()`
@@ -81,7 +81,7 @@ def why_not_mcp(body: bytes, methods: Iterable[str]) -> str | None:
     return None
 
 
-class McpGate:
+class McpBodyCheck:
     """ASGI middleware: an MCP POST whose body is not MCP gets a JSON-RPC error (400) and one throttled log
     line, and never reaches the MCP library."""
 

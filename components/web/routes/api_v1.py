@@ -1,13 +1,14 @@
 """The plain HTTP API: `GET /api/v1/NAME?ARG=…` answers what the named endpoint NAME answers, through the
-same `Api` method, for curl, CI jobs and browser tools on other origins.
+same `Api` method (`queries/api.py`), for curl, CI jobs and browser tools on other origins.
 
 Each route's parameters are its `Api` method's arguments, read from the signature (an argument the method
-gains is a parameter at once), under the HTTP names in `RENAMED`; an argument without a default is
-required. Every answer carries an ETag (a hash of the body sent, so it changes exactly when the answer
+gains is a parameter at once), under the HTTP names in `RENAMED` (the table: `api_table.py`); an argument
+without a default is required. Every answer carries an ETag (a hash of the body sent, so it changes exactly when the answer
 does: a refresh, a new record), `Cache-Control: public, max-age=60` and `Access-Control-Allow-Origin: *`;
 `If-None-Match` with that ETag is answered 304 without a body. A name the route does not take, a name
 given twice, a missing required one or a query string that is not UTF-8 is a 400 that names it (a typo
-must never fall back to the default answer); a stack not in the data is a 404 naming the known stacks.
+must never fall back to the default answer); a value the endpoint refuses (`arguments.Refused`) is a 400 and a
+stack not in the data (`UnknownStack`) a 404, in the words the named endpoint gives.
 Refused requests are not logged: the caller reads why in the answer.
 """
 
@@ -17,113 +18,42 @@ import hashlib
 import inspect
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-import gradio as gr
-from gradio.utils import get_function_description
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from components.domain.stacks import UnknownStack
-from components.queries import sizes, views
+from components.queries import arguments as taken
+from components.queries.api import Api
+from components.queries.argument_types import ASKER
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
-from components.web import cache_control
-from components.web.routes.endpoints import Api
+from components.web.clients import client_address
+from components.web.routes import openapi
+from components.web.routes.api_table import (
+    CACHE_CONTROL,
+    ENDPOINTS,
+    FORMS,
+    JSON_TYPE,
+    MAX_QUERY,
+    OPENAPI_PATH,
+    PREFIX,
+    Endpoint,
+    Parameter,
+    method_of,
+    parameters,
+)
 
-PREFIX = "/api/v1"
-OPENAPI_PATH = f"{PREFIX}/openapi.json"
-CACHE_CONTROL = cache_control.shared(60)  # the data changes a few times a day; a CI job polls
-MAX_QUERY = 8192  # bytes of query string: a Hub id is at most 96 characters, yet a dataset row may hold a 5 KB one
 MAX_BODY = 256 * 1024  # a config.json is a few KB (the app's body limit, limits.py, is larger)
-JSON_TYPE = "application/json"
-# The Api argument names that read badly in a URL, and the names the routes take instead.
-RENAMED = {"query": "q", "model_id": "model"}
-# Arguments with a fixed set of values, declared as an enum in the OpenAPI document (the endpoint refuses any
-# other, `queries/arguments.py`, with the words the named endpoint gives: a task or a view is checked there).
-CHOICES = {"view": views.VIEWS}
-# Arguments of a fixed form (compared lowercased, as the endpoint does): anything else is a 400, not any size.
-FORMS = {
-    "size": (sizes.RANGE, "a size is MIN-MAX in billions of parameters, either end open, such as 1-10 or 100-"),
-}
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 PREFLIGHT_MAX_AGE = "86400"
 # Every method reaches a route under /api/v1 (Starlette's default is GET only; a method a route did not list
 # fell through to Gradio's 404): an endpoint answers the others 405 with Allow, an unknown address 404.
 ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """One route: the `Api` method `name`, read with GET; `body`: the argument a POST body fills instead
-    (the text of a file such as a config.json), the other arguments still coming from the query string."""
-
-    name: str
-    body: str | None = None
-    function: str = ""  # the `Api` method that answers, when not `name` (a route may take more than the endpoint)
-
-    @property
-    def answers_with(self) -> str:
-        return self.function or self.name
-
-    @property
-    def path(self) -> str:
-        return f"{PREFIX}/{self.name}"
-
-    @property
-    def method(self) -> str:
-        return "POST" if self.body else "GET"
-
-
-# The route table: one line per named endpoint. Parameters come from each method's signature; /api/v1/search
-# also takes `size` (the named /search keeps its five arguments: over plain HTTP a new one breaks every caller).
-ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("stacks"),
-    Endpoint("search", function="search_by_size"),
-    Endpoint("lookup", function="lookup_on_stack"),  # an unknown stack is a 404 here, "not tested" in /lookup
-    Endpoint("compare"),
-    Endpoint("failures"),
-    Endpoint("architectures"),
-    Endpoint("check_config", body="config_json"),
-    Endpoint("wanted"),
-)
-# An `Api` method's argument that is not a parameter: the route hands it the request (who asked, as
-# /lookup counts askers for /wanted).
-REQUEST = "request"
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """A query parameter of a route: its HTTP `name`, the `Api` `argument` it fills, and what the
-    method's docstring says of it."""
-
-    name: str
-    argument: str
-    required: bool
-    default: str | None
-    description: str
-    choices: tuple[str, ...] = ()
-
-
-def parameters(method: Callable[..., Any], endpoint: Endpoint) -> list[Parameter]:
-    """The query parameters of `endpoint`'s route, in the order of `method`'s arguments."""
-    _, described, _ = get_function_description(method)
-    found = []
-    for argument, p in inspect.signature(method).parameters.items():
-        if argument in ("self", REQUEST) or argument == endpoint.body:
-            continue
-        required = p.default is inspect.Parameter.empty
-        found.append(
-            Parameter(
-                RENAMED.get(argument, argument), argument, required, None if required else p.default,
-                described.get(argument, ""), tuple(CHOICES.get(argument, ())),
-            )
-        )  # fmt: skip
-    return found
 
 
 class Refused(Exception):
@@ -227,12 +157,12 @@ class HttpApi:
         self.endpoints = tuple(endpoints)
 
     def method(self, endpoint: Endpoint) -> Callable[..., Any]:
-        return getattr(self.api, endpoint.answers_with)
+        return method_of(self.api, endpoint)
 
     def route(self, endpoint: Endpoint) -> Route:
         method = self.method(endpoint)
         params = parameters(method, endpoint)
-        takes_request = REQUEST in inspect.signature(method).parameters
+        asks = ASKER in inspect.signature(method).parameters  # who asked (/lookup counts askers for /wanted)
         methods = ("GET", "HEAD", "OPTIONS") if endpoint.method == "GET" else ("POST", "OPTIONS")
         allowed = ", ".join(methods)
 
@@ -245,15 +175,15 @@ class HttpApi:
                 kwargs: dict[str, object] = dict(arguments(request.scope.get("query_string", b""), endpoint, params))
                 if endpoint.body:
                     kwargs[endpoint.body] = await read_text(request)
-                if takes_request:
-                    kwargs[REQUEST] = gr.Request(request=request)
+                if asks:
+                    kwargs[ASKER] = client_address(request.scope)
                 result = await run_in_threadpool(method, **kwargs)
             except Refused as refused:
                 return error(refused.status, str(refused))
-            except gr.Error as refused:  # the endpoint's own clear errors
-                # endpoints.py raises its gr.Error inside `except UnknownStack`: that stays its __context__
-                unknown_stack = isinstance(refused.__context__, UnknownStack)
-                return error(404 if unknown_stack else 400, str(refused.message))
+            except taken.Refused as refused:  # a value the endpoint does not take
+                return error(400, str(refused))
+            except UnknownStack as unknown:
+                return error(404, str(unknown))
             if endpoint.body:  # an answer to a posted file: nothing to cache
                 return cached(request, result, "no-store")
             return cached(request, result)
@@ -261,15 +191,13 @@ class HttpApi:
         return Route(endpoint.path, answer, methods=ANY_METHOD)  # the others answered 405 above, with Allow
 
     def routes(self) -> list[Route]:
-        from components.web.routes import openapi  # here, not at the top: it reads this module's table
-
         document: dict[str, Any] = {}
 
         async def openapi_json(request: Request) -> Response:
             if request.method == "OPTIONS":
                 return preflight("GET, HEAD, OPTIONS")
             if not document:  # built on the first request: start-up does not wait for it
-                document.update(await run_in_threadpool(openapi.document, self))
+                document.update(await run_in_threadpool(openapi.document, self.api, self.endpoints))
             return cached(request, document)
 
         async def unknown(request: Request) -> Response:

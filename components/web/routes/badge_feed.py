@@ -1,5 +1,5 @@
-"""Be found where people look: `GET /badge` (a shields.io endpoint badge for model cards), `GET /feed.atom`
-(an Atom feed of result changes), and what the model panel offers to copy from them.
+"""Be found where people look: `GET /badge` (a shields.io endpoint badge for model cards) and `GET /feed.atom`
+(an Atom feed of result changes). What the model panel offers to copy from them is `html/follow.py`'s.
 
 Both routes answer from the current snapshot only; the feed's absolute links are made from env
 `SPACE_HOST` on a Space, and elsewhere from the address the request came to (its `Host`, which the server has
@@ -8,36 +8,32 @@ checked, `middleware/origin.py`), with `Vary: Host` so no shared cache mixes cal
 
 from __future__ import annotations
 
-from urllib.parse import quote, urlencode
-
-from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
+from components.domain.stacks import StackRef
 from components.queries import badge, feed, links
-from components.queries.answers import LookupAnswer
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
 from components.web import cache_control
+from components.web.deep_links import VARY
+from components.web.html.follow import BADGE_PATH, FEED_PATH
 
-BADGE_PATH, FEED_PATH = "/badge", "/feed.atom"
 FEED_TYPE = "application/atom+xml; charset=utf-8"
 # shields.io asks again after this long; feed readers poll: the data changes a few times a day
 CACHE_CONTROL = cache_control.shared(badge.CACHE_SECONDS)
-# Off a Space the feed's links come from this header: a shared cache must not give one caller's to another.
-FEED_VARY = "Host"
 MAX_QUERY = 2048  # a badge or feed link is a few hundred characters
-SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
 
 
 def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-class BeFound:
+class BadgeAndFeed:
+    """The two routes' handlers, each reading the snapshot served at its request."""
+
     def __init__(self, sources: Sources):
         self.sources = sources
 
@@ -69,66 +65,12 @@ class BeFound:
         headers = {"Cache-Control": CACHE_CONTROL}
         if base is None:  # off a Space: links from the request's own address, which a cache must key on
             base = links.public_url(request)
-            headers["Vary"] = FEED_VARY
+            headers["Vary"] = VARY
         document = feed.feed(self.snapshot(), base, model)
         return Response(document, media_type=FEED_TYPE, headers=headers)
 
 
 def routes(sources: Sources) -> list[Route]:
     """`GET /badge` and `GET /feed.atom`, reading the data served at each request."""
-    found = BeFound(sources)
+    found = BadgeAndFeed(sources)
     return [Route(BADGE_PATH, found.badge, methods=["GET"]), Route(FEED_PATH, found.feed, methods=["GET"])]
-
-
-# ---- what the model panel offers ----------------------------------------------------------------
-
-
-def badge_query(model_id: str, library: str | None = None) -> str:
-    """The query string of a model's unpinned badge and deep link: the model, and its library when it is
-    not Transformers (the page's default), so both speak for the newest stack of the model's library."""
-    pairs = [("model", model_id)]
-    if library and normalise_library(library) != FIRST_LIBRARY:
-        pairs += StackRef("", library, "").params()  # `library=L`: its newest version
-    return urlencode(pairs)
-
-
-def badge_markdown(model_id: str, library: str | None = None, base_url: str = ".") -> str:
-    """The Markdown to paste into a model card: a shields.io endpoint badge of the model, linking to its
-    deep link. `base_url` is the app's public address; "." leaves both addresses relative (the page
-    makes them absolute in the browser, where the address people see is known)."""
-    base = base_url.rstrip("/")
-    query = badge_query(model_id, library)
-    endpoint = SHIELDS_ENDPOINT + quote(f"{base}{BADGE_PATH}?{query}", safe="")
-    return f"[![Trainium]({endpoint})]({base}/?{query})"
-
-
-def copy_block(element_id: str, text: str, label: str, relative: bool = False) -> Markup:
-    """Text to copy, in a `<pre>` with a Copy button (`html/head.py`'s page script copies it); `relative`: the text
-    holds `badge_markdown`'s relative addresses, which the script makes absolute in the browser."""
-    return Markup(
-        '<pre class="copyable" id="{}"{}>{}</pre><button type="button" class="copy-button" data-copy="{}" '
-        'aria-label="{}">Copy</button>'
-    ).format(element_id, Markup(" data-relative") if relative else "", text, element_id, label)
-
-
-def panel_html(answer: LookupAnswer) -> Markup:
-    """Under a model's details: the Markdown of its badge for a model card, and its own feed."""
-    model_id = hub_id(answer.get("model_id"))
-    if not model_id:
-        return Markup("")
-    # the badge speaks for the newest stack of the library the model last ran with, whatever stack is shown
-    library = next((h.get("library") for h in answer.get("history") or ()), answer.get("library"))
-    return Markup(
-        '<div class="be-found"><p><b>On its model card:</b> this Markdown shows its result on the newest stack, '
-        "as a badge that links here.</p>{}"
-        '<p><a id="model-feed" href="feed.atom?{}" target="_blank" rel="noopener">Follow its result changes '
-        "(Atom feed)</a></p></div>"
-    ).format(
-        copy_block("badge-markdown", badge_markdown(model_id, library), "Copy the badge Markdown", relative=True),
-        urlencode({"model": model_id}),
-    )
-
-
-def feed_link() -> Markup:
-    """The page's link to the feed of every model's result changes."""
-    return Markup('<a id="feed" href="feed.atom">Feed of changes</a>')

@@ -9,7 +9,6 @@ can be copied, opened in a new tab or fetched with curl.
 
 from __future__ import annotations
 
-from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -50,18 +49,3 @@ class Downloads:
 
 def routes(sources: Sources) -> list[Route]:
     return [Downloads(sources).route()]
-
-
-def links_html(state: links.PageState) -> Markup:
-    """The two download links for what the page shows (a relative address: it works under any root)."""
-    query = links.build(links.PageState(state.query, ""))
-    parts = [
-        Markup('<a id="download-{}" href="export/{}{}" download title="{}">{}</a>').format(
-            fmt, fmt, "?" + query if query else "", title, label
-        )
-        for fmt, label, title in (
-            ("csv", "CSV", "Text starting with = + - @ gets a leading ' so that spreadsheets do not run it"),
-            ("parquet", "Parquet", "Every matching row, typed"),
-        )
-    ]
-    return Markup('<span class="downloads">Download every matching row: {} · {}</span>').format(*parts)

@@ -2,8 +2,8 @@
 
 The answer schemas come from the `Api` methods' return annotations (the TypedDicts of
 `queries/answers.py`, the same source Gradio's API page and the MCP schema read), through pydantic;
-the parameters from the route table (`api_v1.parameters`), their descriptions from the methods'
-docstrings. Pydantic refuses `typing.TypedDict` before Python 3.12, so each answer type is first copied
+the parameters from the route table (`api_table.py`), their descriptions from the methods' docstrings
+(`api.described`). Pydantic refuses `typing.TypedDict` before Python 3.12, so each answer type is first copied
 as a `typing_extensions.TypedDict` with the same name, docstring, fields and required keys.
 """
 
@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Sequence
 from typing import Any, Union
 
 import typing_extensions
-from gradio.utils import get_function_description
 from pydantic import TypeAdapter
 from pydantic.json_schema import JsonSchemaMode
 
-from components.queries import answers
+from components.queries import answers, api
 from components.sources import records
-from components.web.routes import api_v1
+from components.web.routes import api_table
+from components.web.routes.api_table import ENDPOINTS, JSON_TYPE, Endpoint, Parameter, method_of
 
 REF = "#/components/schemas/{model}"
 VERSION = "1"
@@ -32,7 +33,7 @@ ERROR = {
 }
 HEADERS = {
     "ETag": {"description": "Changes exactly when the answer does.", "schema": {"type": "string"}},
-    "Cache-Control": {"description": api_v1.CACHE_CONTROL, "schema": {"type": "string"}},
+    "Cache-Control": {"description": api_table.CACHE_CONTROL, "schema": {"type": "string"}},
     "Access-Control-Allow-Origin": {"description": "*", "schema": {"type": "string"}},
 }
 
@@ -99,7 +100,7 @@ FORMS: dict[str, dict[str, Any]] = {
 }
 
 
-def parameter(p: api_v1.Parameter) -> dict[str, Any]:
+def parameter(p: Parameter) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "string", **FORMS.get(p.name, {})}
     if p.default is not None:
         schema["default"] = p.default
@@ -108,28 +109,28 @@ def parameter(p: api_v1.Parameter) -> dict[str, Any]:
     return {"name": p.name, "in": "query", "required": p.required, "description": p.description, "schema": schema}
 
 
-def operation(http: api_v1.HttpApi, endpoint: api_v1.Endpoint, answer: dict) -> dict[str, Any]:
-    method = http.method(endpoint)
-    summary, described, returns = get_function_description(method)
+def operation(answers_from: api.Api, endpoint: Endpoint, answer: dict) -> dict[str, Any]:
+    method = method_of(answers_from, endpoint)
+    summary, described, returns = api.described(method)
     errors = {
         "400": "A parameter the route does not take, given twice, missing or not UTF-8; an argument the endpoint refuses.",
         "404": "A stack that is not in the data; the error names the known stacks.",
-        "414": f"A query string over {api_v1.MAX_QUERY} bytes.",
+        "414": f"A query string over {api_table.MAX_QUERY} bytes.",
     }
     responses: dict[str, Any] = {
         "200": {
             "description": " ".join(returns) or summary,
             "headers": HEADERS,
-            "content": {api_v1.JSON_TYPE: {"schema": answer}},
+            "content": {JSON_TYPE: {"schema": answer}},
         },
-        **{code: {"description": text, "content": {api_v1.JSON_TYPE: {"schema": {"$ref": REF.format(model="Error")}}}}
+        **{code: {"description": text, "content": {JSON_TYPE: {"schema": {"$ref": REF.format(model="Error")}}}}
            for code, text in errors.items()},
     }  # fmt: skip
     found: dict[str, Any] = {
         "operationId": endpoint.name,
         "summary": summary,
         "description": f"Answers what the named endpoint /{endpoint.name} answers.",
-        "parameters": [parameter(p) for p in api_v1.parameters(method, endpoint)],
+        "parameters": [parameter(p) for p in api_table.parameters(method, endpoint)],
         "responses": responses,
     }
     if endpoint.body:
@@ -137,20 +138,20 @@ def operation(http: api_v1.HttpApi, endpoint: api_v1.Endpoint, answer: dict) -> 
             "required": True,
             "description": described.get(endpoint.body, ""),
             # a config.json's text is read whatever the content type says; the form it must have is a JSON object
-            "content": {api_v1.JSON_TYPE: {"schema": {"type": "object"}}},
+            "content": {JSON_TYPE: {"schema": {"type": "object"}}},
         }
     else:
         responses["304"] = {"description": "Not modified: the If-None-Match ETag is the answer's.", "headers": HEADERS}
     return found
 
 
-def document(http: api_v1.HttpApi) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of `http`'s routes."""
-    returns = {e.name: typing.get_type_hints(http.method(e))["return"] for e in http.endpoints}
+def document(answers_from: api.Api, endpoints: Sequence[Endpoint] = ENDPOINTS) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the routes `endpoints`, answered by `answers_from`'s methods."""
+    returns = {e.name: typing.get_type_hints(method_of(answers_from, e))["return"] for e in endpoints}
     answer_schemas, components = schemas(returns)
     components["Error"] = ERROR
     paths = {
-        e.path: {e.method.lower(): operation(http, e, answer_schemas[e.name])} for e in http.endpoints
+        e.path: {e.method.lower(): operation(answers_from, e, answer_schemas[e.name])} for e in endpoints
     }  # fmt: skip
     return {
         "openapi": "3.1.0",

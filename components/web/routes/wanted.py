@@ -12,7 +12,8 @@ from components.queries.wanted_feed import wanted_feed
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import cache_control
-from components.web.routes.badge_feed import FEED_TYPE, FEED_VARY
+from components.web.deep_links import VARY
+from components.web.routes.badge_feed import FEED_TYPE
 
 WANTED_FEED_PATH = "/wanted.atom"
 CACHE_CONTROL = cache_control.shared(600)  # the counts are committed every 10 minutes
@@ -27,7 +28,7 @@ def routes(sources: Sources, counts: wanted.Wanted | None = None) -> list[Route]
         headers = {"Cache-Control": CACHE_CONTROL}
         if base is None:  # off a Space: links from the request's own address, which a cache must key on
             base = links.public_url(request)
-            headers["Vary"] = FEED_VARY
+            headers["Vary"] = VARY
         document = wanted_feed(wanted.current(counts, sources), base)
         return Response(document, media_type=FEED_TYPE, headers=headers)
 

@@ -2,8 +2,8 @@
 
 from markupsafe import Markup
 
+from components.web.gradio.pages.architectures import headline_html, table_html
 from components.web.html.evidence import evidence_html, lookup_offer
-from components.web.pages.architectures import headline_html, table_html
 
 EVIL = '<img src=x onerror="alert(1)">'
 

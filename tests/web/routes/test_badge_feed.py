@@ -9,6 +9,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from components.sources.dataset import load
+from components.web.html import follow, markup
 from components.web.routes import badge_feed
 from tests.helpers import NEW_CC, OLD_CC, row, served, write
 
@@ -114,7 +115,7 @@ def test_links_never_follow_a_forwarding_header(http):
 
 
 def test_the_badge_markdown_links_the_badge_and_the_model():
-    markdown = badge_feed.badge_markdown("org/model", "transformers", "https://owner-space.hf.space/")
+    markdown = follow.badge_markdown("org/model", "transformers", "https://owner-space.hf.space/")
     image, link = markdown.split("](", 1)[1].split(")", 1)[0], markdown.rsplit("(", 1)[1].rstrip(")")
     assert (
         image
@@ -122,18 +123,18 @@ def test_the_badge_markdown_links_the_badge_and_the_model():
     )
     assert link == "https://owner-space.hf.space/?model=org%2Fmodel"
     assert markdown.startswith("[![Trainium](")
-    diffusers = badge_feed.badge_markdown("org/sd", "diffusers", "https://x.hf.space")
+    diffusers = follow.badge_markdown("org/sd", "diffusers", "https://x.hf.space")
     assert "library%3Ddiffusers" in diffusers and diffusers.endswith("/?model=org%2Fsd&library=diffusers)")
-    relative = badge_feed.badge_markdown("org/model")
+    relative = follow.badge_markdown("org/model")
     assert "endpoint?url=.%2Fbadge%3F" in relative and relative.endswith("](./?model=org%2Fmodel)")
 
 
 def test_the_panel_block_escapes_the_model_and_offers_its_feed():
-    html = str(badge_feed.panel_html({"model_id": "org/model", "history": [{"library": "transformers"}]}))
+    html = str(follow.panel_html({"model_id": "org/model", "history": [{"library": "transformers"}]}))
     assert 'href="feed.atom?model=org%2Fmodel"' in html and 'id="model-feed"' in html
     assert '<pre class="copyable" id="badge-markdown" data-relative>' in html and 'data-copy="badge-markdown"' in html
-    assert str(badge_feed.panel_html({"model_id": "<img src=x>"})) == ""
-    block = str(badge_feed.copy_block("x", "<script>alert(1)</script>", "Copy"))
+    assert str(follow.panel_html({"model_id": "<img src=x>"})) == ""
+    block = str(markup.copy_block("x", "<script>alert(1)</script>", "Copy"))
     assert "<script>" not in block and "&lt;script&gt;" in block
 
 
@@ -142,10 +143,10 @@ def test_the_panel_block_escapes_the_model_and_offers_its_feed():
 
 @pytest.fixture
 def tab(libraries):
-    from components.web.pages.models import ModelsTab
+    from components.web.gradio.pages.models import ModelsPage
 
     snapshot, rankings = libraries
-    return ModelsTab(served(snapshot, rankings))
+    return ModelsPage(served(snapshot, rankings))
 
 
 def opened(tab, model_id, **params):
@@ -162,7 +163,7 @@ def markdown_in(html) -> str:
 
 def test_a_models_panel_offers_its_badge_and_its_feed(tab):
     panel = opened(tab, "stabilityai/sd-turbo")
-    assert markdown_in(panel["history"]) == badge_feed.badge_markdown("stabilityai/sd-turbo", "diffusers")
+    assert markdown_in(panel["history"]) == follow.badge_markdown("stabilityai/sd-turbo", "diffusers")
     assert 'href="feed.atom?model=stabilityai%2Fsd-turbo"' in str(panel["history"])
     on_its_stack = opened(tab, "stabilityai/sd-turbo", library="diffusers")
     assert markdown_in(on_its_stack["history"]) == markdown_in(panel["history"])  # whatever stack is shown

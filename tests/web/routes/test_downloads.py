@@ -10,6 +10,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from components.queries import links, views
+from components.web.html import downloads as download_links
 from components.web.routes import downloads
 from tests.helpers import NEW_CC, served
 
@@ -43,7 +44,7 @@ def test_hostile_text_stays_data_and_odd_requests_get_a_clear_no(http):
 
 def test_the_page_links_name_the_filters_shown(world):
     state = links.PageState(views.normalise("qwen 3", "downloads", "text-generation", NEW_CC, "4.57.1"), "a/model")
-    html = str(downloads.links_html(state))
+    html = str(download_links.links_html(state))
     href = html.split('href="')[1].split('"')[0].replace("&amp;", "&")
     assert urlsplit(href).path == "export/csv"  # relative: it works under any root path
     params = parse_qs(urlsplit(href).query)

@@ -1,4 +1,4 @@
-"""The probes and the metrics of one replica, on the whole app (`server.build`): `/healthz`, `/readyz`,
+"""The probes and the metrics of one replica, on the whole app (`mount.build`): `/healthz`, `/readyz`,
 `/metrics` by route template and status, and `X-Replica` on every answer."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import resolve_rankings
 from components.sources.records_store import RecordsStore
-from components.web import metrics, server
+from components.web import metrics
+from components.web.gradio import mount
 from components.web.routes import health
 from tests.helpers import ROOT
 
@@ -37,7 +38,7 @@ def client():
         sources = sample_sources()
         sources.begin()
         sources.start()
-        app = server.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)
+        app = mount.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)
         with TestClient(app) as client:
             yield client
         sources.stop()
@@ -132,6 +133,5 @@ def test_probes_and_scrapes_are_not_logged():
 
 
 def test_gradios_app_id_is_the_releases(client):
-    from components.web import replicas
 
-    assert client.get("/gradio_api/app_id").json()["app_id"] == replicas.app_id()
+    assert client.get("/gradio_api/app_id").json()["app_id"] == mount.app_id()

@@ -11,8 +11,8 @@ import typing_extensions
 from openapi_spec_validator import validate
 
 from components.queries import answers
+from components.queries.api import Api
 from components.web.routes import api_v1, openapi
-from components.web.routes.endpoints import Api
 from tests.helpers import ROOT, served
 from tests.queries.test_answers import answers_of
 
@@ -35,7 +35,7 @@ def sample_api():
 
 @pytest.fixture(scope="module")
 def document():
-    return openapi.document(api_v1.HttpApi(Api(served(None))))
+    return openapi.document(Api(served(None)))
 
 
 def answer_validator(document, name: str) -> jsonschema.Draft202012Validator:
@@ -116,7 +116,7 @@ def test_field_descriptions_from_the_answer_types_reach_the_schemas(monkeypatch)
         return {"model_id": "the Hub id"} if shape is answers.ArchitectureModel else {}
 
     monkeypatch.setattr(answers, "describe", describe, raising=False)
-    schemas = openapi.document(api_v1.HttpApi(Api(served(None))))["components"]["schemas"]
+    schemas = openapi.document(Api(served(None)))["components"]["schemas"]
     assert schemas["ArchitectureModel"]["properties"]["model_id"]["description"] == "the Hub id"
     assert "description" not in schemas["RowAnswer"]["properties"]["model_id"]
 
@@ -133,7 +133,7 @@ def test_a_body_endpoint_is_a_post_with_a_request_body():
             return {}
 
     endpoints = (*api_v1.ENDPOINTS, api_v1.Endpoint("check_config", body="config_json"))
-    document = openapi.document(api_v1.HttpApi(WithConfig(served(None)), endpoints))
+    document = openapi.document(WithConfig(served(None)), endpoints)
     validate(document)
     post = document["paths"]["/api/v1/check_config"]["post"]
     assert post["requestBody"]["description"] == "the text of a config.json."

@@ -12,11 +12,12 @@ from starlette.requests import Request
 from starlette.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from components.queries.api import Api
 from components.sources.wanted_counts import Wanted
 from components.web import clients
+from components.web.gradio.endpoints import named_endpoint
 from components.web.routes import api_v1
 from components.web.routes import wanted as wanted_routes
-from components.web.routes.endpoints import Api
 from tests.helpers import served
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -74,11 +75,12 @@ def test_the_named_lookup_counts_its_asker_and_keeps_its_not_tested_answer(sourc
     api = Api(sources, counts)
     scope = {"type": "http", "headers": [], "client": ("198.51.100.4", 1)}  # as uvicorn settled it
     request = gr.Request(request=Request(scope))
+    lookup = named_endpoint(api.lookup)  # as Gradio serves it: it hands the request by the argument's annotation
     for _ in range(3):
-        api.lookup(UNTESTED, "", "", request)
+        lookup(UNTESTED, "", "", request)
     assert [(c.model_id, c.lookups) for c in counts.counted()] == [(UNTESTED, 1)]
-    assert api.lookup(UNTESTED, "9.9.9", "", request)["result"] == "not tested"  # the named /lookup: no error
-    api.lookup("someone/else", "", "", None)  # no request (a direct call): nothing to count by
+    assert lookup(UNTESTED, "9.9.9", "", request)["result"] == "not tested"  # the named /lookup: no error
+    lookup("someone/else", "", "", None)  # no request (a direct call): nothing to count by
     assert len(counts.counted()) == 1
 
 

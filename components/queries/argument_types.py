@@ -1,0 +1,95 @@
+"""The endpoints' arguments, checked before an endpoint runs: their types, and that none is missing.
+
+Gradio hands an endpoint whatever JSON the caller sent (`/gradio_api/call/NAME`, gradio_client, MCP):
+an int, a list or an object arrives as it is, where a string is wanted. Unchecked, `/compare` with ints
+raised AttributeError deep in the queries: the caller read `{"error": null}` and the log a 40-line
+traceback per call. `checked` makes a wrong type a `Refused` that names the argument, which each half of the
+web layer answers as the caller's clear error (not logged).
+
+A value the caller did not send at all arrives as `MISSING`'s marker, put there by the plain HTTP route's
+`ShortCalls` (`web/middleware/short_calls.py`), and is refused naming it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from components.queries.arguments import Refused
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+# What `ShortCalls` sends in place of a value the caller left out: `{MISSING: the argument's name}`.
+MISSING = "__argument_missing__"
+# The argument an endpoint takes from the server, not from the caller: the address asking (`Api.lookup`).
+ASKER = "asker"
+
+
+def kind(value: Any) -> str:
+    """What a JSON value is, as a caller would name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def is_missing(value: Any) -> bool:
+    """Whether `value` is the marker `ShortCalls` puts in place of a value the caller did not send."""
+    return isinstance(value, dict) and len(value) == 1 and MISSING in value
+
+
+def parameters(fn: Callable[..., Any]) -> list[str]:
+    """The names of the arguments a caller gives `fn` (a method's `self` is not one, nor `ASKER`)."""
+    return [name for name in inspect.signature(fn).parameters if name not in ("self", ASKER)]
+
+
+def checked(fn: F) -> F:
+    """`fn` that first checks no argument is missing and every argument annotated `str` is a string, else
+    raises `Refused` naming them.
+
+    The signature, docstring and annotations stay `fn`'s: Gradio reads them for the API page and MCP.
+    """
+    signature = inspect.signature(fn)
+    wanted = len(parameters(fn))
+    # `str`, or "str" in a module with `from __future__ import annotations`: nothing to evaluate
+    strings = [name for name, p in signature.parameters.items() if p.annotation in (str, "str")]
+    defaults = {name: ' ("" for the default)' for name, p in signature.parameters.items() if p.default == ""}
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = signature.bind_partial(*args, **kwargs).arguments
+        missing = [name for name, value in given.items() if is_missing(value)]
+        if missing:
+            raise Refused(
+                f"{fn.__name__}: {wanted} arguments wanted, {wanted - len(missing)} given; "
+                f"missing: {', '.join(missing)}"
+            )
+        for name in strings:
+            if name in given and not isinstance(given[name], str):
+                raise Refused(
+                    f"{fn.__name__}: the argument {name} must be a string{defaults.get(name, '')}, "
+                    f"not {kind(given[name])}"
+                )
+        return fn(*args, **kwargs)
+
+    return typing.cast(F, wrapper)
+
+
+def check_arguments(cls: type[T]) -> type[T]:
+    """Class decorator: every public method of `cls` checks its arguments (see `checked`), so an endpoint
+    added later is covered without a line of its own."""
+    for name, member in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(member):
+            setattr(cls, name, checked(member))
+    return cls

@@ -1,0 +1,480 @@
+"""The "Models" tab: the filters, the results table, one model's details, and the link to what is shown.
+
+`ModelsPage.layout()` places the components and `wire()` connects them. Handlers take their inputs by
+component name and answer by name (`{"summary": ..., "install": ...}`), as `wiring.py` describes.
+The filters travel as one `Filters` value (`filters.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+import anyio
+import gradio as gr
+from markupsafe import Markup
+
+from components.domain.columns import NAMES
+from components.domain.results import EXCLUDED
+from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
+from components.domain.versions import short_version
+from components.queries import config_check, details, links, ordering, sizes, snippets, views, wanted
+from components.sources import wanted_store
+from components.sources.app_sources import Moment, Sources
+from components.sources.rankings import Rankings
+from components.sources.records import hub_id
+from components.sources.snapshot import Snapshot, Stack
+from components.sources.wanted_counts import Wanted
+from components.web.gradio.endpoints import address_of
+from components.web.gradio.pages.filters import Filters
+from components.web.gradio.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, as_sent, by_name, components
+from components.web.html import causes, downloads, evidence, follow, notice, table
+from components.web.html import details as html_details
+from components.web.html.config_check import config_check_html, config_error_html, snippets_html
+from components.web.html.history import history_table
+from components.web.kept import Kept
+
+PAGE_SIZE = 100
+MAX_ROWS = 2000
+# Load answers kept: links (at most ~100 KB each, a table page and a model's details) and seconds, so
+# the notice's "updated N minutes ago" stays near the truth.
+LOADED = (256, 60.0)
+ALL_TASKS = ("All tasks", "")
+RUN_COMMAND = details.RUN_COMMAND
+# Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
+# the link at narrow widths only).
+BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to the table</a></p>')
+
+
+# What each event may change, by name (the outputs Gradio marks as pending while it runs).
+TABLE = ("results", "summary", "rows", "more", "snippets")
+PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history")
+PICKERS = ("task", "cc", "library", "version")
+FILTERS = ("search", "view", "task", "size", "cc", "library", "version")
+CHECKED = ("config_answer",)
+
+
+@dataclass
+class Widgets:
+    """The tab's components, by the names the handlers answer with."""
+
+    header: gr.HTML
+    search: gr.Textbox
+    view: gr.Radio
+    task: gr.Dropdown
+    size: gr.Dropdown
+    cc: gr.Dropdown
+    library: gr.Dropdown
+    version: gr.Dropdown
+    summary: gr.HTML
+    results: gr.HTML
+    more: gr.Button
+    details: gr.HTML
+    install: gr.Textbox
+    cache_sync: gr.Textbox
+    run_py: gr.Code
+    run_command: gr.Textbox
+    history: gr.HTML
+    snippets: gr.HTML
+    config_json: gr.Code
+    config_button: gr.Button
+    config_answer: gr.HTML
+    link: gr.Textbox
+    rows: gr.Textbox
+
+    def named(self, names: Iterable[str]) -> list:
+        return components(self, names)
+
+
+class ModelsPage:
+    """The Models page: the search, the pickers, the results table and a model's details. `layout()` places its
+    components, `wire()` connects their events to the handlers below (`on_load`, `on_search`, `on_select`, ...),
+    each reading one `sources.now()`; what a link loads is worked out once per data moment (`loaded`)."""
+
+    def __init__(self, sources: Sources, wanted: Wanted | None = None):
+        self.sources = sources
+        self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
+        self.loaded = Kept(*LOADED)
+        self.widgets: Widgets | None = None
+
+    # ---- pickers --------------------------------------------------------------------------
+
+    @staticmethod
+    def compiler_choices(snapshot: Snapshot) -> list[tuple[str, str]]:
+        ccs = snapshot.compilers()
+        return [(short_version(cc) + (" (newest)" if i == 0 else ""), cc) for i, cc in enumerate(ccs)]
+
+    @staticmethod
+    def library_choices(snapshot: Snapshot, neuronx_cc: str) -> list[tuple[str, str]]:
+        names = sorted({s.library for s in snapshot.library_versions(neuronx_cc)}, key=library_order)
+        return [("Transformers" if normalise_library(n) == FIRST_LIBRARY else n, n) for n in names]
+
+    @staticmethod
+    def version_choices(snapshot: Snapshot, neuronx_cc: str, library: str) -> list[tuple[str, str]]:
+        stacks = [s for s in snapshot.library_versions(neuronx_cc) if s.library == library]
+        return [(s.library_version, s.library_version) for s in stacks]
+
+    @staticmethod
+    def task_choices(snapshot: Snapshot, rankings: Rankings, records, view: str) -> list[tuple[str, str]]:
+        """The task picker's choices for `view` (`views.view_tasks`), "" as "All tasks"."""
+        return [ALL_TASKS if t == "" else (t, t) for t in views.view_tasks(snapshot, rankings, records, view)]
+
+    def _pickers(self, now: Moment, query: views.Query, stack: Stack | None):
+        snapshot = now.snapshot
+        query, choices = self._task_for_view(now, query)
+        task = query.task
+        if stack is None:
+            none = gr.update(choices=[], value=None)
+            return {"task": gr.update(choices=choices, value=task), "cc": none, "library": none, "version": none}
+        return {
+            "task": gr.update(choices=choices, value=task),
+            "cc": gr.update(choices=self.compiler_choices(snapshot), value=stack.neuronx_cc),
+            "library": gr.update(choices=self.library_choices(snapshot, stack.neuronx_cc), value=stack.library),
+            "version": gr.update(
+                choices=self.version_choices(snapshot, stack.neuronx_cc, stack.library), value=stack.library_version
+            ),
+        }
+
+    # ---- handlers (inputs and answers by name) ---------------------------------------------
+    # Each answer carries the `link` of the state it applied: the address bar then shows what is on
+    # screen, fallbacks included, and no listener has to read the pickers while they change.
+
+    def table(self, **values: Any) -> dict[str, Any]:
+        """The table for the filters, from its first page."""
+        now = self.sources.now()
+        return self._table(now, Filters.of(values).query(), PAGE_SIZE, opened_model(now, values), sort_of(values))
+
+    def more(self, **values: Any) -> dict[str, Any]:
+        now, limit = self.sources.now(), min(rows_shown(values) + PAGE_SIZE, MAX_ROWS)
+        return self._table(now, Filters.of(values).query(), limit, opened_model(now, values), sort_of(values))
+
+    def on_sort(self, evt: gr.EventData, **values: Any) -> dict[str, Any]:
+        """A header clicked: the rows in the order it asks for (`ordering.Order.after_click`), from the first
+        page."""
+        now, query = self.sources.now(), Filters.of(values).query()
+        key = event_text(evt, "sort")
+        shown = ordering.shown(ordering.parse(sort_of(values)), query.view, bool(query.text.strip()))
+        return self._table(now, query, PAGE_SIZE, opened_model(now, values), shown.after_click(key).param)
+
+    def on_view(self, **values: Any) -> dict[str, Any]:
+        """Another view: the task picker offers what that view can show, then the table."""
+        now = self.sources.now()
+        query, choices = self._task_for_view(now, Filters.of(values).query())
+        shown = self._table(now, query, PAGE_SIZE, opened_model(now, values), sort_of(values))
+        return {**shown, "task": gr.update(choices=choices, value=query.task)}
+
+    def on_stack(self, **values: Any) -> dict[str, Any]:
+        """A picker of the stack changed: the others follow it, then the table and the open model are
+        shown on the new stack. A choice no longer on offer (another compiler, a refresh) falls back as
+        `stacks.resolve_or_default` says."""
+        now, f = self.sources.now(), Filters.of(values)
+        stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        query = views.normalise(
+            f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
+        )
+        model, panel = self._panel(now, opened_model(now, values), query)
+        table_part = self._table(now, query, PAGE_SIZE, model, sort_of(values))
+        return {**self._pickers(now, query, stack), **table_part, **panel}
+
+    def on_library(self, **values: Any) -> dict[str, Any]:
+        """Another library: its newest version on the compiler (the old version is another library's)."""
+        return self.on_stack(**{**values, "version": ""})
+
+    def on_select(self, evt: gr.EventData, request: gr.Request | None = None, **values: Any) -> dict[str, Any]:
+        """A row opened: its model's answer (the event names the model, the browser's text, read as a link's
+        `model=` is); or a header clicked (the event names its column): `on_sort`. One event for both keeps
+        the page's config small."""
+        if event_text(evt, "sort"):
+            return self.on_sort(evt, **values)
+        query = Filters.of(values).query()
+        now = self.sources.now()
+        model_id = links.model_in_data(now.snapshot, event_text(evt, "value"))
+        self._count(now, model_id, request)
+        model, panel = self._panel(now, model_id, query)
+        return {**panel, "link": links.build(links.PageState(query, model, sort=sort_of(values)))}
+
+    async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
+        """Open the state a deep link asks for; unknown values fall back to the defaults. A burst on one
+        link works its answer out once per data moment (`LOADED`), in a worker thread; each visitor after
+        that takes the kept answer on the event loop, with no thread to wait for."""
+        now = self.sources.now()
+        self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
+        params = dict(request.query_params) if request is not None else {}
+        served = (now.snapshot, now.rankings, now.records)
+        key = (tuple(sorted(params.items())), self.sources.datasets.source_status().last_error)
+        kept = self.loaded.peek(served, key)  # the model the link opens, and the page's answer
+        if kept is None:
+            kept = await anyio.to_thread.run_sync(
+                lambda: self.loaded.get(served, key, lambda: self._on_load(now, params))
+            )
+        model, answer = cast(tuple[str, dict[str, Any]], kept)
+        self._count(now, model, request)  # each visitor counts, a kept answer or not
+        return {
+            name: dict(value) if isinstance(value, dict) else value for name, value in answer.items()
+        }  # Gradio pops an update's "value"
+
+    def _on_load(self, now: Moment, params: dict[str, str]) -> tuple[str, dict[str, Any]]:
+        """The model a link opens, and the page's answer for it in the form Gradio sends (`as_sent`)."""
+        state = links.opened(params, now.snapshot, now.rankings, now.records)
+        query = state.query
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        model, panel = self._panel(now, state.model, query)
+        if state.unknown_stack:  # the link asked for a stack the data lacks: say so beside what is shown
+            panel["details"] = notice.unknown_stack(state.unknown_stack, stack) + panel["details"]
+        answer = {
+            "header": notice.page_header(self.sources, now),
+            "search": query.text,
+            "view": query.view,
+            "size": gr.update(choices=self.size_choices(query.size), value=query.size),
+            **self._pickers(now, query, stack),
+            **self._table(now, query, PAGE_SIZE, model, state.sort),
+            **panel,
+        }
+        return model, as_sent(self.widgets, answer)
+
+    # ---- what the handlers share -----------------------------------------------------------
+
+    def _count(self, now: Moment, model_id: str, request: gr.Request | None) -> None:
+        """A model opened on the page counts towards /wanted when it is untested (queries/wanted.py)."""
+        if model_id and request is not None:
+            wanted.note_lookup(self.wanted, now.snapshot, model_id, address_of(request), now.records)
+
+    def _task_for_view(self, now: Moment, query: views.Query):
+        """The query with a task its view offers (a ranked view has no "All tasks"), and the choices."""
+        choices = self.task_choices(now.snapshot, now.rankings, now.records, query.view)
+        task = query.task if query.task in {v for _, v in choices} else choices[0][1]
+        return replace(query, task=task), choices
+
+    @staticmethod
+    def _select(now: Moment, query: views.Query) -> tuple[views.Query, Any]:
+        # a choice no longer in the data (a refresh dropped it) shows the default stack
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        if stack is not None:
+            query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
+        return query, views.select(now.snapshot, now.rankings, query, now.records)
+
+    @classmethod
+    def _table(cls, now: Moment, query: views.Query, limit: int, model: str | None, sort: str = "") -> dict[str, Any]:
+        """The table's part of an answer: the rows of `query` in the `sort=` order, its first `limit`, with the
+        lines around them; `model` is the one open."""
+        query, result = cls._select(now, query)
+        order = ordering.parse(sort)
+        shown = ordering.apply(result.frame, order).head(_bounded(limit))
+        view_label = views.VIEW_LABELS[query.view]
+        summary = table.summary_line(result.total, len(shown), result.passed, result.stack, view_label)
+        if query.view != views.SELECTED:
+            summary = Markup(summary) + table.ranked_note(view_label, query.task)
+        asked = hub_id(query.text)
+        if not result.total and asked:
+            offer = links.build(links.PageState(query, asked))
+            summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
+        elif result.total:
+            summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT
+        summary = Markup(summary) + table.size_note(result.size_unknown, sizes.label(query.size))
+        pandas_code, sql = snippets.view_snippets(result)
+        rows = table.results_table(
+            shown, query.view, order, ordering.shown(order, query.view, bool(query.text.strip())),
+            lambda opened, asked: links.build(links.PageState(query, opened, sort=asked)), model or "",
+        )  # fmt: skip
+        return {
+            "results": rows,
+            "summary": summary,
+            "rows": str(len(shown)),
+            "more": gr.update(visible=result.total > len(shown)),
+            "link": links.build(links.PageState(query, model or "", sort=order.param)),
+            "snippets": snippets_html(pandas_code, sql),
+        }
+
+    @staticmethod
+    def size_choices(size: str) -> list[tuple[str, str]]:
+        """The size picker's ranges, and a deep link's own range where it is another one."""
+        choices = list(sizes.CHOICES)
+        if size and size not in {v for _, v in choices}:
+            choices.append((sizes.label(size), size))
+        return choices
+
+    def on_config(self, **values: Any) -> dict[str, Any]:
+        """The pasted config.json checked on the stack picked (as /check_config answers)."""
+        now, f = self.sources.now(), Filters.of(values)
+        stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        try:
+            answer = config_check.check_config(now.snapshot, stack, values.get("config_json"), now.records)
+        except config_check.ConfigError as error:
+            return {"config_answer": config_error_html(str(error))}
+        return {"config_answer": config_check_html(answer)}
+
+    def _panel(self, now: Moment, model_id: str, query: views.Query) -> tuple[str, dict[str, Any]]:
+        """The model opened (its id in the data, "" for none) and its details; with no model, a short guide
+        and no empty boxes."""
+        if not model_id:
+            hidden = gr.update(value="", visible=False)
+            return "", {
+                "details": html_details.GUIDE,
+                "install": hidden,
+                "cache_sync": hidden,
+                "run_py": hidden,
+                "run_command": gr.update(visible=False),
+                "history": "",
+            }
+        records = self.sources.records
+        record = records.lookup(model_id)  # never waits: a missing record is asked for in the background
+        unknown = None if record else records.why_unknown(model_id)
+        answer = details.lookup(now.snapshot, model_id, query.neuronx_cc, query.library_version, now.records, unknown)
+        # columns a newer dataset added, which the app does not know yet: shown as text
+        row: Mapping[str, object] = answer
+        other_fields = {c: row[c] for c in now.snapshot.rows.columns if c not in NAMES and row.get(c) is not None}
+        install = answer.get("install_command", "")
+        # graphs exist only for a model that ran: an excluded row never compiled any
+        cache_sync = answer.get("cache_sync_command", "") if answer.get("kind") != EXCLUDED else ""
+        run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
+        return answer["model_id"], {
+            "details": BACK_TO_TABLE
+            + Markup(html_details.details(answer, other_fields))
+            + evidence.evidence_html(answer)
+            + causes.cause_panel(answer),  # all escaped
+            "install": gr.update(value=install, visible=bool(install)),
+            # what the command needs to work as pasted, sent with it (the first page stays light)
+            "cache_sync": gr.update(
+                value=cache_sync, visible=bool(cache_sync), info=" · ".join(answer.get("cache_sync_notes") or ())
+            ),
+            "run_py": gr.update(value=run_py, visible=bool(run_py)),
+            "run_command": gr.update(visible=bool(run_py)),
+            # under the history: the badge for its model card, and its own feed
+            "history": history_table(answer.get("history", [])) + follow.panel_html(answer),
+        }
+
+    # ---- layout and wiring -------------------------------------------------------------------
+
+    def layout(self, header: gr.HTML) -> Widgets:
+        """Place the tab's components (inside `with gr.Tab(...)`); values arrive on load."""
+        # The search box first: on a phone it is on the first screen, above the pickers.
+        with gr.Row(equal_height=True):
+            search = gr.Textbox(
+                label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
+                scale=3, min_width=240, max_lines=1, autofocus=True,
+            )  # fmt: skip
+            view = gr.Radio(
+                [(views.VIEW_LABELS[v], v) for v in views.VIEWS], value=views.VIEWS[0], label="View",
+                elem_id="view", scale=2, min_width=260,
+            )  # fmt: skip
+        with gr.Row(equal_height=True):
+            task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
+            size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
+            cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=240)  # "2.28.7631.0 (newest)"
+            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=180)
+            version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
+        summary = gr.HTML(elem_id="summary")
+        with gr.Row():
+            # The table takes the width its figures need (one line each); the panel sits beside it where there
+            # is room for both, else below.
+            with gr.Column(scale=3, min_width=760):
+                # a plain table of links, every value escaped (table.results_table), run in place by its script
+                results = gr.HTML(elem_id="results", js_on_load=table.TABLE_JS, padding=False)
+                more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
+            with gr.Column(scale=1, min_width=380, elem_id="details"):
+                details_html = gr.HTML(html_details.GUIDE, elem_id="details-summary")
+                install = gr.Textbox(
+                    label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
+                    interactive=False, max_lines=12, visible=False,
+                )  # fmt: skip
+                cache_sync = gr.Textbox(
+                    label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
+                    interactive=False, visible=False,
+                )  # fmt: skip
+                # whole (no max_lines): the script is short, and read top to bottom
+                run_py = gr.Code(
+                    label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
+                    interactive=False, visible=False,
+                )  # fmt: skip
+                run_command = gr.Textbox(
+                    value=RUN_COMMAND, label="Then run it (a sharded script starts its own ranks)",
+                    elem_id="run-command", buttons=["copy"], interactive=False, visible=False,
+                )  # fmt: skip
+                history = gr.HTML(elem_id="history")
+        # closed until asked for: the first page stays light
+        with gr.Accordion("Query it yourself: the pandas and DuckDB query for the rows shown", open=False,
+                          elem_id="query-yourself"):  # fmt: skip
+            snippets_box = gr.HTML(elem_id="snippets")
+        with gr.Accordion("Check a config.json: a model that is not on the Hub", open=False, elem_id="check-config"):
+            config_json = gr.Code(label="config.json", language="json", elem_id="config-json", interactive=True,
+                                  max_lines=20)  # fmt: skip
+            config_button = gr.Button("Check it on this stack", size="sm", elem_id="config-button")
+            config_answer = gr.HTML(elem_id="config-answer")
+        # How many rows the table shows, for "Show more". No gr.State: a page with one holds a heartbeat
+        # connection open for as long as the tab stays open (docs/limits.md); the open model is the link's.
+        rows = gr.Textbox(str(PAGE_SIZE), visible=False, elem_id="rows")
+        link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
+        self.widgets = Widgets(
+            header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
+            summary=summary, results=results, more=more, details=details_html, install=install,
+            cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
+            snippets=snippets_box, config_json=config_json, config_button=config_button, config_answer=config_answer,
+            link=link, rows=rows,
+        )  # fmt: skip
+        return self.widgets
+
+    def wire(self, demo: gr.Blocks) -> None:
+        """Connect the tab's events (after `layout`)."""
+        w = self.widgets
+        if w is None:
+            raise RuntimeError("wire() needs the widgets layout() makes")
+
+        def event(handler, inputs, outputs, **options) -> dict:
+            return dict(fn=answering(w, handler), inputs_kwargs=by_name(w, inputs), outputs=w.named(outputs),
+                        **options, **PAGE_EVENT)  # fmt: skip
+
+        every = ("header", "search", "view", "size", *PICKERS, *TABLE, *PANEL, "link")
+        # postprocess=False: the kept answer is already in the form Gradio sends (`as_sent`)
+        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False, **PAGE_EVENT)
+        # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
+        # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
+        table_in, table_out = (*FILTERS, "link"), (*TABLE, "link")
+        gr.on([w.search.change, w.search.submit, w.task.input, w.size.input],
+              **event(self.table, table_in, table_out, trigger_mode="always_last"))  # fmt: skip
+        w.view.input(**event(self.on_view, table_in, (*table_out, "task"), trigger_mode="always_last"))
+        stack_out = (*PICKERS, *TABLE, *PANEL, "link")
+        gr.on([w.cc.input, w.version.input], **event(self.on_stack, table_in, stack_out))
+        w.library.input(**event(self.on_library, table_in, stack_out))
+        # a row opens a model (the panel shows progress), a header sorts the table
+        w.results.select(**event(self.on_select, table_in, (*PANEL, *TABLE, "link"), show_progress_on=[w.details]))
+        w.more.click(**event(self.more, (*table_in, "rows"), table_out))
+        w.link.change(None, w.link, w.link, js=ADDRESS_JS, **PAGE_EVENT)
+        w.config_button.click(**event(self.on_config, ("config_json", "cc", "library", "version"), CHECKED))
+
+
+def opened_model(now: Moment, values: Mapping[str, Any]) -> str:
+    """The model open on the page: the one its link (the `link` box) names, "" for none."""
+    return links.model_in_data(now.snapshot, links.model_of(str(values.get("link") or "")))
+
+
+def rows_shown(values: Mapping[str, Any]) -> int:
+    """How many rows the table shows (the hidden `rows` box), within bounds; the first page's for nonsense."""
+    try:
+        return _bounded(int(str(values.get("rows") or PAGE_SIZE)[:6]))
+    except ValueError:
+        return PAGE_SIZE
+
+
+def _bounded(limit: int | None) -> int:
+    return max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
+
+
+def sort_of(values: Mapping[str, Any]) -> str:
+    """The table's order on the page: the `sort=` of its link (the `link` box), "" for the view's own."""
+    return links.sort_of(str(values.get("link") or ""))
+
+
+# the longest model id in the data fits (a hostile dataset's ids can be long); what a client sends is cut here
+MAX_EVENT_TEXT = 65_536
+
+
+def event_text(evt: gr.EventData, name: str) -> str:
+    """A text value the table's script sent with its event (`table.TABLE_JS`); "" when it sent none or
+    something else. It is the browser's text: the caller reads it as it reads a link."""
+    # EventData answers each key of the event's data as an attribute (its public interface); `target` is its own
+    try:
+        value = getattr(evt, name, None) if name != "target" else None
+    except TypeError:  # an event sent without data (`"event_data": null`): nothing to read
+        value = None
+    return value[:MAX_EVENT_TEXT] if isinstance(value, str) else ""

@@ -1,0 +1,87 @@
+"""Sessions without a copy of the page: Gradio's `SessionState` made lean, and fewer of them kept.
+
+Every plain HTTP call is a new session. Gradio built the config of every block for each (~110 KB here) and
+kept the last answer in it: after 1,000 distinct `/search` calls at 200,000 rows, the sessions held ~250 MB,
+most of it whole 10,000-row answers no one would read again. That copy serves only Gradio's own share links
+(`gr.DeepLinkButton`), which this app does not use (its links are `?model=...`).
+
+The patch: Gradio's `StateHolder` makes its sessions from the name `state_holder.SessionState`; that name
+now answers `LeanSessionState`, which sets the attributes Gradio's `__init__` sets but builds each block's
+config only when Gradio's share-link route asks for it. The check reads Gradio's `__init__` and stands the
+patch down if it sets any attribute this one does not (a new Gradio would otherwise get a session missing it).
+
+`as_launched()` is not guarded: it sets on the page what `launch()` sets and `mount_gradio_app` does not take
+(the number of sessions kept, a memory bound that must hold on any release; and the app id), so that the one
+module writing to the page's undocumented attributes is this one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from copy import copy
+from typing import Any
+
+from gradio import state_holder
+
+from components.web.gradio.patches.guard import Patch, PatchMismatch, assigned, need, need_parameters, source_of
+
+# What Gradio 6.31's `SessionState.__init__` sets: LeanSessionState sets each of them too.
+ATTRIBUTES = frozenset({"blocks_config", "config_values", "state_data", "_state_ttl", "is_closed", "STATE_TTL_WHEN_CLOSED"})  # fmt: skip
+# Gradio's own class (`object` where it is gone: the module still imports, and the check stands the patch down).
+ORIGINAL: Any = getattr(state_holder, "SessionState", object)
+
+
+class LeanSessionState(ORIGINAL):
+    """Gradio's per-session state without its copy of the page (each block's config, with the last value
+    each event sent); built on demand for Gradio's share-link route."""
+
+    def __init__(self, blocks):
+        self._page_blocks = blocks.blocks
+        self.blocks_config = copy(blocks.default_config)
+        self.config_values = {}
+        self.state_data = {}
+        self._state_ttl = {}
+        self.is_closed = False
+        self.STATE_TTL_WHEN_CLOSED = 1 if os.getenv("GRADIO_IS_E2E_TEST", None) else 3600
+
+    def _update_value_in_config(self, key: int, value: object) -> None:
+        """Gradio's share links are not used: the value an event sent is not kept."""
+
+    @property
+    def components(self) -> Iterator[dict]:
+        for key, block in self.blocks_config.blocks.items():
+            if key in self._page_blocks and key not in self.config_values:
+                self.config_values[key] = self.blocks_config.config_for_block(key, [], block)
+        yield from super().components
+
+
+def check() -> None:
+    need(state_holder, "SessionState", "StateHolder.__getitem__")
+    if state_holder.SessionState not in (ORIGINAL, LeanSessionState) or ORIGINAL is object:
+        raise PatchMismatch("state_holder.SessionState is not Gradio's own class")
+    need(ORIGINAL, "_update_value_in_config", "components")
+    need_parameters(ORIGINAL.__init__, "blocks")
+    have = assigned(ORIGINAL.__init__)
+    if have - ATTRIBUTES:
+        raise PatchMismatch(f"SessionState.__init__ now also sets {', '.join(sorted(have - ATTRIBUTES))}")
+    if ATTRIBUTES - have:
+        raise PatchMismatch(f"SessionState.__init__ no longer sets {', '.join(sorted(ATTRIBUTES - have))}")
+    if "SessionState(" not in source_of(state_holder.StateHolder.__getitem__):
+        raise PatchMismatch("StateHolder no longer makes sessions from state_holder.SessionState")
+
+
+def apply() -> type:
+    state_holder.SessionState = LeanSessionState  # type: ignore[misc]  # the patch: Gradio makes sessions from this name
+    return ORIGINAL
+
+
+PATCH = Patch("sessions", check, apply)
+
+
+def as_launched(demo: Any, *, session_capacity: int, app_id: int) -> None:
+    """Set on `demo` what `launch(state_session_capacity=...)` sets: at most `session_capacity` sessions kept
+    (Gradio keeps 10,000); and `app_id`, the id every page names (Gradio draws one at random per process, so
+    replicas of one release would disagree: `replicas.app_id`)."""
+    demo.state_session_capacity = session_capacity
+    demo.app_id = app_id

@@ -1,0 +1,86 @@
+"""The Failures page: causes ranked, the one asked for opened, its address following its picker; and the
+cause box on the Models page. What the data holds is text, never markup."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from components.domain.stacks import STACK_KEY
+from components.queries import failures
+from components.web.gradio.pages import failures as failures_tab
+from components.web.gradio.pages.models import ModelsPage
+from components.web.gradio.pages.wiring import ADDRESS_JS
+from tests.helpers import served
+from tests.web.failing import NEW, OLD, failing_snapshot, no_markup_from_data
+
+
+@pytest.fixture
+def snap(tmp_path):
+    return failing_snapshot(tmp_path)
+
+
+def test_the_models_page_shows_the_cause_in_the_panel(snap):
+    sources = served(snap)
+    tab = ModelsPage(sources)
+    query = SimpleNamespace(neuronx_cc=NEW, library_version="4.57.1")
+    assert 'id="cause"' in tab._panel(sources.now(), "a/one", query)[1]["details"]
+    assert 'id="cause"' not in tab._panel(sources.now(), "a/passes", query)[1]["details"]
+
+
+def test_the_failures_page_ranks_causes_opens_the_asked_one_and_says_first_seen_and_fixed_in(snap):
+    old = snap.resolve_stack(OLD, "")
+    new = snap.resolve_stack(NEW, "")
+    answer = failures.failures(snap, new)
+    signature = answer["causes"][0]["signature"]
+    html = failures_tab.failures_html(answer, snap, new, signature)
+    no_markup_from_data(html)
+    assert "<b>3</b> of 5 models fail" in html and "in <b>2</b> causes" in html
+    assert html.index('<span class="cause-count">2</span>') < html.index('<span class="cause-count">1</span>')
+    assert f'id="cause-{signature}" open>' in html
+    assert "<b>First seen</b> neuronx-cc 2.26.9117.0 · transformers 4.57.1" in html
+    fixed = failures_tab.failures_html(failures.failures(snap, old), snap, old)
+    assert "<b>Fixed in</b> neuronx-cc 2.28.7631.0 · transformers 4.57.1" in fixed and ">a/three</a>" in fixed
+    assert "No model fails" in failures_tab.failures_html({"causes": [], "failed": 0}, snap, new)
+
+
+def test_a_cause_on_the_failures_page_reads_as_its_first_models_error_line_never_the_mask(snap):
+    new = snap.resolve_stack(NEW, "")
+    html = failures_tab.failures_html(failures.failures(snap, new), snap, new)
+    # a/one's own line (escaped); the masked form ("alert(N)") is the cause's identity, shown to no one
+    assert '<code class="cause-summary">RuntimeError: &lt;img src=x onerror=alert(1)&gt;' in html
+    assert "alert(N)" not in html and "N GB" not in html
+    assert "The error line above is a/one's" in html
+
+
+def test_the_failures_page_opens_on_the_stack_its_address_names(snap):
+    tab = failures_tab.FailuresPage(served(snap))
+    request = SimpleNamespace(query_params={"neuronx_cc": "2.26.9117.0", "transformers": "4.57.1"})
+    answer = tab.on_open(request, stack=None)
+    assert answer["stack"]["value"].startswith("neuronx_cc=2.26.9117.0")
+    assert "<b>1</b> of 3 models fail" in answer["result"]
+    link = parse_qs(urlsplit(view_query(answer["result"])).query)
+    assert link["neuronx_cc"][0].startswith("2.26.9117.0+") and link["library_version"] == ["4.57.1"]
+    answer = tab.on_open(SimpleNamespace(query_params={}), stack=None)
+    assert answer["stack"]["value"].startswith("neuronx_cc=2.28.7631.0")
+
+
+def test_the_failures_pages_link_follows_its_picker_and_keeps_an_opened_cause(snap):
+    tab = failures_tab.FailuresPage(served(snap))
+    older = [s for s in snap.stacks if s.neuronx_cc.startswith("2.26.9117.0")][0]
+    answer = tab.on_stack(older.picker_value)
+    query = view_query(answer["result"])
+    assert parse_qs(urlsplit(query).query) == {k: [v] for k, v in older.as_dict().items() if k in STACK_KEY}
+    assert re.search(ADDRESS_JS.split("/")[1], answer["result"])  # what the address-bar script reads
+    opened = tab.on_open(SimpleNamespace(query_params={**older.as_dict(), "cause": "v1-0123456789abcdef"}))
+    assert parse_qs(urlsplit(view_query(opened["result"])).query)["cause"] == ["v1-0123456789abcdef"]
+
+
+def view_query(html: str) -> str:
+    """The page's own address in its answer (`data-query`), unescaped."""
+    found = re.search(r'class="view-link" href="([^"]*)" data-query="([^"]*)"', html)
+    assert found and found[1] == found[2]
+    return found[2].replace("&amp;", "&")

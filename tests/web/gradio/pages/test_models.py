@@ -1,0 +1,232 @@
+"""The Models tab's handlers: inputs and answers by name, the filters as one value, the pickers."""
+
+import gradio as gr
+import pytest
+
+from components.web.gradio.pages.filters import Filters
+from components.web.gradio.pages.models import PANEL, TABLE, ModelsPage
+from tests.helpers import NEW_CC, OLD_CC, page_opened, served, shown
+
+
+@pytest.fixture
+def tab(libraries):
+    snapshot, rankings = libraries
+    return ModelsPage(served(snapshot, rankings))
+
+
+def value(update):
+    return update["value"] if isinstance(update, dict) else update
+
+
+def test_the_filters_name_a_library_and_its_version():
+    assert Filters(library="transformers", version="4.57.1").library_version == "4.57.1"
+    assert Filters(library="diffusers", version="0.36.0").library_version == "diffusers==0.36.0"
+    assert Filters(version="4.57.1").library_version == "4.57.1"
+    query = Filters.of({"search": " qwen ", "view": "TRENDING", "cc": NEW_CC}).query()
+    assert (query.text, query.view, query.neuronx_cc) == ("qwen", "trending", NEW_CC)
+
+
+def test_a_deep_link_to_a_library_sets_all_three_pickers(tab):
+    answer = page_opened(tab, {"library": "diffusers"})
+    assert value(answer["library"]) == "diffusers" and value(answer["version"]) == "0.36.0"
+    assert value(answer["cc"]) == NEW_CC
+    assert [v for _, v in answer["library"]["choices"]] == ["transformers", "diffusers", "sentence-transformers"]
+    assert shown(answer) == ["stabilityai/sd-turbo"] and "library=diffusers" in answer["link"]
+
+
+def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab):
+    base = {"view": "selected", "cc": NEW_CC, "library": "sentence-transformers", "version": "5.0.0"}
+    answer = tab.on_library(**base, link="?model=BAAI/bge-small-en-v1.5")
+    assert value(answer["version"]) == "5.1.2"  # 5.0.0 is a Transformers version
+    assert shown(answer) == ["BAAI/bge-small-en-v1.5"]
+    assert value(answer["install"]).endswith("sentence-transformers==5.1.2")
+    assert "Trainium cores:</b> 1" in str(answer["details"])  # from the neuron_cores column
+
+
+def test_a_compiler_without_the_library_falls_back_to_its_first_stack(tab):
+    answer = tab.on_stack(view="selected", cc=OLD_CC, library="diffusers", version="0.36.0")
+    assert (value(answer["library"]), value(answer["version"])) == ("transformers", "4.50.0")
+    assert "transformers=4.50.0" in answer["link"] and shown(answer) == ["Qwen/Qwen3-0.6B"]
+
+
+def test_before_a_model_is_opened_the_details_hold_a_guide_not_empty_boxes(tab):
+    answer = page_opened(tab)
+    assert "Open a model" in str(answer["details"])
+    assert all(answer[name]["visible"] is False for name in ("install", "cache_sync", "run_py", "run_command"))
+    opened = page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})
+    assert "Open a model" not in str(opened["details"]) and value(opened["run_py"]).startswith("# run Qwen/Qwen3-0.6B")
+    assert set(opened) >= set(TABLE) | set(PANEL)
+
+
+def test_columns_the_app_does_not_know_are_shown_as_other_fields(tab):
+    answer = tab.on_stack(
+        view="selected", cc=NEW_CC, library="diffusers", version="0.36.0", link="?model=stabilityai/sd-turbo"
+    )
+    details = str(answer["details"])
+    assert "Other fields" in details and '<th scope="row">diffusers</th><td>0.36.0</td>' in details
+
+
+def test_a_compared_model_opens_on_its_own_librarys_stack(libraries):
+    from components.web.gradio.pages.compare import ComparePage
+
+    snapshot, _ = libraries
+    transformers = snapshot.resolve_stack(NEW_CC, "5.0.0")
+    diffusers = snapshot.resolve_stack(NEW_CC, "diffusers==0.36.0")
+    html = str(ComparePage.render(snapshot, transformers, diffusers))
+    added = html.split('id="compare-added"')[1].split("</section>")[0]
+    assert "stabilityai/sd-turbo" in added and "library=diffusers&amp;library_version=0.36.0" in added
+
+
+def test_a_size_link_sets_the_picker_says_what_was_left_out_and_keeps_its_own_range(world):
+    from components.sources.records import parse_records
+    from components.sources.records_store import RecordsStore
+
+    snapshot, rankings = world
+    records = parse_records([{"id": "Qwen/Qwen3-0.6B", "safetensors": {"total": 751_632_384}}], "test")
+    store = RecordsStore(records, live=False)
+    store.begin()
+    tab = ModelsPage(served(snapshot, rankings, store))
+    answer = page_opened(tab, {"size": "-1", "transformers": "4.57.1"})
+    assert value(answer["size"]) == "-1" and shown(answer) == ["Qwen/Qwen3-0.6B"]
+    assert "size=-1" in answer["link"]
+    assert "3 models of unknown size left out" in str(answer["summary"])
+    assert "&#39;Qwen/Qwen3-0.6B&#39;" in str(answer["snippets"]) and "union_by_name" in str(answer["snippets"])
+    custom = page_opened(tab, {"size": "0.5-0.8"})
+    assert ("0.5–0.8 B", "0.5-0.8") in custom["size"]["choices"] and value(custom["size"]) == "0.5-0.8"
+    assert value(page_opened(tab)["size"]) == ""  # no size picked: every model, unknown sizes too
+
+
+def test_a_pasted_config_is_checked_and_broken_text_says_why(tab):
+    config = (
+        '{"architectures": ["<b>Evil</b>ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 2,'
+        ' "num_attention_heads": 4}'
+    )
+    answer = tab.on_config(config_json=config, cc=NEW_CC, library="transformers", version="4.57.1")
+    html = str(answer["config_answer"])
+    assert "estimate" in html and "Unknown" in html and "<b>Evil" not in html  # an id is data
+    assert "config-run-py" not in html  # no passing script of that architecture to adapt
+    broken = tab.on_config(config_json="[1, 2]", cc=NEW_CC, library="transformers", version="4.57.1")
+    assert "JSON list" in str(broken["config_answer"])
+
+
+def test_the_cache_command_comes_with_what_it_needs_to_work_as_pasted(tab):
+    from components.queries.details import CACHE_SYNC_NOTES
+
+    opened = page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})
+    assert value(opened["cache_sync"]).startswith("hf buckets sync ")
+    info = opened["cache_sync"]["info"]
+    assert all(note in info for note in CACHE_SYNC_NOTES)
+    assert 'pip install -U "huggingface_hub>=1.5"' in info and "--dry-run" in info
+    assert "TORCH_NEURONX_NEFF_CACHE_DIR" in info
+
+
+def test_the_page_keeps_no_state_on_the_server_so_an_open_tab_holds_no_connection(libraries):
+    import gradio as gr
+
+    _, demo, _ = _wired(libraries)
+    # Gradio opens a heartbeat for as long as the tab stays open when a page holds a gr.State
+    assert not [b for b in demo.blocks.values() if isinstance(b, gr.State)]
+    assert demo.get_config_file()["connect_heartbeat"] is False
+
+
+def test_show_more_counts_from_the_rows_shown_and_keeps_the_open_model(tab):
+    base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
+    first = tab.table(**base, link="?model=Qwen/Qwen3-0.6B")
+    assert first["rows"] == str(len(shown(first))) and "model=Qwen%2FQwen3-0.6B" in first["link"]
+    more = tab.more(**base, rows=first["rows"], link=first["link"])
+    assert more["rows"] == str(len(shown(more))) and "model=Qwen%2FQwen3-0.6B" in more["link"]
+    for nonsense in ("", "lots", "-5", "9" * 50, None):  # the box is the browser's to send: bounded
+        assert tab.more(**base, rows=nonsense)["rows"] == first["rows"]
+
+
+def test_a_clicked_row_opens_the_model_its_script_names(world):
+    tab = ModelsPage(served(*world))
+    base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
+    ids = shown(tab.table(**base))
+    assert len(ids) >= 3 and ids[-1].startswith("evil/")  # an id in the data that is no Hub id opens too
+    clicked = tab.on_select(gr.EventData(None, {"index": [0, 0], "value": ids[-1]}), None, **base)
+    assert "model=evil%2F%3Cimg" in clicked["link"]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in str(clicked["details"])
+    sorted_link = "?sort=-wall&" + clicked["link"]
+    kept = tab.on_select(gr.EventData(None, {"value": ids[0]}), None, **base, link=sorted_link)
+    assert "sort=-wall" in kept["link"]  # opening a model keeps the table's order
+    for hostile in ({"value": "<script>x</script>"}, {"value": ["a/b"]}, {}, None):
+        answer = tab.on_select(gr.EventData(None, hostile), None, **base)
+        assert "model=" not in answer["link"] and "Open a model" in str(answer["details"])
+
+
+def test_a_header_sorts_numbers_as_numbers_and_a_second_click_turns_the_order(world):
+    tab = ModelsPage(served(*world))
+    base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
+    first = tab.on_sort(gr.EventData(None, {"sort": "wall"}), **base)
+    assert "sort=-wall" in first["link"] and 'aria-sort="descending"' in str(first["results"])
+    again = tab.on_sort(gr.EventData(None, {"sort": "wall"}), **base, link=first["link"])
+    assert "sort=wall" in again["link"] and 'aria-sort="ascending"' in str(again["results"])
+    by_name = tab.on_sort(gr.EventData(None, {"sort": "model"}), **base)
+    turned = tab.on_sort(gr.EventData(None, {"sort": "model"}), **base, link=by_name["link"])
+    assert shown(by_name) == sorted(shown(by_name), key=str.lower) and shown(turned) == shown(by_name)[::-1]
+    unknown = tab.on_sort(gr.EventData(None, {"sort": "<script>"}), **base, link=first["link"])
+    assert "sort=-wall" in unknown["link"]  # an unknown column changes nothing
+
+
+def _wired(libraries):
+    """The Models page as Gradio runs it: (tab, demo, call), where `call(handler, state, **values)` runs the
+    page event of that handler through Gradio's own processing for one session, and answers `{name: value}`."""
+    import gradio as gr
+
+    from tests.helpers import run_async
+
+    snapshot, rankings = libraries
+    tab = ModelsPage(served(snapshot, rankings))
+    with gr.Blocks() as demo:
+        tab.layout(gr.HTML())
+        tab.wire(demo)
+    names = {id(getattr(tab.widgets, name)): name for name in vars(tab.widgets)}
+
+    def call(handler: str, state, **values) -> dict:
+        fn = next(f for f in demo.fns.values() if f.name == handler)
+        inputs = [values.get(names[id(c)]) for c in fn.inputs]
+        out = run_async(demo.process_api(fn, inputs, state=state))["data"]
+        return {names[id(c)]: value for c, value in zip(fn.outputs, out, strict=True)}
+
+    return tab, demo, call
+
+
+def test_a_pick_sent_twice_gets_the_same_answer_twice_not_an_error(libraries):
+    """Gradio 6.31's dropdown sends one pick twice (on choosing, then on blur); the second arrives with the
+    old version after the first answer gave the session the new compiler's versions. Gradio's own check
+    of a picker against those choices answered the second "Error", over every picker, for good."""
+    from gradio.state_holder import SessionState
+
+    tab, demo, call = _wired(libraries)
+    session = SessionState(demo)
+    opened = call("on_load", session)
+    stale = {"view": "selected", "cc": OLD_CC, "library": "transformers", "version": value(opened["version"])}
+    assert stale["version"] != "4.50.0"  # the newest compiler's version, which the old one lacks
+    first, second = call("on_stack", session, **stale), call("on_stack", session, **stale)
+    assert value(first["version"]) == value(second["version"]) == "4.50.0"
+    assert value(second["cc"]) == OLD_CC and "transformers=4.50.0" in second["link"]
+
+
+def test_a_tab_whose_session_the_server_dropped_still_changes_stack_and_opens_a_model(libraries):
+    """Past `server.SESSION_CAPACITY` newer visitors the server forgets a tab's session; its next event comes
+    with a new one, which was never sent the pickers' choices."""
+    from gradio.state_holder import SessionState
+
+    tab, demo, call = _wired(libraries)
+    picked = call("on_stack", SessionState(demo), view="selected", cc=OLD_CC, library="transformers", version="5.0.0")
+    assert value(picked["version"]) == "4.50.0" and value(picked["cc"]) == OLD_CC
+    link = f"?neuronx_cc={OLD_CC}&model=Qwen/Qwen3-0.6B"
+    more = call("more", SessionState(demo), view="selected", cc=OLD_CC, library="transformers", version="4.50.0",
+                rows="100", link=link)  # fmt: skip
+    assert "model=Qwen%2FQwen3-0.6B" in more["link"]
+
+
+def test_a_crafted_event_with_numbers_or_lists_for_text_reads_them_as_empty(libraries):
+    from gradio.state_holder import SessionState
+
+    tab, demo, call = _wired(libraries)
+    answer = call("on_stack", SessionState(demo), search=["x"], view={"a": 1}, cc=7, library=True, version=1.5,
+                  link=["?model=Qwen/Qwen3-0.6B"])  # fmt: skip
+    assert value(answer["cc"]) == NEW_CC and "Qwen/Qwen3-0.6B" in shown(answer)  # the defaults
+    assert "model=" not in answer["link"]
