@@ -22,6 +22,7 @@ from components.domain.versions import short_version
 from components.queries import config_check, details, links, ordering, sizes, snippets, views, wanted
 from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
+from components.sources.moment_cache import MomentCache
 from components.sources.rankings import Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
@@ -30,7 +31,6 @@ from components.web.html import causes, evidence, notice, table
 from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.html.history import history_table
-from components.web.kept import Kept
 from components.web.pages.filters import Filters
 from components.web.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, as_sent, by_name, components
 from components.web.routes import badge_feed, downloads
@@ -92,7 +92,7 @@ class ModelsTab:
     def __init__(self, sources: Sources, wanted: Wanted | None = None):
         self.sources = sources
         self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
-        self.loaded = Kept(*LOADED)
+        self.loaded = MomentCache(max_entries=LOADED[0], ttl=LOADED[1])
         self.w: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
