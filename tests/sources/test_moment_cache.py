@@ -23,20 +23,24 @@ class Watched(MomentCache):
 
     def __init__(self, **bounds):
         super().__init__(**bounds)
-        self.waiting = 0
+        self.waiting = self.working = 0
         self.counted = threading.Condition()
 
     def _claim(self, moment, key):
         found, working, mine = super()._claim(moment, key)
-        if working is not None:
-            with self.counted:
-                self.waiting += 1
-                self.counted.notify_all()
+        with self.counted:
+            self.waiting += working is not None
+            self.working += mine is not None
+            self.counted.notify_all()
         return found, working, mine
 
     def wait_for_waiters(self, count: int) -> None:
         with self.counted:
             assert self.counted.wait_for(lambda: self.waiting >= count, WAIT), f"{self.waiting} of {count} waiting"
+
+    def wait_for_workers(self, count: int) -> None:
+        with self.counted:
+            assert self.counted.wait_for(lambda: self.working >= count, WAIT), f"{self.working} of {count} working"
 
 
 def ask_from_threads(count: int, ask) -> tuple[list, list[Exception], list[threading.Thread]]:
@@ -117,6 +121,7 @@ def test_a_declined_computation_lets_a_waiter_compute_for_itself():
         raise Declined
 
     _, refused, first = ask_from_threads(1, lambda: cache.get(MOMENT, "k", declines))
+    cache.wait_for_workers(1)
     assert started.wait(WAIT)
     answers, errors, threads = ask_from_threads(5, lambda: cache.get(MOMENT, "k", lambda: callers.append("w") or 7))
     cache.wait_for_waiters(5)
