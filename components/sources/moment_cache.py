@@ -7,7 +7,9 @@ link's first page (`web/page_cache.py`), the page's answer to a deep link (`web/
 - **Per moment.** Every call names the moment it asks about: a tuple of the data objects it was answered
   from (a `Moment`'s snapshot, rankings and records), compared by identity. When a call names another
   moment, every kept answer is dropped (new data: each may have changed), and an answer still being worked
-  out for the old moment is handed only to the callers that asked about that moment, never kept.
+  out for the old moment is handed only to the callers that asked about that moment, never kept. (A request
+  that read the data just before a refresh and asks after it moves the cache back for a moment: rare, and it
+  costs only answers worked out again.)
 - **Bounded** by entries and, given a `weigh`, by bytes: the least recently used go first; an answer
   heavier than the whole byte bound is returned, not kept. With a `ttl`, an answer is kept that many
   seconds at most (a page's words about the data's age change with time).
@@ -25,6 +27,7 @@ once-per-process decision (`web/patches/unread.py`).
 from __future__ import annotations
 
 import asyncio
+import operator
 import threading
 import time
 from collections import OrderedDict
@@ -85,10 +88,14 @@ class MomentCache:
     def get(self, moment: tuple[object, ...], key: Hashable, compute: Callable[[], T]) -> T:
         """The answer for `key` in `moment`: the kept one, else the one being worked out (waiting for it), else
         `compute()`'s, kept for the next caller. Blocks: not for an event loop (use `peek` or `get_async`)."""
+        with self._lock:  # a kept answer first, in the fewest steps: most look-ups end here
+            found = self._found(moment, key)
+        if found is not None:
+            return found[0]
         while True:
             found, working, mine = self._claim(moment, key)
             if found is not None:
-                return cast(T, found[0])
+                return found[0]
             if mine is not None:
                 break
             answer = cast(Future, working).result()  # another caller works it out; theirs raised: so does this
@@ -104,10 +111,14 @@ class MomentCache:
     async def get_async(self, moment: tuple[object, ...], key: Hashable, make: Callable[[], Awaitable[T]]) -> T:
         """`get` for an event loop: the kept answer at once, else the one being worked out (awaited, with no
         thread), else `await make()`'s, kept for the next caller."""
+        with self._lock:
+            found = self._found(moment, key)
+        if found is not None:
+            return found[0]
         while True:
             found, working, mine = self._claim(moment, key)
             if found is not None:
-                return cast(T, found[0])
+                return found[0]
             if mine is not None:
                 break
             # shielded: a waiter cancelled (its client gone) must not cancel the work the others wait for
@@ -124,7 +135,11 @@ class MomentCache:
     # ---- the moment, checked here and only here -----------------------------------------------
 
     def _same(self, moment: tuple[object, ...]) -> bool:
-        return len(moment) == len(self._moment) and all(a is b for a, b in zip(moment, self._moment, strict=True))
+        if moment is self._moment:
+            return True
+        if len(moment) != len(self._moment):
+            return False
+        return all(map(operator.is_, moment, self._moment))  # no generator: every look-up passes here
 
     def _found(self, moment: tuple[object, ...], key: Hashable) -> tuple[Any, int, float] | None:
         """The live entry for `key`, after moving to `moment` if it is new (under the lock)."""
