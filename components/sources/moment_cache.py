@@ -170,7 +170,9 @@ class MomentCache:
             working = self._pending.get(key)
             if working is not None:
                 return None, working, None
-            mine = self._pending[key] = Future()
+            mine: Future[Any] = Future()
+            mine.set_running_or_notify_cancel()  # running: no one can cancel it from under its waiters
+            self._pending[key] = mine
             return None, None, mine
 
     def _done(self, moment: tuple[object, ...], key: Hashable, mine: Future[Any], answer: T) -> T:
