@@ -5,6 +5,9 @@ size and modification time in a local folder), the last snapshot with the listin
 (the Hub revision, or every local file's key) and where each stack's rows sit in it, and one
 vocabulary per repetitive column. `dataset.load(..., cache=...)` asks it whether the listing is
 unchanged (then nothing is read), which files it can take as they are, and which stacks.
+
+It is the loader's memory between reads, which makes each new data moment, not a cache of answers
+within one (those are `moment_cache.py`'s): a new snapshot must not drop it.
 """
 
 from __future__ import annotations

@@ -30,7 +30,8 @@ from components.domain.stacks import (
     resolve_picker,
 )
 from components.domain.versions import newest_first
-from components.sources.memo import Memo
+from components.sources.memo import approx_bytes
+from components.sources.moment_cache import MomentCache
 
 __all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
 
@@ -163,7 +164,7 @@ class Snapshot:
             sorted(stacks, key=lambda s: (cc_rank[s.neuronx_cc], library_order(s.library), lv_rank[s.library_version]))
         )
 
-        self._memo = Memo(self.MEMO_BYTES)
+        self._memo = MomentCache(max_bytes=self.MEMO_BYTES, weigh=approx_bytes)
 
     # What one snapshot keeps of computed answers (views, comparisons, charts), whatever the traffic.
     MEMO_BYTES = 64 * 1024 * 1024
@@ -171,7 +172,7 @@ class Snapshot:
     def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
         """Compute once per snapshot, kept while it fits the byte bound: answers die with their snapshot.
         Concurrent requests for one key compute it once."""
-        return self._memo.get(key, compute)
+        return self._memo.get((), key, compute)  # the snapshot is the moment: its cache dies with it
 
     # ---- stacks -------------------------------------------------------------------------
 

@@ -1,18 +1,17 @@
-"""The first HTML of a link, made once per data snapshot: a burst of visitors to one shared link costs one
+"""The first HTML of a link, made once per data moment: a burst of visitors to one shared link costs one
 render, and the thousandth visitor a dictionary look-up on the event loop.
 
-`PageCache` keeps the finished answers of the most recently asked links (bounded, least recently asked
-dropped first) and forgets them all when the served snapshot changes. While one request makes a link's
-answer, others asking for the same link wait for it rather than make it again. Each answer has an ETag:
-a request whose `If-None-Match` names it is answered 304 with no body.
+`middleware/first_html.py` keeps the finished answers (`Page`) of the most recently asked links
+(`PAGE_CACHE`, least recently asked dropped first) in a `sources.moment_cache.MomentCache`, which forgets
+them all when the served data changes and lets one request make a link's answer while the others asking
+for it wait. What decides a link's answer is `key_of`. Each answer has an ETag: a request whose
+`If-None-Match` names it is answered 304 with no body.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,46 +56,3 @@ def key_of(scope: dict, page: str) -> tuple:
     headers = dict((k.lower(), v) for k, v in scope.get("headers", ()) if k.lower() in KEY_HEADERS)
     return (page, scope.get("query_string", b""), scope.get("root_path", ""), scope.get("scheme", "http"),
             *(headers.get(name, b"") for name in KEY_HEADERS))  # fmt: skip
-
-
-class PageCache:
-    """The most recent `size` finished pages of one snapshot, each made by one request at a time."""
-
-    def __init__(self, size: int = PAGE_CACHE):
-        self.size = size
-        self.kept: OrderedDict[Hashable, Page] = OrderedDict()
-        self.making: dict[Hashable, asyncio.Future[Page | None]] = {}
-        self.served: tuple[object, ...] = ()
-
-    async def get(
-        self, served: tuple[object, ...], key: Hashable, make: Callable[[], Awaitable[Page | None]]
-    ) -> Page | None:
-        """The page kept for `key` while the same data objects are `served` (the snapshot, rankings and
-        records of one moment), else the one `make()` returns (kept for the next request); None when
-        `make()` made none (the answer was not a page to keep) or, for a request that waited on another's,
-        when that one made none."""
-        if not self._same(served):  # new data: every page may have changed
-            self.kept.clear()
-            self.served = served
-        page = self.kept.get(key)
-        if page is not None:
-            self.kept.move_to_end(key)
-            return page
-        pending = self.making.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        pending = self.making[key] = asyncio.get_running_loop().create_future()
-        page = None
-        try:
-            page = await make()
-        finally:
-            del self.making[key]
-            pending.set_result(page)
-        if page is not None and self._same(served):
-            self.kept[key] = page
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
-        return page
-
-    def _same(self, served: tuple[object, ...]) -> bool:
-        return len(served) == len(self.served) and all(a is b for a, b in zip(served, self.served, strict=True))

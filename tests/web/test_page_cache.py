@@ -1,51 +1,92 @@
-"""`PageCache`: one render per link and data, bounded, ETags that match."""
+"""A link's first HTML made once per data moment (`middleware/first_html.py` keeping `page_cache.Page`s in a
+`MomentCache`), and ETags that match."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from components.sources.dataset import load
 from components.web import page_cache
-from tests.helpers import run_async
+from components.web.middleware.first_html import FirstResponse
+from tests.helpers import NEW_CC, row, run_async, served, write
+
+PAGE = b'<html><head><meta charset="utf-8"></head><body><p>the app\'s page</p></body></html>'
 
 
-def test_a_burst_on_one_link_makes_it_once_and_new_data_makes_it_again():
-    cache = page_cache.PageCache(size=2)
-    made: list[str] = []
+@pytest.fixture
+def sources(tmp_path):
+    write(tmp_path / "new.parquet", [row("org/passes", cc=NEW_CC)])
+    return served(load(tmp_path))
 
-    def maker(key: str):
-        async def make():
-            made.append(key)
-            await asyncio.sleep(0.05)  # the others arrive while it is being made
-            return page_cache.Page([], key.encode())
 
-        return make
+class Gated:
+    """An ASGI app answering `body` as `content_type` once `gate` opens, counting the requests it answers."""
 
+    def __init__(self, gate: asyncio.Event, content_type: bytes = b"text/html; charset=utf-8", body: bytes = PAGE):
+        self.gate, self.content_type, self.body, self.asked = gate, content_type, body, 0
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.asked += 1
+        await self.gate.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", self.content_type)]})
+        await send({"type": "http.response.body", "body": self.body})
+
+
+async def get(app, path: str = "/", query: bytes = b"model=org/passes") -> tuple[int, bytes]:
+    """One GET through `app`: its status and body."""
+    scope = {"type": "http", "method": "GET", "path": path, "root_path": "", "scheme": "http",
+             "query_string": query, "headers": [(b"host", b"example.org")]}  # fmt: skip
+    status, body = 0, b""
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        nonlocal status, body
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        else:
+            body += message.get("body", b"")
+
+    await app(scope, receive, send)
+    return status, body
+
+
+def test_a_burst_on_one_link_asks_the_app_once_and_new_data_asks_again(sources):
     async def scenario():
-        first = ("snapshot-1",)
-        pages = await asyncio.gather(*(cache.get(first, "a", maker("a")) for _ in range(1000)))
-        assert {p.body for p in pages} == {b"a"} and made == ["a"]
-        await cache.get(first, "b", maker("b"))
-        await cache.get(first, "c", maker("c"))  # past the bound: "a", the least recently asked, goes
-        await cache.get(first, "a", maker("a"))
-        assert made == ["a", "b", "c", "a"] and len(cache.kept) == 2
-        await cache.get(("snapshot-2",), "c", maker("c"))  # new data: made again
-        assert made[-1] == "c" and list(cache.kept) == ["c"]
+        gate = asyncio.Event()
+        gradio = Gated(gate)
+        app = FirstResponse(gradio, sources)
+        burst = [asyncio.ensure_future(get(app)) for _ in range(100)]
+        await asyncio.sleep(0)  # each runs to its wait: one asks the app, 99 wait for its answer
+        gate.set()
+        answers = await asyncio.gather(*burst)
+        assert gradio.asked == 1 and len({body for _, body in answers}) == 1
+        assert answers[0][0] == 200 and b"org/passes" in answers[0][1]  # rewritten for the link
+        await get(app, query=b"model=org/other")
+        assert gradio.asked == 2 and len(app.pages) == 2
+        await get(app)
+        assert gradio.asked == 2  # kept
+        sources.datasets.value = sources.now().snapshot.with_provenance()  # a refresh: every page made again
+        await get(app)
+        assert gradio.asked == 3 and len(app.pages) == 1
 
     run_async(scenario())
 
 
-def test_a_failed_make_is_not_kept_and_the_next_request_makes_it():
-    cache = page_cache.PageCache()
-
-    async def nothing():
-        return None
-
-    async def page():
-        return page_cache.Page([], b"x")
-
+def test_an_answer_that_is_not_a_page_goes_out_to_each_request_as_it_came_and_nothing_is_kept(sources):
     async def scenario():
-        assert await cache.get((1,), "k", nothing) is None
-        assert (await cache.get((1,), "k", page)).body == b"x"
+        gate = asyncio.Event()
+        gradio = Gated(gate, b"application/json", b'{"not": "a page"}')
+        app = FirstResponse(gradio, sources)
+        burst = [asyncio.ensure_future(get(app)) for _ in range(5)]
+        await asyncio.sleep(0)
+        gate.set()
+        answers = await asyncio.gather(*burst)
+        assert answers == [(200, b'{"not": "a page"}')] * 5
+        assert gradio.asked == 5 and len(app.pages) == 0  # the waiters asked the app themselves
 
     run_async(scenario())
 

@@ -101,7 +101,11 @@ def not_modified(if_none_match: bytes, headers: list[tuple[bytes, bytes]]) -> bo
 
 
 class Assets:
-    """ASGI middleware: GET of one of Gradio's scripts or stylesheets, answered from memory."""
+    """ASGI middleware: GET of one of Gradio's scripts or stylesheets, answered from memory.
+
+    Its store is not a cache of answers per data moment (`sources/moment_cache.py`): Gradio's files do not
+    change while the process runs, so each is kept for the process, and past `max_kept` none is dropped: the
+    rest go on to Gradio."""
 
     def __init__(self, app: ASGIApp, files: dict[str, Path] | None = None, max_kept: int = MAX_KEPT):
         self.app = app

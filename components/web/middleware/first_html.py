@@ -24,6 +24,7 @@ from starlette.requests import Request
 from components.queries import links
 from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
+from components.sources.moment_cache import MomentCache
 from components.web import page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, VARY, base_url, page_query
@@ -114,6 +115,10 @@ def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[byt
     return [h for h in headers if h[0].lower() != b"vary"] + [(b"vary", b", ".join(named.values()))]
 
 
+class NotAPage(Exception):
+    """What the app answered was not a page to keep; it went out to its request as it came."""
+
+
 class FirstResponse:
     """ASGI middleware: the HTML of a page route, rewritten as `rewrite()` says, made once per link and data
     moment (`page_cache`); with a note that the live page is busy while `busy()` says its queue is full, and the
@@ -130,7 +135,8 @@ class FirstResponse:
         self.sources = sources
         self.busy = busy
         self.slim = slim
-        self.pages = page_cache.PageCache()
+        # the most recent PAGE_CACHE pages of the data served: a burst on one link renders it once
+        self.pages = MomentCache(max_entries=page_cache.PAGE_CACHE)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         path = relative_path(scope)
@@ -138,23 +144,30 @@ class FirstResponse:
             await self.app(scope, receive, send)
             return
         moment = self.sources.now()
-        sent = False
+        rendering = False  # whether this request asks the app for the link's answer
         # Gradio's `/` reads `page` from the query as the name of one of its pages (an unknown one raised a
         # KeyError, a 500); the app's pages are chosen by path, so Gradio is asked without it
         asked = {**scope, "query_string": without_page(scope.get("query_string", b""))}
 
-        async def make() -> page_cache.Page | None:
-            nonlocal sent
+        async def make() -> page_cache.Page:
+            nonlocal rendering
+            rendering = True  # what is not a page goes out to this request as it came
             made = await self._render(asked, receive, send, PAGE_PATHS[path], moment)
-            sent = made is None  # not a page to keep: it went out as it came
+            if made is None:
+                raise NotAPage
             return made
 
         served = (moment.snapshot, moment.rankings, moment.records)
-        made = await self.pages.get(served, (*page_cache.key_of(scope, PAGE_PATHS[path]), links.space_url()), make)
-        if made is not None:
-            await self._send(scope, send, made)
-        elif not sent:  # another request made this link's answer and it was not a page: ask the app again
-            await self._render(asked, receive, send, PAGE_PATHS[path], moment)
+        key = (*page_cache.key_of(scope, PAGE_PATHS[path]), links.space_url())
+        try:
+            made = await self.pages.get_async(served, key, make)
+        except Exception as error:
+            if rendering and not isinstance(error, NotAPage):
+                raise
+            if not rendering:  # another request asked the app for this link and got no page: ask it again
+                await self._render(asked, receive, send, PAGE_PATHS[path], moment)
+            return
+        await self._send(scope, send, made)
 
     async def _render(
         self, scope: dict, receive: Callable, send: Callable, page: str, moment: Moment

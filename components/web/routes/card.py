@@ -5,7 +5,6 @@ names the card, is `middleware/first_html.py`'s, and how a link's parameters are
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -13,7 +12,7 @@ from starlette.routing import Route
 
 from components.queries import preview as previews
 from components.sources.app_sources import Moment, Sources
-from components.sources.snapshot import Snapshot
+from components.sources.moment_cache import Declined, MomentCache
 from components.web import cache_control, page_cache
 from components.web.allowance import Allowance
 from components.web.clients import client_address
@@ -27,6 +26,10 @@ CACHE_CONTROL = cache_control.shared(300)
 DRAWS_AT_ONCE, DRAWS_A_MINUTE = 10, 10
 
 
+class PastAllowance(Declined):
+    """An address asked for a new card past its allowance (`Cards.draws`)."""
+
+
 class Cards:
     """`GET /card.png`: a link's preview card, drawn once per snapshot and link, a bounded number kept, with an
     ETag; each client address may have `draws` new cards drawn (an `Allowance`), and past that gets the app's
@@ -34,14 +37,10 @@ class Cards:
 
     def __init__(self, sources: Sources, size: int = CARD_CACHE, draws: Allowance | None = None):
         self.sources = sources
-        self.size = size
         self.draws = draws or Allowance(DRAWS_AT_ONCE, DRAWS_A_MINUTE)
-        self.kept: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-        self.snapshot: Snapshot | None = None
-        self.lock = threading.Lock()
+        self.kept = MomentCache(max_entries=size)  # per snapshot: a link's card, by its page and query
         self.drawing = threading.Lock()  # cards are drawn one at a time (each a few ms of Pillow)
-        self.app_card: tuple[Snapshot, bytes] | None = None
-        self.app_card_lock = threading.Lock()  # held while it is drawn, so it is drawn once
+        self.app_card = MomentCache(max_entries=1)  # per snapshot: the card of the Models page as it opens
 
     def card(self, request: Request) -> Response:  # sync: Starlette runs it in its thread pool
         if len(request.url.query) > MAX_QUERY:
@@ -52,49 +51,32 @@ class Cards:
         if page not in previews.PAGES:
             return JSONResponse({"error": "page must be one of " + ", ".join(p for p in previews.PAGES if p)}, 400)
         preview = previews.preview(moment, page, params if page == "" else {})
-        key = (page, preview.query)
-        with self.lock:
-            if self.snapshot is not moment.snapshot:  # a new snapshot: every card may have changed
-                self.kept.clear()
-                self.snapshot = moment.snapshot
-            png = self.kept.get(key)
-        if png is None:
-            png = self._draw(moment, key, preview, client_address(request.scope))
-            if png is None:  # past the address's allowance
-                return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
+        client = client_address(request.scope)
+        try:
+            png = self.kept.get((moment.snapshot,), (page, preview.query), lambda: self._draw(preview, client))
+        except PastAllowance:
+            return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
         etag = page_cache.Page([], png).etag.decode()
         headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
         if page_cache.etag_matches(request.scope, etag.encode()):
             return Response(status_code=304, headers=headers)
         return Response(png, media_type="image/png", headers=headers)
 
-    def _draw(self, moment: Moment, key: tuple[str, str], preview: previews.Preview, client: str) -> bytes | None:
-        """Draw a card, one at a time: a burst of requests for a new link draws it once, and only a drawing
-        counts against the asking address's allowance (None: none left)."""
+    def _draw(self, preview: previews.Preview, client: str) -> bytes:
+        """Draw a card, one at a time; only a drawing counts against the asking address's allowance (none
+        left: `PastAllowance`, and a request waiting for the same card draws it on its own allowance)."""
         from components.web.figures import card  # Pillow only when a card is first asked for
 
         with self.drawing:
-            with self.lock:
-                png = self.kept.get(key) if self.snapshot is moment.snapshot else None
-            if png is None:
-                if not self.draws.take(client):
-                    return None
-                png = card.draw(preview)
-                with self.lock:
-                    if self.snapshot is moment.snapshot:
-                        self.kept[key] = png
-                        while len(self.kept) > self.size:
-                            self.kept.popitem(last=False)
-        return png
+            if not self.draws.take(client):
+                raise PastAllowance
+            return card.draw(preview)
 
     def generic(self, moment: Moment) -> bytes:
         """The app's own card (the Models page's), drawn once per snapshot."""
         from components.web.figures import card
 
-        with self.app_card_lock:
-            if self.app_card is None or self.app_card[0] is not moment.snapshot:
-                self.app_card = (moment.snapshot, card.draw(previews.preview(moment, "", {})))
-            return self.app_card[1]
+        return self.app_card.get((moment.snapshot,), "app", lambda: card.draw(previews.preview(moment, "", {})))
 
 
 def routes(sources: Sources) -> list[Route]:

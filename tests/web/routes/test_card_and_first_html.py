@@ -226,14 +226,27 @@ def test_the_card_is_a_1200_by_630_png_kept_per_snapshot(http, sources):
     assert http.get("/card.png?model=" + "A" * 5000).status_code == 414
 
 
-def test_the_card_cache_is_bounded_and_follows_the_snapshot(sources):
+def test_the_card_cache_is_bounded_and_follows_the_snapshot(sources, monkeypatch):
+    from components.web.figures import card
+
+    drawn: list[str] = []
+    draw = card.draw
+    monkeypatch.setattr(card, "draw", lambda preview: drawn.append(preview.model) or draw(preview))
     cards = card_route.Cards(sources, size=2)
     client = TestClient(Starlette(routes=[Route("/card.png", cards.card)]))
-    for model in ("org/passes", "org/fails", "org/x", "org/passes"):
-        assert client.get("/card.png", params={"model": model}).status_code == 200
+    answers = {}
+    for model in ("org/passes", "org/fails", "org/x", "org/x", "org/passes"):
+        answer = client.get("/card.png", params={"model": model})
+        assert answer.status_code == 200 and answers.setdefault(model, answer.content) == answer.content
+    assert drawn == ["org/passes", "org/fails", "org/x", "org/passes"]  # two kept: "org/passes" had gone
     assert len(cards.kept) == 2
-    kept = next(iter(cards.kept.values()))
-    assert client.get("/card.png", params={"model": "org/fails"}).content in (kept, *cards.kept.values())
+    served = sources.datasets.value
+    try:
+        sources.datasets.value = served.with_provenance()  # a new snapshot: every card may have changed
+        assert client.get("/card.png", params={"model": "org/x"}).content == answers["org/x"]
+        assert drawn[-1] == "org/x" and len(drawn) == 5 and len(cards.kept) == 1
+    finally:
+        sources.datasets.value = served
 
 
 def test_what_is_not_a_page_goes_on_unchanged(http):
@@ -411,3 +424,32 @@ def test_while_the_queue_is_full_the_answer_comes_with_the_busy_note(sources):
     full[0] = False
     calm, _ = first_html(http, "/?model=org/passes")
     assert str(busy.NOTE) in calm and str(busy.SHOWN) not in calm  # hidden until the live page is refused
+
+
+def test_a_request_waiting_on_a_card_refused_to_another_address_draws_it_on_its_own_allowance(sources):
+    import threading
+
+    from components.web.allowance import Allowance
+    from tests.sources.test_moment_cache import Watched, join
+
+    cards = card_route.Cards(sources, draws=Allowance(burst=1, per_minute=1))
+    cards.kept = Watched(max_entries=card_route.CARD_CACHE)
+    app = Starlette(routes=[Route("/card.png", cards.card)])
+    spent, fresh = TestClient(app, client=("192.0.2.1", 5000)), TestClient(app, client=("192.0.2.2", 5000))
+    assert spent.get("/card.png", params={"model": "org/passes"}).headers["cache-control"] == card_route.CACHE_CONTROL
+    answers: dict = {}
+
+    def ask(name: str, client: TestClient) -> threading.Thread:
+        thread = threading.Thread(target=lambda: answers.update({name: client.get("/card.png?model=org/fails")}))
+        thread.start()
+        return thread
+
+    with cards.drawing:  # held: the spent address's request claims the new card, then waits to draw it
+        asking = [ask("spent", spent)]
+        cards.kept.wait_for_workers(2)
+        asking.append(ask("fresh", fresh))
+        cards.kept.wait_for_waiters(1)  # the fresh address waits for the spent one's drawing
+    join(asking)
+    assert answers["spent"].headers["cache-control"] == "no-store"  # the app's card
+    assert answers["fresh"].headers["cache-control"] == card_route.CACHE_CONTROL  # drawn for it
+    assert answers["fresh"].content != answers["spent"].content

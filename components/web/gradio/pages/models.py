@@ -22,6 +22,7 @@ from components.domain.versions import short_version
 from components.queries import config_check, details, links, ordering, sizes, snippets, views, wanted
 from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
+from components.sources.moment_cache import MomentCache
 from components.sources.rankings import Rankings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
@@ -33,7 +34,6 @@ from components.web.html import causes, downloads, evidence, follow, notice, tab
 from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.html.history import history_table
-from components.web.kept import Kept
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -95,7 +95,7 @@ class ModelsPage:
     def __init__(self, sources: Sources, wanted: Wanted | None = None):
         self.sources = sources
         self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
-        self.loaded = Kept(*LOADED)
+        self.loaded = MomentCache(max_entries=LOADED[0], ttl=LOADED[1])
         self.widgets: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def check() -> None:
 
 
 PATCH = Patch("unread", check, lambda: True)  # applied by the middleware and the sweep, which `limits.py` installs
-DECIDED: dict[str, bool] = {}
+DECIDED: dict[str, bool] = {}  # once per process, for the Gradio installed: no answer of a data moment
 
 
 def in_force() -> bool:

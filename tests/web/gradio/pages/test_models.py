@@ -230,3 +230,33 @@ def test_a_crafted_event_with_numbers_or_lists_for_text_reads_them_as_empty(libr
                   link=["?model=Qwen/Qwen3-0.6B"])  # fmt: skip
     assert value(answer["cc"]) == NEW_CC and "Qwen/Qwen3-0.6B" in shown(answer)  # the defaults
     assert "model=" not in answer["link"]
+
+
+def test_a_links_load_answer_is_worked_out_once_per_data_moment_and_then_taken_on_the_event_loop(
+    libraries, monkeypatch
+):
+    import asyncio
+
+    import anyio
+
+    from tests.helpers import run_async
+
+    tab, _, _ = _wired(libraries)
+    made: list[int] = []
+    work_out = tab._on_load
+    monkeypatch.setattr(tab, "_on_load", lambda now, params: made.append(1) or work_out(now, params))
+
+    async def burst(count: int) -> list[dict]:
+        return await asyncio.gather(*(tab.on_load(None) for _ in range(count)))
+
+    answers = run_async(burst(20))  # each asks from a worker thread: one works it out, the others wait
+    assert made == [1] and all(a == answers[0] for a in answers)
+
+    def no_thread(*args, **kwargs):
+        raise AssertionError("a kept answer is taken on the event loop")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(anyio.to_thread, "run_sync", no_thread)
+        assert run_async(burst(3)) == answers[:3] and made == [1]
+    tab.sources.datasets.value = tab.sources.now().snapshot.with_provenance()  # a refresh: worked out again
+    assert run_async(burst(1)) == answers[:1] and made == [1, 1]

@@ -1,0 +1,209 @@
+"""Answers kept per data moment: what many callers ask of the same data is worked out once.
+
+`MomentCache` is the one cache of computed answers: a snapshot's memoised queries (`Snapshot.memo`), a
+link's first page (`web/page_cache.py`), the page's answer to a deep link (`web/gradio/pages/models.py`,
+`LOADED`) and a link's preview card (`web/routes/card.py`) each keep one.
+
+- **Per moment.** Every call names the moment it asks about: a tuple of the data objects it was answered
+  from (a `Moment`'s snapshot, rankings and records), compared by identity. When a call names another
+  moment, every kept answer is dropped (new data: each may have changed), and an answer still being worked
+  out for the old moment is handed only to the callers that asked about that moment, never kept. (A request
+  that read the data just before a refresh and asks after it moves the cache back for a moment: rare, and it
+  costs only answers worked out again.)
+- **Bounded** by entries and, given a `weigh`, by bytes: the least recently used go first; an answer
+  heavier than the whole byte bound is returned, not kept. With a `ttl`, an answer is kept that many
+  seconds at most (a page's words about the data's age change with time).
+- **Computed once.** While one caller works a key out, the others asking for it wait and take its answer
+  (a thread blocks in `get`; a coroutine awaits in `get_async`). If the work raises, every waiter gets that
+  error, nothing is kept, and the next call works it out again. If the worker was interrupted (its task
+  cancelled), or its work raised `Declined` (the refusal concerns that caller, not the answer), the
+  waiters try for themselves: one of them works it out.
+
+What is not an answer of a moment keeps its own store: the loader's per-file tables
+(`sources/file_cache.py`), Gradio's compressed files (`web/gradio/assets.py`) and the `unread` patch's
+once-per-process decision (`web/gradio/patches/unread.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from concurrent.futures import Future
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
+
+
+class Declined(Exception):
+    """Raised by a computation that refuses for its own caller (e.g. past that caller's allowance): the
+    caller gets it, nothing is kept, and callers waiting on the same key work the answer out themselves."""
+
+
+class _Retry:
+    """What a waiter receives when the worker gave up for its own reasons: try again."""
+
+
+_RETRY = _Retry()
+
+
+class MomentCache:
+    """Answers of one data moment by key, bounded and each computed once; thread-safe (see the module doc).
+
+    `max_entries` and `max_bytes` (which needs `weigh`, an answer's bytes) bound what is kept (None: no
+    bound of that kind); `ttl` is the most seconds an answer is kept, read from `clock`."""
+
+    def __init__(
+        self,
+        max_entries: int | None = None,
+        max_bytes: int | None = None,
+        weigh: Callable[[Any], int] | None = None,
+        ttl: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        if max_bytes is not None and weigh is None:
+            raise ValueError("a byte bound needs `weigh`")
+        self.max_entries, self.max_bytes, self.weigh, self.ttl, self.clock = max_entries, max_bytes, weigh, ttl, clock
+        self.bytes = 0  # what the kept answers weigh, by `weigh`
+        self._kept: OrderedDict[Hashable, tuple[Any, int, float]] = OrderedDict()  # answer, bytes, when made
+        self._pending: dict[Hashable, Future[Any]] = {}
+        self._moment: tuple[object, ...] = ()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._kept
+
+    def peek(self, moment: tuple[object, ...], key: Hashable, default: Any = None) -> Any:
+        """The answer kept for `key` in `moment`, else `default`; never waits (an event loop may ask)."""
+        with self._lock:
+            found = self._found(moment, key)
+        return default if found is None else found[0]
+
+    def get(self, moment: tuple[object, ...], key: Hashable, compute: Callable[[], T]) -> T:
+        """The answer for `key` in `moment`: the kept one, else the one being worked out (waiting for it), else
+        `compute()`'s, kept for the next caller. Blocks: not for an event loop (use `peek` or `get_async`)."""
+        with self._lock:  # a kept answer first, in the fewest steps: most look-ups end here
+            found = self._found(moment, key)
+        if found is not None:
+            return found[0]
+        while True:
+            found, working, mine = self._claim(moment, key)
+            if found is not None:
+                return found[0]
+            if mine is not None:
+                break
+            answer = cast(Future, working).result()  # another caller works it out; theirs raised: so does this
+            if answer is not _RETRY:
+                return cast(T, answer)
+        try:
+            answer = compute()
+        except BaseException as error:
+            self._failed(key, mine, error)
+            raise
+        return self._done(moment, key, mine, answer)
+
+    async def get_async(self, moment: tuple[object, ...], key: Hashable, make: Callable[[], Awaitable[T]]) -> T:
+        """`get` for an event loop: the kept answer at once, else the one being worked out (awaited, with no
+        thread), else `await make()`'s, kept for the next caller."""
+        with self._lock:
+            found = self._found(moment, key)
+        if found is not None:
+            return found[0]
+        while True:
+            found, working, mine = self._claim(moment, key)
+            if found is not None:
+                return found[0]
+            if mine is not None:
+                break
+            # shielded: a waiter cancelled (its client gone) must not cancel the work the others wait for
+            answer = await asyncio.shield(asyncio.wrap_future(cast(Future, working)))
+            if answer is not _RETRY:
+                return cast(T, answer)
+        try:
+            answer = await make()
+        except BaseException as error:
+            self._failed(key, mine, error)
+            raise
+        return self._done(moment, key, mine, answer)
+
+    # ---- the moment, checked here and only here -----------------------------------------------
+
+    def _same(self, moment: tuple[object, ...]) -> bool:
+        if moment is self._moment:
+            return True
+        if len(moment) != len(self._moment):
+            return False
+        return all(map(operator.is_, moment, self._moment))  # no generator: every look-up passes here
+
+    def _found(self, moment: tuple[object, ...], key: Hashable) -> tuple[Any, int, float] | None:
+        """The live entry for `key`, after moving to `moment` if it is new (under the lock)."""
+        if not self._same(moment):  # new data: every answer may have changed
+            self._kept.clear()
+            self._pending.clear()  # their workers still answer their own waiters, who asked of the old data
+            self.bytes = 0
+            self._moment = moment
+        found = self._kept.get(key)
+        if found is None:
+            return None
+        if self.ttl is not None and self.clock() - found[2] > self.ttl:
+            del self._kept[key]
+            self.bytes -= found[1]
+            return None
+        self._kept.move_to_end(key)
+        return found
+
+    def _claim(
+        self, moment: tuple[object, ...], key: Hashable
+    ) -> tuple[tuple[Any, int, float] | None, Future[Any] | None, Future[Any] | None]:
+        """The kept entry; else the work under way, to wait on; else a new work, which this caller does (of the
+        three, the one that is not None)."""
+        with self._lock:
+            found = self._found(moment, key)
+            if found is not None:
+                return found, None, None
+            working = self._pending.get(key)
+            if working is not None:
+                return None, working, None
+            mine: Future[Any] = Future()
+            mine.set_running_or_notify_cancel()  # running: no one can cancel it from under its waiters
+            self._pending[key] = mine
+            return None, None, mine
+
+    def _done(self, moment: tuple[object, ...], key: Hashable, mine: Future[Any], answer: T) -> T:
+        """Keep `answer` if its moment is still the current one and it fits; hand it to the waiters."""
+        size = self.weigh(answer) if self.weigh is not None else 0  # outside the lock: weighing takes time
+        with self._lock:
+            if self._pending.get(key) is mine:
+                del self._pending[key]
+            if self._same(moment) and (self.max_bytes is None or size <= self.max_bytes):
+                self._keep(key, answer, size)
+        mine.set_result(answer)
+        return answer
+
+    def _failed(self, key: Hashable, mine: Future[Any], error: BaseException) -> None:
+        """Nothing kept; the waiters get `error`, or try for themselves when the worker gave up for itself."""
+        with self._lock:
+            if self._pending.get(key) is mine:
+                del self._pending[key]
+        if isinstance(error, Exception) and not isinstance(error, Declined):
+            mine.set_exception(error)
+        else:  # cancelled, interrupted or declined for its own caller
+            mine.set_result(_RETRY)
+
+    def _keep(self, key: Hashable, answer: Any, size: int) -> None:
+        old = self._kept.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        self._kept[key] = (answer, size, self.clock())
+        self.bytes += size
+        while (self.max_entries is not None and len(self._kept) > self.max_entries) or (
+            self.max_bytes is not None and self.bytes > self.max_bytes
+        ):
+            _, (_, dropped, _) = self._kept.popitem(last=False)
+            self.bytes -= dropped
