@@ -30,6 +30,7 @@ from components.domain.stacks import (
     resolve_picker,
 )
 from components.domain.versions import newest_first
+from components.runtime import settings
 from components.sources.memo import Memo
 
 __all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
@@ -166,7 +167,7 @@ class Snapshot:
         self._memo = Memo(self.MEMO_BYTES)
 
     # What one snapshot keeps of computed answers (views, comparisons, charts), whatever the traffic.
-    MEMO_BYTES = 64 * 1024 * 1024
+    MEMO_BYTES = settings.MEMO_BYTES.value
 
     def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
         """Compute once per snapshot, kept while it fits the byte bound: answers die with their snapshot.

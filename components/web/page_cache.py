@@ -16,11 +16,12 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.runtime import settings
 from components.web import cache_control
 
 # A page's first HTML is ~40-60 KB: 256 links keep at most ~15 MB, more distinct links than a launch
 # shares; a crawler walking thousands of links only turns the oldest over.
-PAGE_CACHE = 256
+PAGE_CACHE = settings.PAGE_CACHE.value
 # Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed); a
 # shared cache may keep it a minute (`cache_control.py`).
 CACHE_CONTROL = cache_control.PAGE.encode()

@@ -23,6 +23,7 @@ from starlette.requests import Request
 
 from components.queries import links
 from components.queries import preview as previews
+from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.web import page_cache, replicas
 from components.web.asgi import relative_path
@@ -31,7 +32,7 @@ from components.web.middleware import page_config
 from components.web.routes.badge_feed import FEED_VARY
 from components.web.routes.first_response import CARD_PATH, base_url, page_query
 
-MAX_BODY = 4 * 1024 * 1024  # a page's HTML is ~40 KB; anything far larger is passed on untouched
+MAX_BODY = settings.PAGE_SCAN.value
 # pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
 UNPAINTED = ("endpoints",)
 _BLOCK = '<div id="first-paint">'

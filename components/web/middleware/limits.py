@@ -24,15 +24,15 @@ from typing import Any
 from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse
 
+from components.runtime import settings
+from components.runtime.settings import KB, MB
 from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path
 from components.web.routes import webhook
 
 log = logging.getLogger(__name__)
 
-KB = 1024
-MB = 1024 * KB
 # The endpoints take a few short strings; MCP messages and Gradio's queue calls are a few KB.
-DEFAULT_LIMIT = 1 * MB
+DEFAULT_LIMIT = settings.REQUEST_BODY.value
 # A Hub webhook payload is a few KB (the route also checks its own limit, wherever it is mounted).
 PATH_LIMITS = {webhook.PATH: webhook.MAX_BODY}
 

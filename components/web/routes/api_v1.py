@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from components.domain.stacks import UnknownStack
 from components.queries import sizes, views
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
 from components.web import cache_control
@@ -37,9 +38,9 @@ from components.web.routes.endpoints import Api
 
 PREFIX = "/api/v1"
 OPENAPI_PATH = f"{PREFIX}/openapi.json"
-CACHE_CONTROL = cache_control.shared(60)  # the data changes a few times a day; a CI job polls
-MAX_QUERY = 8192  # bytes of query string: a Hub id is at most 96 characters, yet a dataset row may hold a 5 KB one
-MAX_BODY = 256 * 1024  # a config.json is a few KB (the app's body limit, limits.py, is larger)
+CACHE_CONTROL = cache_control.shared(settings.API_V1_CACHE_SECONDS.value)
+MAX_QUERY = settings.API_V1_QUERY.value
+MAX_BODY = settings.API_V1_BODY.value
 JSON_TYPE = "application/json"
 # The Api argument names that read badly in a URL, and the names the routes take instead.
 RENAMED = {"query": "q", "model_id": "model"}

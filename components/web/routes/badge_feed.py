@@ -18,6 +18,7 @@ from starlette.routing import Route
 from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
 from components.queries import badge, feed, links
 from components.queries.answers import LookupAnswer
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
@@ -29,7 +30,7 @@ FEED_TYPE = "application/atom+xml; charset=utf-8"
 CACHE_CONTROL = cache_control.shared(badge.CACHE_SECONDS)
 # Off a Space the feed's links come from this header: a shared cache must not give one caller's to another.
 FEED_VARY = "Host"
-MAX_QUERY = 2048  # a badge or feed link is a few hundred characters
+MAX_QUERY = settings.BADGE_FEED_QUERY.value
 SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
 
 

@@ -42,6 +42,7 @@ from components.queries.answers import (
     StackAnswer,
     WantedAnswer,
 )
+from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web.clients import client_address
@@ -49,7 +50,7 @@ from components.web.middleware.arguments import check_arguments
 
 log = logging.getLogger(__name__)
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
-LOOKUP_WAIT = 3.0
+LOOKUP_WAIT = settings.LOOKUP_WAIT.value
 
 F = TypeVar("F", bound=Callable)
 

@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from components.queries import links
 from components.queries import preview as previews
+from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
 from components.web import cache_control, page_cache
@@ -21,13 +22,13 @@ from components.web.allowance import Allowance
 from components.web.clients import client_address
 
 CARD_PATH = "/card.png"
-MAX_QUERY = 2048  # a deep link is a few hundred characters; longer ones get the page's own card
-CARD_CACHE = 128  # cards kept per snapshot (~50 KB each)
-CACHE_CONTROL = cache_control.shared(300)
+MAX_QUERY = settings.CARD_QUERY.value
+CARD_CACHE = settings.CARD_CACHE.value
+CACHE_CONTROL = cache_control.shared(settings.CARD_CACHE_SECONDS.value)
 # A new card costs ~80 ms of CPU, a kept one a few: one address may have 10 drawn at once and 10 more a
 # minute; past that it gets the app's card, drawn once per snapshot, not kept by any cache (a crawler
 # asks again later for the link's own card).
-DRAWS_AT_ONCE, DRAWS_A_MINUTE = 10, 10
+DRAWS_AT_ONCE, DRAWS_A_MINUTE = settings.CARD_DRAWS_BURST.value, settings.CARD_DRAWS_A_MINUTE.value
 
 
 def page_query(raw: str) -> dict[str, str]:
