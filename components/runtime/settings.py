@@ -185,6 +185,11 @@ CARD_CACHE_SECONDS = Setting(300, "s", "a preview card may be cached", "a card c
     "components/web/routes/first_response.py CACHE_CONTROL")
 BADGE_CACHE_SECONDS = Setting(300, "s", "a badge or feed may be cached",
     "shields.io keeps an endpoint's answer at least this long (its own floor)", "components/queries/badge.py CACHE_SECONDS")
+SCRIPT_CACHE_SECONDS = Setting(3600, "s", "a browser keeps the page scripts (/page.js, /table.js, /busy.js), then checks by ETag",
+    "a script changes only with a release of the app", "components/web/routes/scripts.py CACHE_CONTROL")
+AFFINITY_COOKIE_SECONDS = Setting(86_400, "s", "the balancer's affinity cookie",
+    "a day: long enough for any tab to finish; a new day's tab may land on another replica, which holds no state it needs",
+    "components/web/replicas.py STICKY_SCRIPT")
 WANTED_FEED_CACHE_SECONDS = Setting(600, "s", "the wanted feed may be cached",
     "the counts are committed every 10 minutes", "components/web/routes/wanted.py CACHE_CONTROL")
 

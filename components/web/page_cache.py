@@ -10,14 +10,12 @@ a request whose `If-None-Match` names it is answered 304 with no body.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
 
 from components.runtime import settings
-from components.web import cache_control
+from components.web import cache_control, etags
 
 # A page's first HTML is ~40-60 KB: 256 links keep at most ~15 MB, more distinct links than a launch
 # shares; a crawler walking thousands of links only turns the oldest over.
@@ -41,16 +39,7 @@ class Page:
     etag: bytes = field(init=False)
 
     def __post_init__(self) -> None:
-        self.etag = b'"' + hashlib.blake2b(self.body, digest_size=12).hexdigest().encode() + b'"'
-
-
-def etag_matches(scope: Mapping[str, Any], etag: bytes) -> bool:
-    """Whether the request's `If-None-Match` names `etag` (or `*`)."""
-    for key, value in scope.get("headers", ()):
-        if key.lower() == b"if-none-match":
-            tags = [tag.strip().removeprefix(b"W/") for tag in value.split(b",")]
-            return etag in tags or b"*" in tags
-    return False
+        self.etag = etags.tag_of(self.body).encode()
 
 
 def key_of(scope: dict, page: str) -> tuple:

@@ -42,6 +42,7 @@ from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import capacity, clients, metrics, replicas, theme
 from components.web.asgi import RefusalLog
+from components.web.clients import on_space
 from components.web.html import head
 from components.web.middleware import (
     arguments,
@@ -314,10 +315,6 @@ def blocked_paths(dataset: str | None = None) -> list[str]:
 def env_list(name: str) -> list[str]:
     """A comma-separated env variable as Gradio's `launch()` reads it."""
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
-
-
-def on_space() -> bool:
-    return os.environ.get("SYSTEM") == "spaces" and bool(os.environ.get("SPACE_ID"))
 
 
 def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str = "127.0.0.1",

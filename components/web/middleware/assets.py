@@ -28,6 +28,7 @@ import brotli
 from starlette.responses import FileResponse
 
 from components.runtime import settings
+from components.web import etags
 from components.web.asgi import ASGIApp, Receive, Scope, Send, relative_path
 
 # URL prefix -> the folder of the Gradio package it is served from (Gradio's routes `/assets/{path}` and
@@ -93,12 +94,9 @@ NOT_MODIFIED_HEADERS = (b"cache-control", b"content-location", b"date", b"etag",
 
 
 def not_modified(if_none_match: bytes, headers: list[tuple[bytes, bytes]]) -> bool:
-    """Whether a request's If-None-Match names the answer's ETag (weak or strong, or `*`)."""
+    """Whether a request's If-None-Match names the answer's ETag (Starlette's, as Gradio sends it)."""
     etag = dict(headers).get(b"etag")
-    if not if_none_match or etag is None:
-        return False
-    tags = {tag.strip().removeprefix(b"W/") for tag in if_none_match.split(b",")}
-    return b"*" in tags or etag.removeprefix(b"W/") in tags
+    return etag is not None and etags.matches(if_none_match, etag)
 
 
 class Assets:

@@ -25,7 +25,7 @@ from components.queries import links
 from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
-from components.web import page_cache, replicas
+from components.web import etags, page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.html import busy, first_paint, whole_job
 from components.web.middleware import page_config
@@ -202,7 +202,7 @@ class FirstResponse:
         headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
         if links.space_url() is None:  # its links come from the request's host
             headers = with_vary(headers, VARY)
-        if page_cache.etag_matches(scope, etag):
+        if etags.scope_matches(scope, etag):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
             await send({"type": "http.response.body", "body": b""})
             return

@@ -17,7 +17,7 @@ from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Snapshot
-from components.web import cache_control, page_cache
+from components.web import cache_control, etags
 from components.web.allowance import Allowance
 from components.web.clients import client_address
 
@@ -81,9 +81,9 @@ class Cards:
             png = self._draw(moment, key, preview, client_address(request.scope))
             if png is None:  # past the address's allowance
                 return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
-        etag = page_cache.Page([], png).etag.decode()
+        etag = etags.tag_of(png)
         headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
-        if page_cache.etag_matches(request.scope, etag.encode()):
+        if etags.matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers=headers)
         return Response(png, media_type="image/png", headers=headers)
 
