@@ -199,6 +199,18 @@ STARTUP_WAIT = Setting(1.0, "s", "the Hub dataset at start", "start-up never wai
 DATA_CHECK = Setting(30.0, "s", "between looks for a changed dataset (0: none)",
     "every replica serves new data within that long though the webhook reached one",
     "components/sources/dataset_store.py DATA_CHECK_SECONDS", "DATA_CHECK_SECONDS")
+DATASET_REFRESH = Setting(3600.0, "s", "between rereads of the dataset, whatever its file list says",
+    "a change the looks missed (a file rewritten with the same size and time) is served within the hour",
+    "components/sources/dataset_store.py DatasetStore.refresh_seconds")
+DATASET_READ_TIMEOUT = Setting(120.0, "s", "one read of the dataset, past which it is abandoned",
+    "a whole read of the Hub dataset takes seconds; a hanging one must not hold the refresh for ever",
+    "components/sources/dataset_store.py DatasetStore.read_timeout")
+RANKINGS_REFRESH = Setting(3600.0, "s", "between fetches of the Hub's rankings", "trending changes over hours",
+    "components/sources/rankings_store.py RankingsStore.refresh_seconds")
+RANKINGS_READ_TIMEOUT = Setting(20.0, "s", "one fetch of the Hub's rankings, past which it is abandoned",
+    "a few small Hub calls", "components/sources/rankings_store.py RankingsStore.read_timeout")
+RANKING_SIZE = Setting(100, "models", "models fetched per task in each Hub ranking",
+    "the views show a ranking's top; the rest are found by search", "components/sources/rankings_store.py fetch_live")
 HUB_LISTING_TIMEOUT = Setting(30.0, "s", "listing the Hub dataset", "one call; the file reads have huggingface_hub's own timeouts",
     "components/sources/listing.py HUB_TIMEOUT")
 ABANDONED_READS = Setting(3, "reads", "reads still running past their timeout, past which no refresh is tried",
@@ -231,6 +243,8 @@ MEMO_BYTES = Setting(64 * MB, "bytes", "computed answers one snapshot keeps (vie
     "256 cached 10,000-row answers held gigabytes; each entry is weighed once", "components/sources/snapshot.py Snapshot.MEMO_BYTES")
 VOCABULARY_COMPACT = Setting(1000, "texts", "unused texts before a file cache's vocabulary is compacted (and over half of it)",
     "compacting costs a pass; a few stale texts cost nothing", "components/sources/file_cache.py FileCache.COMPACT_AFTER")
+VERSION_KEYS = Setting(4096, "versions", "parsed version texts kept",
+    "a dataset names a few dozen versions; a made-up one from a link is parsed again", "components/domain/versions.py version_key")
 MALLOC_ARENAS = Setting(2, "arenas", "glibc heap arenas", "a refresh's freed memory goes back to the system",
     "components/runtime/memory.py ARENAS")
 
