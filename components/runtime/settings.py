@@ -84,7 +84,7 @@ UPLOAD_FILE = Setting(1 * KB, "bytes", "an uploaded file, in Gradio's own settin
 GRACEFUL_STOP = Setting(3, "s", "open streams when the server stops, before they are cut",
     "a tab's heartbeat never ends by itself", "components/web/server.py GRACEFUL_STOP")
 FD_RESERVE = Setting(256, "descriptors", "open files kept back from the connection cap",
-    "files, sockets to the Hub and the log need descriptors besides the connections", "components/web/capacity.py FD_RESERVE")
+    "the Parquet files a refresh reads, sockets to the Hub, the log, Python's own files: a few dozen at most", "components/web/capacity.py FD_RESERVE")
 OPEN_FILES_CEILING = Setting(65_536, "descriptors", "the open-file limit raised at start-up, at most",
     "every connection is a descriptor; the usual soft limit of 1,024 would stop the app near a thousand tabs",
     "components/web/capacity.py OPEN_FILES_CEILING")
@@ -154,7 +154,7 @@ STREAMS_PER_CLIENT = Setting(64, "streams", "open event streams per client addre
 STREAM_LIFETIME = Setting(300.0, "s", "a result or MCP stream",
     "a result arrives in seconds; minutes of heartbeats mean one that will not come", "components/web/middleware/streams.py LIFETIME")
 STREAM_GRACE = Setting(5.0, "s", "a stream told its client left, before it is cancelled",
-    "it stops at its next ask; this bounds one that does not", "components/web/middleware/streams.py GRACE")
+    "a stream past its lifetime sees the disconnect at its next ask; this bounds one that does not stop", "components/web/middleware/streams.py GRACE")
 UNREAD_AGE = Setting(60.0, "s", "an unread /call result",
     "an abandoned result would stay in memory", "components/web/patches/unread.py UNREAD_SECONDS")
 UNREAD_SWEEP_EVERY = Setting(1.0, "s", "how often unread results are swept",
@@ -181,7 +181,7 @@ PAGE_CACHE_SECONDS = Setting(60, "s", "a shared cache keeps the first HTML (brow
     "the dataset changes a few times a day", "components/web/cache_control.py PAGE_SECONDS")
 API_V1_CACHE_SECONDS = Setting(60, "s", "an /api/v1 answer may be cached",
     "the data changes a few times a day; a CI job polls", "components/web/routes/api_v1.py CACHE_CONTROL")
-CARD_CACHE_SECONDS = Setting(300, "s", "a preview card may be cached", "a card changes with the data only",
+CARD_CACHE_SECONDS = Setting(300, "s", "a preview card may be cached", "a card changes only with the data",
     "components/web/routes/first_response.py CACHE_CONTROL")
 BADGE_CACHE_SECONDS = Setting(300, "s", "a badge or feed may be cached",
     "shields.io keeps an endpoint's answer at least this long (its own floor)", "components/queries/badge.py CACHE_SECONDS")
@@ -200,17 +200,17 @@ DATA_CHECK = Setting(30.0, "s", "between looks for a changed dataset (0: none)",
     "every replica serves new data within that long though the webhook reached one",
     "components/sources/dataset_store.py DATA_CHECK_SECONDS", "DATA_CHECK_SECONDS")
 DATASET_REFRESH = Setting(3600.0, "s", "between rereads of the dataset, whatever its file list says",
-    "a change the looks missed (a file rewritten with the same size and time) is served within the hour",
+    "the live dataset is reread every hour in any case, besides the looks and the webhook",
     "components/sources/dataset_store.py DatasetStore.refresh_seconds")
 DATASET_READ_TIMEOUT = Setting(120.0, "s", "one read of the dataset, past which it is abandoned",
-    "a whole read of the Hub dataset takes seconds; a hanging one must not hold the refresh for ever",
+    "a read that hangs is abandoned (and counted), and the data being served stays",
     "components/sources/dataset_store.py DatasetStore.read_timeout")
-RANKINGS_REFRESH = Setting(3600.0, "s", "between fetches of the Hub's rankings", "trending changes over hours",
+RANKINGS_REFRESH = Setting(3600.0, "s", "between fetches of the Hub's rankings", "hourly, like the dataset",
     "components/sources/rankings_store.py RankingsStore.refresh_seconds")
 RANKINGS_READ_TIMEOUT = Setting(20.0, "s", "one fetch of the Hub's rankings, past which it is abandoned",
-    "a few small Hub calls", "components/sources/rankings_store.py RankingsStore.read_timeout")
+    "one Hub listing per task and ranking", "components/sources/rankings_store.py RankingsStore.read_timeout")
 RANKING_SIZE = Setting(100, "models", "models fetched per task in each Hub ranking",
-    "the views show a ranking's top; the rest are found by search", "components/sources/rankings_store.py fetch_live")
+    "the trending and downloads views rank a task's top models", "components/sources/rankings_store.py fetch_live")
 HUB_LISTING_TIMEOUT = Setting(30.0, "s", "listing the Hub dataset", "one call; the file reads have huggingface_hub's own timeouts",
     "components/sources/listing.py HUB_TIMEOUT")
 ABANDONED_READS = Setting(3, "reads", "reads still running past their timeout, past which no refresh is tried",
@@ -222,10 +222,10 @@ RECORD_LOOKUP_WORKERS = Setting(4, "look-ups", "Hub record look-ups at once", "t
 RECORD_LOOKUPS_QUEUED = Setting(256, "ids", "ids waiting for a Hub look-up", "the same",
     "components/sources/records_store.py RecordsStore.max_pending")
 RECORD_LOOKUP_BATCH = Setting(32, "ids", "ids looked up in one refresh of the records",
-    "a refresh swaps one new Records in: a batch at a time keeps each swap small and each refresh short",
+    "a batch is looked up under one read timeout (its look-ups in rounds of RECORD_LOOKUP_WORKERS)",
     "components/sources/records_store.py RecordsStore.batch")
 RECORDS_LIVE = Setting(4096, "records", "records fetched from the Hub kept, the oldest dropped first",
-    "anyone can name real Hub ids, each a record kept", "components/sources/records_store.py RecordsStore.max_live")
+    "anyone can look up real Hub ids, each a record kept", "components/sources/records_store.py RecordsStore.max_live")
 RECORD_LOOKUPS_A_MINUTE = Setting(256, "ids", "new ids queued for a Hub look-up a minute",
     "anyone can name new ids, each a Hub call", "components/sources/records_store.py LOOKUPS_A_MINUTE")
 RECORD_LOOKUP_WINDOW = Setting(60.0, "s", "the window RECORD_LOOKUPS_A_MINUTE counts in", "a minute",
@@ -235,16 +235,16 @@ UNKNOWN_IDS = Setting(4096, "ids", "ids whose missing record's reason is kept",
 HUB_ID = Setting(96, "characters", "a Hub model id", "the Hub's own limit on a repo name", "components/sources/records.py MAX_ID")
 BASE_MODELS = Setting(8, "models", "base models read from a record",
     "a merge may name many parents; the evidence needs only the first few", "components/sources/records.py MAX_BASE_MODELS")
-BASE_HOPS = Setting(3, "hops", "base-model links followed for evidence", "a fine-tune's base is one or two hops away",
+BASE_HOPS = Setting(3, "hops", "base-model links followed for evidence", "the nearest base model run on the stack is the evidence; a long chain says little",
     "components/queries/evidence.py BASE_HOPS")
 SOURCE_ERROR = Setting(200, "characters", "an error message the app writes", "display-safe and one line",
     "components/sources/errors.py MAX_LENGTH")
 MEMO_BYTES = Setting(64 * MB, "bytes", "computed answers one snapshot keeps (views, comparisons, charts)",
     "256 cached 10,000-row answers held gigabytes; each entry is weighed once", "components/sources/snapshot.py Snapshot.MEMO_BYTES")
 VOCABULARY_COMPACT = Setting(1000, "texts", "unused texts before a file cache's vocabulary is compacted (and over half of it)",
-    "compacting costs a pass; a few stale texts cost nothing", "components/sources/file_cache.py FileCache.COMPACT_AFTER")
+    "a vocabulary is compacted when more than half of it, and more than this many texts, is no longer used", "components/sources/file_cache.py FileCache.COMPACT_AFTER")
 VERSION_KEYS = Setting(4096, "versions", "parsed version texts kept",
-    "a dataset names a few dozen versions; a made-up one from a link is parsed again", "components/domain/versions.py version_key")
+    "a version text is parsed once; a link's made-up versions cannot grow it past this", "components/domain/versions.py version_key")
 MALLOC_ARENAS = Setting(2, "arenas", "glibc heap arenas", "a refresh's freed memory goes back to the system",
     "components/runtime/memory.py ARENAS")
 
@@ -274,7 +274,7 @@ MODELS_PAGE = Setting(100, "rows", "rows the Models page adds at a time", "the s
     "components/web/pages/models.py PAGE_SIZE")
 FIRST_ROWS = Setting(10, "rows", "rows painted before any script", "the rows of the first screen",
     "components/queries/preview.py FIRST_ROWS")
-PREVIEW_ERROR = Setting(160, "characters", "a FAIL's last error line in the painted preview", "one line of the first screen",
+PREVIEW_ERROR = Setting(160, "characters", "a FAIL's last error line in the painted preview", "the preview shows one line of it",
     "components/queries/preview.py MAX_ERROR")
 COMPARE_ROWS = Setting(200, "rows", "rows per section on Compare", "/compare lists them all",
     "components/web/pages/compare.py MAX_SECTION_ROWS")
@@ -282,20 +282,20 @@ ARCHITECTURE_MODELS = Setting(12, "models", "models listed per architecture", "t
     "components/web/pages/architectures.py MAX_MODELS_LISTED")
 CAUSE_MODELS = Setting(60, "models", "models listed per cause", "the rest are counted; the API lists them all",
     "components/web/html/causes.py MAX_MODELS_LISTED")
-CHART_CAUSES = Setting(8, "causes", "causes drawn in the failures chart", "the rest are listed below it",
+CHART_CAUSES = Setting(8, "causes", "causes drawn in the failures chart", "the causes that block the most models over all stacks, and each library's first cause; the Failures page lists every cause",
     "components/web/figures/causes.py TOP_CAUSES")
-CHART_ORGS = Setting(20, "organisations", "organisations in the pass-rate chart", "the rest would be unreadable slivers",
+CHART_ORGS = Setting(20, "organisations", "organisations in the pass-rate chart", "the chart shows the organisations with the most models; the table lists every model",
     "components/queries/charts.py TOP_ORGS")
 ERROR_SHOWN = Setting(50_000, "characters", "an error shown on the page", "a traceback can be megabytes",
     "components/web/html/details.py MAX_ERROR_CHARS")
-ERROR_PREVIEW_LINES = Setting(6, "lines", "an error's lines shown before it is opened", "the end of a traceback says what broke",
+ERROR_PREVIEW_LINES = Setting(6, "lines", "an error shown whole, at most (and under 600 characters)", "a longer one is folded under its last line",
     "components/web/html/details.py ERROR_PREVIEW_LINES")
 ERROR_LINES_READ = Setting(2000, "lines", "a traceback's last lines read for its cause", "the end of a traceback says what broke",
     "components/queries/causes.py MAX_LINES")
-ERROR_LINE_READ = Setting(1000, "characters", "a traceback line read for its cause", "a huge line is data, not a message",
+ERROR_LINE_READ = Setting(1000, "characters", "a traceback line read for its cause", "a huge text is read from its last lines only, each cut",
     "components/queries/causes.py MAX_LINE")
 CAUSE_SUMMARY = Setting(200, "characters", "a cause's summary", "one line", "components/queries/causes.py MAX_SUMMARY")
-EXCEPTION_NAME = Setting(120, "characters", "an exception type's name", "no real one is near it",
+EXCEPTION_NAME = Setting(120, "characters", "an exception type's name", "a longer name is a line of data, not an exception",
     "components/queries/causes.py MAX_NAME")
 REPORT_URL = Setting(8 * KB, "bytes", "a bug report link", "a link to GitHub's new-issue form must stay a usable address",
     "components/queries/report.py MAX_URL")
@@ -303,7 +303,7 @@ REPORT_ERROR_LINES = Setting(40, "lines", "error lines in a bug report link, bef
     "the end of a traceback says what broke", "components/queries/report.py ERROR_LINES")
 REPORT_ERROR_LINE = Setting(300, "characters", "an error line in a bug report link", "the same",
     "components/queries/report.py MAX_ERROR_LINE")
-REPORT_TITLE = Setting(120, "characters", "a bug report's title", "GitHub shows a short title",
+REPORT_TITLE = Setting(120, "characters", "a bug report's title", "cut with an ellipsis; the body carries the rest",
     "components/queries/report.py MAX_TITLE")
 RUN_REQUEST_URL = Setting(8 * KB, "bytes", "a link asking for a model to be tested", "a usable address",
     "components/queries/run_request.py MAX_URL")
@@ -311,7 +311,8 @@ FEED_ENTRIES = Setting(50, "entries", "the feed", "only the newest changes are n
     "components/queries/feed.py MAX_ENTRIES")
 BADGE_RESULT = Setting(24, "characters", "a recorded result the app does not know, on a badge", "it must fit a badge",
     "components/queries/badge.py MAX_RESULT")
-DATA_STALE = Setting(24, "hours", "data older than this is called stale on the page", "the dataset changes a few times a day",
+DATA_STALE = Setting(24, "hours", "data older than this is called stale on the page",
+    "the live dataset is reread every hour: a day without a successful read means the Hub has been failing for a day",
     "components/queries/freshness.py STALE_AFTER")
 LOOKUP_WAIT = Setting(3.0, "s", "/lookup waits for a Hub record", "a page never waits; a program gets the record if the Hub is quick",
     "components/web/routes/endpoints.py LOOKUP_WAIT")
