@@ -61,7 +61,7 @@ def etag_cost(body: bytes, n: int = 50) -> tuple[float, float]:
     """Median ms to make the route's ETag of `body`, and to hash it with BLAKE2b instead."""
     if str(common.ROOT) not in sys.path:
         sys.path.insert(0, str(common.ROOT))
-    from components.web.routes.api_v1 import etag
+    from components.web.etags import tag_of as etag
 
     def timed(tag) -> float:
         times = []

@@ -18,11 +18,12 @@ from urllib.parse import parse_qsl, urlencode
 from typing_extensions import TypedDict
 
 from components.domain.versions import short_version
+from components.runtime import settings
 
 # Transformers was the first library the harness ran; a plain library version means it first.
 FIRST_LIBRARY = "transformers"
-ASKED_MAX = 80
-MAX_PARAM = 200  # a link's value is cut to this before it is read: no real version is near it
+ASKED_MAX = settings.STACK_ASKED.value
+MAX_PARAM = settings.STACK_PARAM.value
 
 
 # A stack's fields as the answers describe them; `queries/answers.py` uses these and every other answer type.

@@ -10,8 +10,10 @@ from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
+from components.runtime import settings
 
-@lru_cache(maxsize=4096)
+
+@lru_cache(maxsize=settings.VERSION_KEYS.value)
 def version_key(text: str | None) -> tuple:
     """Return a sort key: ascending order puts the oldest parsable version first and
     unparsable ones (ordered by their text) after all parsable ones."""

@@ -44,12 +44,13 @@ from components.queries.answers import (
     WantedAnswer,
 )
 from components.queries.argument_types import check_arguments
+from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 
 log = logging.getLogger(__name__)
 # How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
-LOOKUP_WAIT = 3.0
+LOOKUP_WAIT = settings.LOOKUP_WAIT.value
 
 F = TypeVar("F", bound=Callable)
 

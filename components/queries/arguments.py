@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.queries import views
+from components.runtime import settings
 from components.sources.rankings import Rankings
 from components.sources.records import Records, hub_id
 from components.sources.snapshot import Snapshot
 
-SHOWN = 80  # characters of a refused value quoted back: an answer never echoes a huge value
+SHOWN = settings.REFUSED_VALUE_SHOWN.value
 EXAMPLE_ID = "Qwen/Qwen3-0.6B"
 
 

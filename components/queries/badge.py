@@ -10,6 +10,7 @@ from __future__ import annotations
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER, PASS
 from components.domain.stacks import UnknownStack
 from components.domain.versions import short_version
+from components.runtime import settings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
 
@@ -18,8 +19,8 @@ LABEL = "Trainium"
 COLORS = {PASS: "green", FAIL: "red", EXCLUDED: "lightgrey", NOT_TESTED: "lightgrey", OTHER: "lightgrey"}
 GREY = "lightgrey"
 # shields.io keeps an endpoint's answer at least this long (its own floor is 300 s)
-CACHE_SECONDS = 300
-MAX_RESULT = 24  # a recorded result the app does not know is shown as recorded, cut to fit a badge
+CACHE_SECONDS = settings.BADGE_CACHE_SECONDS.value
+MAX_RESULT = settings.BADGE_RESULT.value
 
 
 class MalformedId(ValueError):

@@ -22,15 +22,16 @@ from functools import cache
 from pathlib import Path
 
 from components.queries.answers import CauseAnswer
+from components.runtime import settings
 
 ALGORITHM = "v1"
 CODES_FILE = Path(__file__).resolve().parents[2] / "data" / "neuron_error_codes.json"
 NO_ERROR_TEXT = "no error text"
 # The end of a traceback says what broke: a huge text is read from its last lines only.
-MAX_LINES = 2000
-MAX_LINE = 1000
-MAX_SUMMARY = 200
-MAX_NAME = 120  # of an exception type
+MAX_LINES = settings.ERROR_LINES_READ.value
+MAX_LINE = settings.ERROR_LINE_READ.value
+MAX_SUMMARY = settings.CAUSE_SUMMARY.value
+MAX_NAME = settings.EXCEPTION_NAME.value
 LONG_QUOTED = 64  # a quoted value longer than this is data (an output, a repr), not a name
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")

@@ -12,9 +12,10 @@ import pandas as pd
 
 from components.domain.results import EXCLUDED, FAIL, OTHER, PASS
 from components.domain.stacks import library_order
+from components.runtime import settings
 from components.sources.snapshot import Snapshot, Stack
 
-TOP_ORGS = 20
+TOP_ORGS = settings.CHART_ORGS.value
 NO_ORG = "(no organisation)"
 KINDS = (PASS, FAIL, EXCLUDED, OTHER)
 

@@ -19,11 +19,12 @@ from itertools import accumulate
 from components.queries import evidence
 from components.queries.answers import ConfigCheckAnswer
 from components.queries.expectation import UNKNOWN, expectation
+from components.runtime import settings
 from components.sources.records import ModelRecord, Records, empty_records
 from components.sources.snapshot import Snapshot, Stack
 
-MAX_BYTES = 1024 * 1024  # the body limit of every request (web/middleware/limits.py)
-MAX_DEPTH = 20  # a real config.json nests three or four levels
+MAX_BYTES = settings.REQUEST_BODY.value  # the body limit of every request (web/middleware/limits.py)
+MAX_DEPTH = settings.CONFIG_DEPTH.value
 # The model id a suggested script loads: the person's own checkpoint folder.
 LOCAL_PATH = "/path/to/your/model"
 # Configs whose MLP is two matrices (up, down) rather than a gated three (gate, up, down).
@@ -40,7 +41,7 @@ _NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
 INT_DIGITS = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
 # The largest count a config gives (a vocabulary, a hidden size): larger is not a model's, and an estimate
 # built from it would be a number no answer can print.
-MAX_COUNT = 2**40
+MAX_COUNT = settings.CONFIG_COUNT.value
 
 
 class ConfigError(ValueError):

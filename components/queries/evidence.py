@@ -10,10 +10,11 @@ from components.domain.results import EXCLUDED, PASS, as_kind
 from components.queries.answers import ArchitectureEvidence, BaseModelEvidence, Suggestion
 from components.queries.architectures import StackModel, architecture_model, by_architecture, closest_by_size, counts
 from components.queries.formatting import core_count, parameter_count, plain
+from components.runtime import settings
 from components.sources.records import ModelRecord, Records, base_chain
 from components.sources.snapshot import Snapshot, Stack
 
-BASE_HOPS = 3
+BASE_HOPS = settings.BASE_HOPS.value
 _TP_LINE = re.compile(r"^TP = \d+\b", re.MULTILINE)
 
 

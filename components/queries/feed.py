@@ -21,11 +21,12 @@ from components.domain.results import EXCLUDED
 from components.domain.stacks import StackRef
 from components.queries import links
 from components.queries.compare import compare
+from components.runtime import settings
 from components.sources.dataset import HUB_REPO
 from components.sources.snapshot import Snapshot, Stack
 
 ATOM = "http://www.w3.org/2005/Atom"
-MAX_ENTRIES = 50
+MAX_ENTRIES = settings.FEED_ENTRIES.value
 TITLE = "torch-neuronx model support"
 # A tag URI (RFC 4151) names the dataset, not the host: ids stay the same whatever address serves the feed.
 TAG = f"tag:huggingface.co,2026:{HUB_REPO}"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from components.runtime import settings
 from components.sources.snapshot import Provenance
 
 # The live dataset is reread every hour; a day without a successful read means the Hub (or the
 # network) has been failing for a day, and newer results may be missing from the page.
-STALE_AFTER = timedelta(hours=24)
+STALE_AFTER = timedelta(hours=settings.DATA_STALE.value)
 
 
 def age_text(age: timedelta) -> str:

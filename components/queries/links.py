@@ -12,12 +12,13 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from components.domain.stacks import StackRef, UnknownStack, names_stack
 from components.queries import ordering, views
 from components.queries.views import SELECTED, Query, normalise
+from components.runtime import settings
 from components.sources.rankings import Rankings
 from components.sources.records import Records, hub_id
 from components.sources.snapshot import Snapshot, Stack
 
 HUB = "https://huggingface.co"
-MAX_VALUE = 200
+MAX_VALUE = settings.LINK_VALUE.value
 # What a host may be: a name or an IPv4/IPv6 address, and a port. Anything else is not echoed into links.
 HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?")
 

@@ -14,12 +14,13 @@ from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
 from components.domain.stacks import StackRef
 from components.domain.versions import short_version
 from components.queries import details, formatting, links, ordering, sizes, views
+from components.runtime import settings
 from components.sources.app_sources import Moment
 
 APP_NAME = "torch-neuronx model support"
 SAMPLE_LABEL = "Sample data (made up, not real results)"
-FIRST_ROWS = 10  # painted before any script: the rows of the first screen
-MAX_ERROR = 160  # a FAIL's last error line, as the preview shows it
+FIRST_ROWS = settings.FIRST_ROWS.value
+MAX_ERROR = settings.PREVIEW_ERROR.value
 # each page's path -> (its name, what it shows)
 PAGES = {
     "": ("Models", "Search the models tested on AWS Trainium and see which run unmodified with torch-neuronx"),

@@ -17,13 +17,14 @@ from components.domain.stacks import StackRef
 from components.domain.versions import short_version
 from components.queries import failures, formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer, ModelCause
+from components.runtime import settings
 from components.sources.snapshot import Snapshot, Stack
 
 NEW_ISSUE = "https://github.com/aws-neuron/aws-neuron-sdk/issues/new"
-MAX_URL = 8 * 1024
-ERROR_LINES = 40  # at most, before the size limit trims them further
-MAX_ERROR_LINE = 300
-MAX_TITLE = 120
+MAX_URL = settings.REPORT_URL.value
+ERROR_LINES = settings.REPORT_ERROR_LINES.value
+MAX_ERROR_LINE = settings.REPORT_ERROR_LINE.value
+MAX_TITLE = settings.REPORT_TITLE.value
 
 
 def deep_link(model_id: str, stack: Stack, base: str | None) -> str | None:

@@ -13,13 +13,14 @@ from components.domain.stacks import StackRef
 from components.queries.answers import LookupAnswer, RequestTest
 from components.queries.formatting import cores_noted, cores_phrase, parameter_count
 from components.queries.links import HUB, model_url
+from components.runtime import settings
 from components.sources.dataset import HUB_REPO
 from components.sources.records import ModelRecord, hub_id
 
 DISCUSSIONS = f"{HUB}/datasets/{HUB_REPO}/discussions"
 # Browsers and the Hub's front end take long addresses, but not unbounded ones: past this the link opens
 # the form with the title only, and the text is there to copy.
-MAX_URL = 8 * 1024
+MAX_URL = settings.RUN_REQUEST_URL.value
 
 
 def evidence_lines(answer: LookupAnswer) -> list[str]:

@@ -17,6 +17,7 @@ from components.domain.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.queries import sizes
 from components.queries.answers import ModelOnStack, RankFields, RowAnswer, keys
 from components.queries.formatting import plain
+from components.runtime import settings
 from components.sources.rankings import TASKS, Rankings
 from components.sources.records import Records, empty_records
 from components.sources.snapshot import Snapshot, Stack, search_key
@@ -29,7 +30,7 @@ NO_RECORDS = empty_records()
 # The fields of a row and of a ranking, in the order the answers declare them (`answers.RowAnswer`).
 ROW_FIELDS = keys(ModelOnStack)
 RANK_FIELDS = keys(RankFields)
-MAX_QUERY = 200
+MAX_QUERY = settings.SEARCH_TEXT.value
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
 TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
 # Upper bounds, measured with tracemalloc: what one value of a row dict holds (a float, an int or a

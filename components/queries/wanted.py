@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from components.queries import evidence
 from components.queries.answers import Evidence, WantedAnswer, WantedModel
 from components.queries.expectation import expectation
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.records import Records, hub_id
 from components.sources.records_store import NOT_ON_HUB
@@ -21,7 +22,7 @@ from components.sources.wanted_counts import Counted, Wanted
 
 __all__ = ["TOP", "Counted", "Wanted", "current", "hub_says", "note_lookup", "ranking", "settle", "untested"]
 
-TOP = 100  # models in the ranking (docs/limits.md)
+TOP = settings.WANTED_TOP.value  # models in the ranking
 
 
 def untested(snapshot: Snapshot, model_id: str, records: Records | None = None) -> str | None:

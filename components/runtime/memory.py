@@ -18,10 +18,12 @@ import logging
 
 import pyarrow as pa
 
+from components.runtime import settings
+
 log = logging.getLogger(__name__)
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter
-ARENAS = 2
+ARENAS = settings.MALLOC_ARENAS.value
 
 
 @functools.cache

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from huggingface_hub import constants as hf_constants
 
-from components.runtime import memory
+from components.runtime import memory, settings
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, load
 from components.sources.file_cache import FileCache
 from components.sources.listing import list_source
@@ -30,11 +30,11 @@ SAMPLE_LABEL = "bundled sample data"
 # How long start-up gives the Hub dataset, counted from `DatasetStore.begin()` (the page is built
 # meanwhile) before the labelled sample is served in its place: a hanging Hub must not keep the
 # app from serving within a few seconds of launch.
-STARTUP_WAIT = 1.0
+STARTUP_WAIT = settings.STARTUP_WAIT.value
 # How often each replica looks whether the dataset changed (env DATA_CHECK_SECONDS; 0: never): its file list,
 # one small Hub call or a look at a local folder's sizes and times. The webhook reaches one replica; this is
 # how the others serve the same data within this long.
-DATA_CHECK_SECONDS = 30.0
+DATA_CHECK_SECONDS = settings.DATA_CHECK.value
 
 
 def data_check_seconds(env: dict[str, str] | None = None) -> float:
@@ -69,8 +69,8 @@ class DatasetStore(RefreshingStore[Snapshot]):
         source: str | None = None,
         *,
         startup_wait: float = STARTUP_WAIT,
-        refresh_seconds: float = 3600.0,
-        read_timeout: float = 120.0,
+        refresh_seconds: float = settings.DATASET_REFRESH.value,
+        read_timeout: float = settings.DATASET_READ_TIMEOUT.value,
         backoff: Backoff = Backoff(),
         loader: Callable[[str], Snapshot] | None = None,
         check_seconds: float | None = None,

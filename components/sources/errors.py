@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import re
 
-MAX_LENGTH = 200
+from components.runtime import settings
+
+MAX_LENGTH = settings.SOURCE_ERROR.value
 
 
 class SourceError(Exception):

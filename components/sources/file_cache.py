@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from components.runtime import settings
 from components.sources.parts import Span, StackKey
 from components.sources.snapshot import Skipped, Snapshot
 
@@ -45,7 +46,7 @@ class FileCache:
     """
 
     # A vocabulary is compacted when more than half of it, and more than this many texts, is no longer used.
-    COMPACT_AFTER = 1_000
+    COMPACT_AFTER = settings.VOCABULARY_COMPACT.value
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

@@ -16,10 +16,11 @@ from typing import BinaryIO
 import pyarrow.parquet as pq
 from huggingface_hub import HfApi, HfFileSystem
 
+from components.runtime import settings
 from components.sources.errors import SourceError, describe_error
 
 # One Hub call, the listing: the reads of the files themselves have huggingface_hub's own timeouts.
-HUB_TIMEOUT = 30.0
+HUB_TIMEOUT = settings.HUB_LISTING_TIMEOUT.value
 
 
 class DatasetError(SourceError):

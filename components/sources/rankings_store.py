@@ -20,6 +20,7 @@ from huggingface_hub import HfApi
 from huggingface_hub import constants as hf_constants
 from huggingface_hub.hf_api import ExpandModelProperty_T
 
+from components.runtime import settings
 from components.sources import rankings as snapshots
 from components.sources.errors import SourceError
 from components.sources.rankings import (
@@ -51,7 +52,7 @@ HUB_EXPAND: list[ExpandModelProperty_T] = [
 HUB_ERRORS = (httpx2.HTTPError, OSError, ValueError, KeyError, TypeError, AttributeError, SourceError)
 
 
-def fetch_live(api: HfApi | None = None, limit: int = 100) -> Rankings:
+def fetch_live(api: HfApi | None = None, limit: int = settings.RANKING_SIZE.value) -> Rankings:
     """Fetch the Hub's top `limit` models per task in each ranking.
 
     Raises whatever the Hub call raises (e.g. httpx2.ConnectError, OfflineModeIsEnabled), and
@@ -100,8 +101,8 @@ class RankingsStore(RefreshingStore[Rankings]):
         live: bool,
         required: bool = True,
         fetch: Callable[[], Rankings] | None = None,
-        refresh_seconds: float = 3600.0,
-        read_timeout: float = 20.0,
+        refresh_seconds: float = settings.RANKINGS_REFRESH.value,
+        read_timeout: float = settings.RANKINGS_READ_TIMEOUT.value,
         backoff: Backoff = Backoff(),
     ):
         super().__init__(refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff)

@@ -25,6 +25,7 @@ from typing import Any
 from huggingface_hub.errors import HFValidationError
 from huggingface_hub.utils import validate_repo_id
 
+from components.runtime import settings
 from components.sources.errors import SourceError
 from components.sources.hub_values import count, parameter_count, parse_time, score
 from components.sources.json_file import read_json
@@ -36,11 +37,11 @@ BUNDLED_RECORDS = Path(__file__).resolve().parents[2] / "data" / "models_snapsho
 HUB_EXPAND = [
     "pipeline_tag", "config", "cardData", "safetensors", "downloads", "likes", "trendingScore", "gated", "private",
 ]  # fmt: skip
-MAX_ID = 96  # the Hub's own limit on a repo name
+MAX_ID = settings.HUB_ID.value
 # Why the Hub gave no record is kept for this many ids, the most recent: each distinct unknown id was kept
 # for ever (10,240 asked, 10,240 kept); one dropped is only asked again when wanted.
-MAX_UNKNOWN = 4096
-MAX_BASE_MODELS = 8  # a merge may name many parents; the evidence needs only the first few
+MAX_UNKNOWN = settings.UNKNOWN_IDS.value
+MAX_BASE_MODELS = settings.BASE_MODELS.value
 _TASK = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _ARCHITECTURE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,80}$")
 

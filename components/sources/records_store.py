@@ -25,6 +25,7 @@ import httpx2
 from huggingface_hub import HfApi
 from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
 
+from components.runtime import settings
 from components.sources import records as record_files
 from components.sources.errors import SourceError
 from components.sources.records import (
@@ -50,11 +51,13 @@ NOT_ON_HUB = "the Hub has no public model with this id (it may be private or mis
 BUSY = "not looked up yet: too many Hub look-ups are waiting"
 # Ids not yet known queued for a Hub look-up in one minute: one full queue. Anyone can name new ids, each
 # a Hub call; past this they wait (asked again the next time they are wanted).
-LOOKUPS_A_MINUTE = 256
-LOOKUP_WINDOW = 60.0
+LOOKUPS_A_MINUTE = settings.RECORD_LOOKUPS_A_MINUTE.value
+LOOKUP_WINDOW = settings.RECORD_LOOKUP_WINDOW.value
 
 
-def fetch_record(model_id: str, api: Any = None, timeout: float = 8.0) -> ModelRecord | None:
+def fetch_record(
+    model_id: str, api: Any = None, timeout: float = settings.RECORD_LOOKUP_TIMEOUT.value
+) -> ModelRecord | None:
     """Ask the Hub for one model's record; None when its answer has no usable id.
     Raises what huggingface_hub raises (RepositoryNotFoundError, GatedRepoError, HTTP and timeout errors).
 
@@ -111,11 +114,11 @@ class RecordsStore(RefreshingStore[Records]):
         live: bool,
         required: bool = True,
         fetch: Callable[[str], ModelRecord | None] | None = None,
-        timeout: float = 8.0,
-        workers: int = 4,
-        batch: int = 32,
-        max_pending: int = 256,
-        max_live: int = 4096,
+        timeout: float = settings.RECORD_LOOKUP_TIMEOUT.value,
+        workers: int = settings.RECORD_LOOKUP_WORKERS.value,
+        batch: int = settings.RECORD_LOOKUP_BATCH.value,
+        max_pending: int = settings.RECORD_LOOKUPS_QUEUED.value,
+        max_live: int = settings.RECORDS_LIVE.value,
         backoff: Backoff = Backoff(),
         max_unknown: int = MAX_UNKNOWN,
         lookups_a_minute: int = LOOKUPS_A_MINUTE,

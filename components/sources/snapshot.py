@@ -30,6 +30,7 @@ from components.domain.stacks import (
     resolve_picker,
 )
 from components.domain.versions import newest_first
+from components.runtime import settings
 from components.sources.memo import approx_bytes
 from components.sources.moment_cache import MomentCache
 
@@ -167,7 +168,7 @@ class Snapshot:
         self._memo = MomentCache(max_bytes=self.MEMO_BYTES, weigh=approx_bytes)
 
     # What one snapshot keeps of computed answers (views, comparisons, charts), whatever the traffic.
-    MEMO_BYTES = 64 * 1024 * 1024
+    MEMO_BYTES = settings.MEMO_BYTES.value
 
     def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
         """Compute once per snapshot, kept while it fits the byte bound: answers die with their snapshot.

@@ -25,11 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from components.runtime import settings
+
 # Limits (docs/limits.md).
-MAX_IDS = 10_000  # model ids kept; past it the rarest (fewest lookups, then longest unseen) goes first
-MAX_SEEN = 200_000  # (address, model) pairs remembered a day, ~15 MB; past it a new pair is not counted that day
-MAX_UNCHECKED = 1_000  # ids held until the Hub confirms them; past it a new one is not held (anyone can make up ids)
-WINDOW_DAYS = 30  # the ranking counts the last 30 days; older days are dropped when the day turns
+MAX_IDS = settings.WANTED_IDS.value  # past it the rarest (fewest lookups, then longest unseen) goes first
+MAX_SEEN = settings.WANTED_SEEN.value  # past it a new (address, model) pair is not counted that day
+MAX_UNCHECKED = settings.WANTED_UNCHECKED.value  # past it a new unconfirmed id is not held
+WINDOW_DAYS = settings.WANTED_DAYS.value  # older days are dropped when the day turns
 
 
 @dataclass(frozen=True)

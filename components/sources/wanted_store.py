@@ -25,14 +25,15 @@ from pathlib import Path
 
 from huggingface_hub import CommitScheduler, HfApi
 
+from components.runtime import settings
 from components.sources.wanted_counts import Wanted, shared_secret
 
 log = logging.getLogger(__name__)
 
-EVERY_MINUTES = 10  # a commit at most this often: the Hub's commit rate stays far below its limits
+EVERY_MINUTES = settings.WANTED_COMMIT_EVERY.value  # a commit at most this often
 FOLDER = "wanted"  # in the repo and in the local folder the scheduler pushes
-MAX_LINE = 512  # a line read back longer than this is not one this app wrote
-MAX_FILE = 32 * 1024 * 1024  # bytes read back per file: a replica writes a few KB a day
+MAX_LINE = settings.WANTED_LINE.value
+MAX_FILE = settings.WANTED_FILE.value
 
 
 class WantedScheduler(CommitScheduler):

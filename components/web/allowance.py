@@ -10,7 +10,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-MAX_ADDRESSES = 4096  # as many as the unknown Hub ids kept (records.py): a few hundred KB at most
+from components.runtime import settings
+
+MAX_ADDRESSES = settings.ALLOWANCE_ADDRESSES.value
 
 
 class Allowance:

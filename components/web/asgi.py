@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from components.runtime import settings
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -23,10 +25,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 log = logging.getLogger(__name__)
 
 # Refused calls: this many log lines a minute, then one line that counts the rest.
-REFUSALS_SHOWN = 3
-REFUSALS_WINDOW = 60.0
+REFUSALS_SHOWN = settings.REFUSALS_SHOWN.value
+REFUSALS_WINDOW = settings.REFUSALS_WINDOW.value
 # The count line names this many reasons, the commonest.
-SHOWN_REASONS = 5
+SHOWN_REASONS = settings.REFUSAL_REASONS.value
 
 
 def relative_path(scope: Scope) -> str:

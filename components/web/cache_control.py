@@ -9,9 +9,11 @@ replicas one request per link a period, and new data reaches every visitor withi
 
 from __future__ import annotations
 
+from components.runtime import settings
+
 # The first HTML: browsers ask again every time (an If-None-Match, answered 304 while the data holds), a
 # shared cache keeps it a minute: the dataset changes a few times a day.
-PAGE_SECONDS = 60
+PAGE_SECONDS = settings.PAGE_CACHE_SECONDS.value
 
 
 def shared(seconds: int, *, browser: int | None = None) -> str:

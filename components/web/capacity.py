@@ -11,14 +11,16 @@ from __future__ import annotations
 import logging
 import resource
 
+from components.runtime import settings
+
 log = logging.getLogger(__name__)
 
 # Descriptors kept back from connections: the Parquet files a refresh reads, sockets to the Hub, the log,
 # Python's own files and pipes. A refresh of the Hub dataset opens a few dozen at most.
-FD_RESERVE = 256
+FD_RESERVE = settings.FD_RESERVE.value
 # Where the hard limit is "unlimited", the soft limit is raised this far: a connection cap of thousands
 # needs no more, and some libraries allocate per possible descriptor.
-OPEN_FILES_CEILING = 65_536
+OPEN_FILES_CEILING = settings.OPEN_FILES_CEILING.value
 
 
 def raise_open_files() -> int:

@@ -30,7 +30,8 @@ EVERYONE = "*"
 
 
 def on_space(environ: Mapping[str, str] = os.environ) -> bool:
-    """Whether the app runs on a Hugging Face Space (env `SYSTEM=spaces`)."""
+    """Whether the app runs on a Hugging Face Space (env `SYSTEM=spaces`, which every Space sets): the one reading
+    the app has, for the proxies it trusts and for what it turns on as Gradio's `launch()` would there."""
     return environ.get("SYSTEM") == "spaces"
 
 

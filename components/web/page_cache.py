@@ -10,16 +10,14 @@ for it wait. What decides a link's answer is `key_of`. Each answer has an ETag: 
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from components.web import cache_control
+from components.runtime import settings
+from components.web import cache_control, etags
 
 # A page's first HTML is ~40-60 KB: 256 links keep at most ~15 MB, more distinct links than a launch
 # shares; a crawler walking thousands of links only turns the oldest over.
-PAGE_CACHE = 256
+PAGE_CACHE = settings.PAGE_CACHE.value
 # Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed); a
 # shared cache may keep it a minute (`cache_control.py`).
 CACHE_CONTROL = cache_control.PAGE.encode()
@@ -39,16 +37,7 @@ class Page:
     etag: bytes = field(init=False)
 
     def __post_init__(self) -> None:
-        self.etag = b'"' + hashlib.blake2b(self.body, digest_size=12).hexdigest().encode() + b'"'
-
-
-def etag_matches(scope: Mapping[str, Any], etag: bytes) -> bool:
-    """Whether the request's `If-None-Match` names `etag` (or `*`)."""
-    for key, value in scope.get("headers", ()):
-        if key.lower() == b"if-none-match":
-            tags = [tag.strip().removeprefix(b"W/") for tag in value.split(b",")]
-            return etag in tags or b"*" in tags
-    return False
+        self.etag = etags.tag_of(self.body).encode()
 
 
 def key_of(scope: dict, page: str) -> tuple:

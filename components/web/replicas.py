@@ -20,6 +20,8 @@ import os
 import socket
 from pathlib import Path
 
+from components.runtime import settings
+
 ROOT = Path(__file__).resolve().parents[2]
 # What a release of the app is: its code and the files its pages are made of.
 RELEASE_FILES = ("app.py", "components/**/*.py", "assets/*.css", "assets/*.md")
@@ -30,7 +32,7 @@ STICKY_SCRIPT = (
     "<script>(()=>{if(/(?:^|;\\s*)" + COOKIE + "=/.test(document.cookie))return;"
     "const b=crypto.getRandomValues(new Uint8Array(12));"
     'document.cookie="' + COOKIE + '="+Array.from(b,x=>x.toString(16).padStart(2,"0")).join("")'
-    '+";path=/;max-age=86400;SameSite=Lax"})()</script>'
+    f'+";path=/;max-age={settings.AFFINITY_COOKIE_SECONDS.value};SameSite=Lax"}})()</script>'
 )
 
 

@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from components.queries import api, argument_types
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.web import capacity, clients, metrics
 from components.web.asgi import RefusalLog
@@ -53,53 +54,53 @@ log = logging.getLogger(__name__)
 # makes everyone asking for the same thing wait behind it; the `gr.api` endpoints are events too.
 # 16 at a time per event lets a crowd search at once; all events share 40 worker threads, and on a
 # 2-vCPU Space more would only queue on the GIL.
-CONCURRENCY_LIMIT = 16
-MAX_THREADS = 40
+CONCURRENCY_LIMIT = settings.EVENT_CONCURRENCY.value
+MAX_THREADS = settings.WORKER_THREADS.value
 # A burst beyond this many waiting events is told "queue full" at once rather than made to wait.
-QUEUE_MAX_SIZE = 512
+QUEUE_MAX_SIZE = settings.QUEUE_SIZE.value
 # Gradio's default ("auto") sends every waiting tab its place in the queue each time an event starts: a
 # burst of 500 waiting tabs costs 500 messages per event on the event loop, the cost growing as the square
 # of the crowd. Every 2 s instead, each waiting tab still learns its place (progress shows it).
-QUEUE_STATUS_EVERY = 2.0
+QUEUE_STATUS_EVERY = settings.QUEUE_STATUS_EVERY.value
 # The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
-MAX_FILE_SIZE = "1kb"
+MAX_FILE_SIZE = f"{settings.UPLOAD_FILE.value // 1024}kb"  # as Gradio reads it
 
 # A call without a session_hash (curl, plain HTTP) gets a session of its own; Gradio keeps 10,000. 1,000
 # bounds their memory. A browser tab idle while 1,000 newer sessions arrive loses nothing: the pages keep
 # no state on the server, and their events read the pickers as text, not against the session's choices
 # (`pages/wiring.py` `PAGE_EVENT`).
-SESSION_CAPACITY = 1000
+SESSION_CAPACITY = settings.SESSIONS.value
 # After every event Gradio's queue rebuilds a pandas summary of the last 10,000 events (the latency figures
 # of the API page): a few to tens of ms of CPU per request, growing with traffic. Once per 1,000 events
 # keeps those figures fresh at a thousandth of the cost (a setting Gradio reads from the environment).
-ANALYTICS_EVERY = 1000
+ANALYTICS_EVERY = settings.ANALYTICS_EVERY.value
 
 # The connections (uvicorn's configuration). uvicorn answers 503 to EVERY request while this many connections
 # are open, so the cap must sit above any crowd, not at it: at 512 a launch's burst of tabs (each holds its
 # heartbeat on a connection of its own; HTTP/1.1 cannot multiplex streams) was refused whole. 8,192 is four
 # times the 2,000 open tabs the visitor benchmark holds (~41 KB of RSS each), clamped to the open-file limit
 # (`capacity.connection_cap`). Env `MAX_CONNECTIONS` changes it (a test makes it small).
-MAX_CONNECTIONS = 8192
+MAX_CONNECTIONS = settings.CONNECTIONS.value
 # One peer (a connection's own address) may hold at most this many: 8,300 idle sockets from one peer filled the
 # whole cap, and uvicorn then refused every other client for as long as it kept reconnecting. An eighth of the
 # cap leaves room for a company's NAT (a browser holds up to six connections to a host). Trusted proxies
 # (`clients.forwarded_allow_ips()`) are exempt: on a Space every connection comes from the proxy. Env
 # `MAX_PEER_CONNECTIONS` changes it.
-MAX_PEER_CONNECTIONS = 1024
+MAX_PEER_CONNECTIONS = settings.PEER_CONNECTIONS.value
 # uvicorn's default 2,048 is the kernel's queue of not-yet-accepted connections: a burst of 2,000 tabs
 # arriving at once fills it; Linux caps it at net.core.somaxconn (4,096 on current kernels).
-BACKLOG = 4096
+BACKLOG = settings.BACKLOG.value
 # A browser reuses an idle connection within a few seconds or not at all (uvicorn's default).
-KEEP_ALIVE = 5
+KEEP_ALIVE = settings.KEEP_ALIVE.value
 # A browser sends a request's head in one packet and this app's bodies are a few KB: 20 s is generous for
 # a slow phone and still frees a slot held by a client that sends nothing, or drips a line at a time.
-REQUEST_DEADLINE = 20.0
+REQUEST_DEADLINE = settings.REQUEST_DEADLINE.value
 # A request's head still incomplete past this many bytes is refused (h11's buffer limit, its own default
 # made explicit): a browser's head is under 8 KB. A head that arrives whole in one read (asyncio reads up to
 # 64 KB) is parsed whatever its size, so this bounds what a client can make the server buffer, not a head.
-MAX_HEAD = 16 * 1024
+MAX_HEAD = settings.REQUEST_HEAD.value
 # On stopping, open streams (a tab's heartbeat never ends by itself) get this long before they are cut.
-GRACEFUL_STOP = 3
+GRACEFUL_STOP = settings.GRACEFUL_STOP.value
 
 
 def setting(name: str, default: int) -> int:
@@ -268,10 +269,6 @@ def middleware(
 def named_parameters() -> dict[str, list[str]]:
     """Each named endpoint's argument names, by its name."""
     return {name: argument_types.parameters(getattr(api.Api, name)) for name in api.NAMED}
-
-
-def on_space() -> bool:
-    return os.environ.get("SYSTEM") == "spaces" and bool(os.environ.get("SPACE_ID"))
 
 
 class CancelledOnStop(logging.Filter):

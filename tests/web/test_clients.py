@@ -7,7 +7,7 @@ import logging
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from components.web import clients
-from tests.helpers import run_async
+from tests.helpers import ROOT, run_async
 
 
 def test_loopback_is_trusted_off_a_space_and_the_private_ranges_too_on_one():
@@ -46,3 +46,22 @@ def test_the_client_is_the_rightmost_hop_no_trusted_proxy_wrote():
     # an untrusted peer: its own address, whatever it wrote
     assert seen_by_the_app("127.0.0.2", "6.6.6.6", on_space) == "127.0.0.2"
     assert clients.client_address({}) == "unknown"
+
+
+def test_on_a_space_is_one_reading_used_everywhere():
+    """`SYSTEM=spaces` (every Space sets it) is the one reading: the server's launch settings use the same
+    function as the trusted proxies, and no other module reads the variable."""
+    from components.web import server
+
+    assert (
+        clients.on_space({"SYSTEM": "spaces"})
+        and not clients.on_space({})
+        and not clients.on_space({"SPACE_ID": "a/b"})
+    )
+    assert not hasattr(server, "on_space")  # the mount reads clients.on_space itself
+    readers = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "components").rglob("*.py"))
+        if '"SYSTEM"' in path.read_text(encoding="utf-8") or '"spaces"' in path.read_text(encoding="utf-8")
+    ]
+    assert readers == ["components/web/clients.py"]

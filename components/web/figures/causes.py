@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from components.domain.stacks import StackRef
 from components.queries import causes, failures
 from components.queries.formatting import noun
+from components.runtime import settings
 from components.sources.snapshot import Snapshot
 from components.web.figures.stacks import COLOURWAY, STACK_AXIS, _style, library_dividers, stack_ticks
 from components.web.html.markup import esc
@@ -18,7 +19,7 @@ from components.web.html.markup import esc
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-TOP_CAUSES = 8
+TOP_CAUSES = settings.CHART_CAUSES.value
 CAPTION = (
     f"Models blocked on each stack by the {TOP_CAUSES} causes that block the most models over all stacks (and "
     "each library's first cause), a line per cause and library, each library's oldest stack on its left. A cause "

@@ -27,6 +27,8 @@ import anyio
 import brotli
 from starlette.responses import FileResponse
 
+from components.runtime import settings
+from components.web import etags
 from components.web.asgi import ASGIApp, Receive, Scope, Send, relative_path
 
 # URL prefix -> the folder of the Gradio package it is served from (Gradio's routes `/assets/{path}` and
@@ -34,13 +36,13 @@ from components.web.asgi import ASGIApp, Receive, Scope, Send, relative_path
 FOLDERS = {"/assets/": "templates/frontend/assets", "/static/": "templates/frontend/static"}
 SUFFIXES = (".js", ".css")
 # Gradio's Brotli middleware leaves bodies under 400 bytes as they are; so does this.
-MIN_SIZE = 400
+MIN_SIZE = settings.ASSET_MIN_SIZE.value
 # Brotli 5 takes about as long as Gradio's 4 (4 ms for its 120 KB table chunk) and is a little smaller.
-BROTLI_QUALITY = 5
-GZIP_LEVEL = 6
+BROTLI_QUALITY = settings.BROTLI_QUALITY.value
+GZIP_LEVEL = settings.GZIP_LEVEL.value
 # Gradio ships ~18 MB of scripts and styles; a page uses ~1 MB (~250 KB compressed). A client that asked
 # for every file in both encodings would keep ~10 MB: past this, files are served by Gradio, not kept.
-MAX_KEPT = 16 * 1024 * 1024
+MAX_KEPT = settings.ASSETS_KEPT.value
 # Gradio sends `.js` as application/javascript whatever the platform's table says (routes.py).
 CONTENT_TYPES = {".js": b"application/javascript"}
 
@@ -92,12 +94,9 @@ NOT_MODIFIED_HEADERS = (b"cache-control", b"content-location", b"date", b"etag",
 
 
 def not_modified(if_none_match: bytes, headers: list[tuple[bytes, bytes]]) -> bool:
-    """Whether a request's If-None-Match names the answer's ETag (weak or strong, or `*`)."""
+    """Whether a request's If-None-Match names the answer's ETag (Starlette's, as Gradio sends it)."""
     etag = dict(headers).get(b"etag")
-    if not if_none_match or etag is None:
-        return False
-    tags = {tag.strip().removeprefix(b"W/") for tag in if_none_match.split(b",")}
-    return b"*" in tags or etag.removeprefix(b"W/") in tags
+    return etag is not None and etags.matches(if_none_match, etag)
 
 
 class Assets:

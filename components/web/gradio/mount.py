@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
-from components.web import metrics, replicas, server
+from components.web import clients, metrics, replicas, server
 from components.web.gradio import assets, page_config, queue_look, theme
 from components.web.gradio.patches import build_once, mcp_json, sessions, unread
 from components.web.html import head
@@ -141,7 +141,7 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         allowed_paths=env_list("GRADIO_ALLOWED_PATHS"),
         blocked_paths=blocked_paths(dataset) + env_list("GRADIO_BLOCKED_PATHS"),
         root_path=os.environ.get("GRADIO_ROOT_PATH", ""),
-        pwa=server.on_space(),  # as launch() does: on a Space the page can be installed as an app
+        pwa=clients.on_space(),  # as launch() does: on a Space the page can be installed as an app
         app_kwargs={
             "middleware": gradio_middleware(),
             "lifespan": unread.lifespan,

@@ -13,9 +13,10 @@ from markupsafe import Markup
 from components.domain.stacks import StackRef
 from components.queries import links
 from components.queries.answers import ComparedModel, LookupAnswer
+from components.runtime import settings
 from components.web.html.markup import join
 
-MAX_MODELS_LISTED = 60  # per cause; the rest are counted (the /failures API lists them all)
+MAX_MODELS_LISTED = settings.CAUSE_MODELS.value
 
 
 def open_link(model_id: str, stack: StackRef) -> str:

@@ -13,6 +13,7 @@ from components.domain.results import EXCLUDED, KIND_LABELS, MEANING, NOT_TESTED
 from components.domain.stacks import StackRef
 from components.queries import formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer
+from components.runtime import settings
 from components.web.html.markup import badge, join, model_link
 
 # Until a model is opened, the details column says what it will hold (never empty boxes).
@@ -25,8 +26,8 @@ GUIDE = Markup(
     "<li>the exact <code>run.py</code> the harness ran, to copy or download;</li>"
     "<li>how it fared on every other stack, or why it was excluded.</li></ul></div>"
 )
-ERROR_PREVIEW_LINES = 6
-MAX_ERROR_CHARS = 50_000
+ERROR_PREVIEW_LINES = settings.ERROR_PREVIEW_LINES.value
+MAX_ERROR_CHARS = settings.ERROR_SHOWN.value
 
 
 def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = None) -> Markup:

@@ -23,14 +23,15 @@ from starlette.requests import Request
 
 from components.queries import links
 from components.queries import preview as previews
+from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.sources.moment_cache import MomentCache
-from components.web import page_cache, replicas
+from components.web import etags, page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, VARY, base_url, page_query
 from components.web.html import busy, first_paint, without_scripts
 
-MAX_BODY = 4 * 1024 * 1024  # a page's HTML is ~40 KB; anything far larger is passed on untouched
+MAX_BODY = settings.PAGE_SCAN.value
 # pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
 UNPAINTED = ("endpoints",)
 _BLOCK = '<div id="first-paint">'
@@ -228,7 +229,7 @@ class FirstResponse:
         headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
         if links.space_url() is None:  # its links come from the request's host
             headers = with_vary(headers, VARY.encode())
-        if page_cache.etag_matches(scope, etag):
+        if etags.scope_matches(scope, etag):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
             await send({"type": "http.response.body", "body": b""})
             return

@@ -15,14 +15,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
+from components.runtime import settings
+from components.runtime.settings import KB, MB
 from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, answer, read_body, relative_path
 
 log = logging.getLogger(__name__)
 
-KB = 1024
-MB = 1024 * KB
 # The endpoints take a few short strings; MCP messages and Gradio's queue calls are a few KB.
-DEFAULT_LIMIT = 1 * MB
+DEFAULT_LIMIT = settings.REQUEST_BODY.value
 
 
 def describe(limit: int) -> str:

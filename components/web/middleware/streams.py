@@ -20,6 +20,7 @@ import contextlib
 import logging
 from collections import Counter
 
+from components.runtime import settings
 from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer, relative_path
 from components.web.clients import client_address
 
@@ -29,12 +30,12 @@ log = logging.getLogger(__name__)
 # call in flight. Off a Space every caller behind one proxy or NAT shares an address (benchmarks/load.py
 # runs 50 clients from one): 64 leaves room for them and keeps one address to an eighth of the
 # connection cap (`server.py` `MAX_CONNECTIONS`), where nothing stopped one client holding thousands.
-PER_CLIENT = 64
+PER_CLIENT = settings.STREAMS_PER_CLIENT.value
 # A result arrives in seconds; minutes of heartbeats mean a result that will not come.
-LIFETIME = 300.0
+LIFETIME = settings.STREAM_LIFETIME.value
 HEARTBEAT = "/gradio_api/heartbeat/"  # the page's liveness: counted, not ended
 # After the stream is told its client left, this long for it to stop before it is cancelled.
-GRACE = 5.0
+GRACE = settings.STREAM_GRACE.value
 STREAM_PREFIXES = ("/gradio_api/heartbeat/", "/gradio_api/queue/data", "/gradio_api/call/", "/gradio_api/mcp/sse")
 
 

@@ -14,7 +14,6 @@ Refused requests are not logged: the caller reads why in the answer.
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import json
 from collections.abc import Callable, Sequence
@@ -30,8 +29,10 @@ from components.domain.stacks import UnknownStack
 from components.queries import arguments as taken
 from components.queries.api import Api
 from components.queries.argument_types import ASKER
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
+from components.web import etags
 from components.web.clients import client_address
 from components.web.routes import openapi
 from components.web.routes.api_table import (
@@ -48,7 +49,7 @@ from components.web.routes.api_table import (
     parameters,
 )
 
-MAX_BODY = 256 * 1024  # a config.json is a few KB (the app's body limit, limits.py, is larger)
+MAX_BODY = settings.API_V1_BODY.value  # a config.json is a few KB (the app's body limit, limits.py, is larger)
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 PREFLIGHT_MAX_AGE = "86400"
 # Every method reaches a route under /api/v1 (Starlette's default is GET only; a method a route did not list
@@ -110,27 +111,12 @@ def body_json(answer: Any) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
-def etag(body: bytes) -> str:
-    """A strong ETag of the body: equal bodies, equal tags. 128 bits of SHA-256, which OpenSSL hashes with the
-    CPU's SHA instructions: faster than BLAKE2b on a large answer (benchmarks/api_v1.py times both)."""
-    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-
-
-def not_modified(request: Request, tag: str) -> bool:
-    """Whether the request's If-None-Match names `tag` (or `*`), compared weakly as RFC 9110 says."""
-    asked = request.headers.get("if-none-match")
-    if not asked:
-        return False
-    tags = {t.strip().removeprefix("W/") for t in asked.split(",")}
-    return "*" in tags or tag in tags
-
-
 def cached(request: Request, answer: Any, cache_control: str = CACHE_CONTROL) -> Response:
     """200 with the answer, or 304 without a body when the caller already holds it."""
     body = body_json(answer)
-    tag = etag(body)
+    tag = etags.tag_of(body)
     headers = {**CORS, "ETag": tag, "Cache-Control": cache_control}
-    if not_modified(request, tag):
+    if etags.matches(request.headers.get("if-none-match"), tag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=JSON_TYPE, headers=headers)
 

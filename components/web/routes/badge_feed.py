@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from components.domain.stacks import StackRef
 from components.queries import badge, feed, links
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
@@ -24,7 +25,7 @@ from components.web.html.follow import BADGE_PATH, FEED_PATH
 FEED_TYPE = "application/atom+xml; charset=utf-8"
 # shields.io asks again after this long; feed readers poll: the data changes a few times a day
 CACHE_CONTROL = cache_control.shared(badge.CACHE_SECONDS)
-MAX_QUERY = 2048  # a badge or feed link is a few hundred characters
+MAX_QUERY = settings.BADGE_FEED_QUERY.value  # a badge or feed link is a few hundred characters
 
 
 def _error(message: str, status: int) -> JSONResponse:

@@ -11,19 +11,20 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from components.queries import preview as previews
+from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.sources.moment_cache import Declined, MomentCache
-from components.web import cache_control, page_cache
+from components.web import cache_control, etags
 from components.web.allowance import Allowance
 from components.web.clients import client_address
 from components.web.deep_links import CARD_PATH, MAX_QUERY, page_query
 
-CARD_CACHE = 128  # cards kept per snapshot (~50 KB each)
-CACHE_CONTROL = cache_control.shared(300)
+CARD_CACHE = settings.CARD_CACHE.value  # cards kept per snapshot (~50 KB each)
+CACHE_CONTROL = cache_control.shared(settings.CARD_CACHE_SECONDS.value)
 # A new card costs ~80 ms of CPU, a kept one a few: one address may have 10 drawn at once and 10 more a
 # minute; past that it gets the app's card, drawn once per snapshot, not kept by any cache (a crawler
 # asks again later for the link's own card).
-DRAWS_AT_ONCE, DRAWS_A_MINUTE = 10, 10
+DRAWS_AT_ONCE, DRAWS_A_MINUTE = settings.CARD_DRAWS_BURST.value, settings.CARD_DRAWS_A_MINUTE.value
 
 
 class PastAllowance(Declined):
@@ -56,9 +57,9 @@ class Cards:
             png = self.kept.get((moment.snapshot,), (page, preview.query), lambda: self._draw(preview, client))
         except PastAllowance:
             return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
-        etag = page_cache.Page([], png).etag.decode()
+        etag = etags.tag_of(png)
         headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
-        if page_cache.etag_matches(request.scope, etag.encode()):
+        if etags.matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers=headers)
         return Response(png, media_type="image/png", headers=headers)
 

@@ -14,10 +14,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from components.queries import export, links, views
+from components.runtime import settings
 from components.sources.app_sources import Sources
 
 FORMATS = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
-MAX_QUERY = 4096  # a link the page makes is a few hundred characters
+MAX_QUERY = settings.DOWNLOAD_QUERY.value
 
 
 class Downloads:

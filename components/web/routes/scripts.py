@@ -5,25 +5,25 @@ that browsers keep them across pages instead of every first HTML carrying them."
 
 from __future__ import annotations
 
-import hashlib
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from components.runtime import settings
+from components.web import etags
 from components.web.html import busy, head, table
 
 # A script changes only with a release of the app; an hour, then a check by ETag.
-CACHE_CONTROL = "public, max-age=3600"
+CACHE_CONTROL = f"public, max-age={settings.SCRIPT_CACHE_SECONDS.value}"
 
 
 def script(text: str):
     """The endpoint that serves `text` as JavaScript, with an ETag of its own."""
-    etag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+    etag = etags.tag_of(text.encode())
 
     def serve(request: Request) -> Response:
         headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
-        if etag in request.headers.get("if-none-match", ""):
+        if etags.matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers=headers)
         return Response(text, media_type="text/javascript", headers=headers)
 

@@ -9,6 +9,7 @@ from starlette.routing import Route
 
 from components.queries import links, wanted
 from components.queries.wanted_feed import wanted_feed
+from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import cache_control
@@ -16,7 +17,7 @@ from components.web.deep_links import VARY
 from components.web.routes.badge_feed import FEED_TYPE
 
 WANTED_FEED_PATH = "/wanted.atom"
-CACHE_CONTROL = cache_control.shared(600)  # the counts are committed every 10 minutes
+CACHE_CONTROL = cache_control.shared(settings.WANTED_FEED_CACHE_SECONDS.value)
 
 
 def routes(sources: Sources, counts: wanted.Wanted | None = None) -> list[Route]:

@@ -28,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from components.runtime import settings
 from components.sources.refresh import RefreshingStore
 from components.web.asgi import RefusalLog
 
@@ -36,13 +37,13 @@ log = logging.getLogger(__name__)
 PATH = "/webhooks/dataset"
 HEADER = "X-Webhook-Secret"
 # A Hub webhook payload is a few KB; reading more would let any caller make the app buffer it.
-MAX_BODY = 64 * 1024
+MAX_BODY = settings.WEBHOOK_BODY.value
 # A payload value is logged as the repr of at most this many characters.
-LOGGED_CHARS = 100
+LOGGED_CHARS = settings.WEBHOOK_LOGGED.value
 # After a refresh is asked for, calls for this long merge into one more asked at its end: a push of several
 # files fires a webhook per commit within seconds, and the last of them is read at most this late. Env
 # `WEBHOOK_DEBOUNCE_SECONDS` changes it (0: every call asks at once; the store still merges while one runs).
-DEBOUNCE_SECONDS = 10.0
+DEBOUNCE_SECONDS = settings.WEBHOOK_DEBOUNCE.value
 DEBOUNCE_ENV = "WEBHOOK_DEBOUNCE_SECONDS"
 NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
 

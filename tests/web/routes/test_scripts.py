@@ -54,3 +54,11 @@ def test_every_pages_script_is_a_file_and_the_head_only_names_it():
     # every page's config carries the head: the feed's link and the script's name, not the script
     assert head.HEAD.count("<script") == 1 and 'src="page.js"' in head.HEAD and len(head.HEAD) < 200
     assert http.get(head.SCRIPT_PATH, headers={"If-None-Match": answer.headers["etag"]}).status_code == 304
+
+
+def test_a_script_is_not_modified_for_its_tag_in_a_list_and_sent_whole_for_a_header_that_only_holds_it():
+    http = TestClient(Starlette(routes=scripts.routes()))
+    tag = http.get(busy.SCRIPT_PATH).headers["etag"]
+    assert http.get(busy.SCRIPT_PATH, headers={"If-None-Match": f'"old", W/{tag}'}).status_code == 304
+    # a header that holds the tag but is no list of tags names nothing (a substring match answered 304)
+    assert http.get(busy.SCRIPT_PATH, headers={"If-None-Match": f"{tag}junk"}).status_code == 200

@@ -12,10 +12,11 @@ from components.domain.results import OTHER, PASS, result_kind
 from components.domain.stacks import Stack, picker_choices
 from components.queries import architectures
 from components.queries.answers import ArchitectureAnswer
+from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.web.gradio.pages.wiring import PAGE_EVENT, answering, by_name, components
 
-MAX_MODELS_LISTED = 12  # per architecture; the rest are counted
+MAX_MODELS_LISTED = settings.ARCHITECTURE_MODELS.value
 
 
 def headline_html(figure: architectures.Headline) -> Markup:

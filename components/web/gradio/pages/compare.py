@@ -14,13 +14,14 @@ from components.domain.results import OTHER
 from components.domain.stacks import picker_choices
 from components.queries import compare, formatting, links
 from components.queries.answers import ComparedModel
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.gradio.pages.wiring import PAGE_EVENT, answering, by_name, components
 from components.web.html import causes
 from components.web.html.markup import badge, join
 
-MAX_SECTION_ROWS = 200
+MAX_SECTION_ROWS = settings.COMPARE_ROWS.value
 SECTIONS: tuple[tuple[compare.ListName, str, str], ...] = (
     ("regressions", "Regressions", "PASS on A, FAIL on B."),
     ("fixes", "Fixes", "FAIL on A, PASS on B."),

@@ -20,6 +20,7 @@ from components.domain.results import EXCLUDED
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, ordering, sizes, snippets, views, wanted
+from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
 from components.sources.moment_cache import MomentCache
@@ -35,11 +36,11 @@ from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html, snippets_html
 from components.web.html.history import history_table
 
-PAGE_SIZE = 100
-MAX_ROWS = 2000
+PAGE_SIZE = settings.MODELS_PAGE.value
+MAX_ROWS = settings.MODELS_ROWS.value
 # Load answers kept: links (at most ~100 KB each, a table page and a model's details) and seconds, so
 # the notice's "updated N minutes ago" stays near the truth.
-LOADED = (256, 60.0)
+LOADED = (settings.LOAD_ANSWERS.value, settings.LOAD_ANSWER_AGE.value)
 ALL_TASKS = ("All tasks", "")
 RUN_COMMAND = details.RUN_COMMAND
 # Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
@@ -466,7 +467,7 @@ def sort_of(values: Mapping[str, Any]) -> str:
 
 
 # the longest model id in the data fits (a hostile dataset's ids can be long); what a client sends is cut here
-MAX_EVENT_TEXT = 65_536
+MAX_EVENT_TEXT = settings.EVENT_TEXT.value
 
 
 def event_text(evt: gr.EventData, name: str) -> str:

@@ -38,19 +38,19 @@ from urllib.parse import parse_qs
 import orjson
 from gradio import queueing, routes
 
-from components.runtime import memory
+from components.runtime import memory, settings
 from components.web.gradio.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned, source_of
 
 log = logging.getLogger(__name__)
 
-UNREAD_SECONDS = 60.0
+UNREAD_SECONDS = settings.UNREAD_AGE.value
 # One client sends a few dozen calls a second: the budget is enforced at each sweep, so a short one.
-SWEEP_EVERY = 1.0
+SWEEP_EVERY = settings.UNREAD_SWEEP_EVERY.value
 # All unread results together, as JSON (their Python objects take ~1.5x that): ~12 all-row searches at
 # 2,000 rows a stack. Results read as they come (a browser's, gradio_client's) are gone before they are the oldest.
-UNREAD_BYTES = 8 * 1024 * 1024
-GIVE_BACK_EVERY = 10.0  # malloc_trim walks the whole heap: not on every sweep
-LOG_EVERY = 60.0
+UNREAD_BYTES = settings.UNREAD_BYTES.value
+GIVE_BACK_EVERY = settings.UNREAD_GIVE_BACK_EVERY.value
+LOG_EVERY = settings.UNREAD_LOG_EVERY.value
 CALL_RESULT = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
 QUEUE_DATA = "/gradio_api/queue/data"
 NO_RESULT = (
