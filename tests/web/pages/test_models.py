@@ -2,17 +2,9 @@
 
 from types import SimpleNamespace
 
-import pytest
-
 from components.web.pages.filters import Filters
 from components.web.pages.models import PANEL, TABLE, ModelsTab
 from tests.helpers import NEW_CC, OLD_CC, page_opened, served, shown
-
-
-@pytest.fixture
-def tab(libraries):
-    snapshot, rankings = libraries
-    return ModelsTab(served(snapshot, rankings))
 
 
 def value(update):
