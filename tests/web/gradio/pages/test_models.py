@@ -1,17 +1,10 @@
 """The Models tab's handlers: inputs and answers by name, the filters as one value, the pickers."""
 
 import gradio as gr
-import pytest
 
 from components.web.gradio.pages.filters import Filters
 from components.web.gradio.pages.models import PANEL, TABLE, ModelsPage
 from tests.helpers import NEW_CC, OLD_CC, page_opened, served, shown
-
-
-@pytest.fixture
-def tab(libraries):
-    snapshot, rankings = libraries
-    return ModelsPage(served(snapshot, rankings))
 
 
 def value(update):

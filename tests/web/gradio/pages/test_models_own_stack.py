@@ -3,14 +3,7 @@ model's own stack (`Snapshot.model_stack`), and an unknown stack gets a notice n
 
 import pytest
 
-from components.web.gradio.pages.models import ModelsPage
-from tests.helpers import page_opened, served
-
-
-@pytest.fixture
-def tab(libraries):
-    snapshot, rankings = libraries
-    return ModelsPage(served(snapshot, rankings))
+from tests.helpers import page_opened
 
 
 def value(update):
