@@ -34,15 +34,6 @@ from components.web.gradio import assets, page_config, queue_look, theme
 from components.web.gradio.patches import build_once, mcp_json, sessions, unread
 from components.web.html import head
 from components.web.middleware import refusals, server_errors
-from components.web.server import (
-    ANALYTICS_EVERY,
-    CONCURRENCY_LIMIT,
-    MAX_FILE_SIZE,
-    MAX_THREADS,
-    QUEUE_MAX_SIZE,
-    QUEUE_STATUS_EVERY,
-    SESSION_CAPACITY,
-)
 
 log = logging.getLogger(__name__)
 
@@ -84,20 +75,22 @@ def env_list(name: str) -> list[str]:
 def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str = "127.0.0.1",
           port: int = 7860, page_head: str = "") -> FastAPI:  # fmt: skip
     """The app's ASGI app: its routes and middleware, with `demo` (queued here) mounted at `/`."""
-    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(ANALYTICS_EVERY))
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(server.ANALYTICS_EVERY))
     patches_in_force()
     page_config.fits()  # decided now, so where it does not fit, that is logged at start-up
     refusals.quiet_loggers()
+    # The queue's settings are read from `server` when the app is built, not bound at import, so a test's app
+    # (tests/e2e/busy_app.py) that sets a smaller queue on `server` gets it.
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     with build_once.building(launch_next=True):  # queue() builds a server app that the mount replaces at once
         demo.queue(
-            default_concurrency_limit=CONCURRENCY_LIMIT,
-            max_size=QUEUE_MAX_SIZE,
+            default_concurrency_limit=server.CONCURRENCY_LIMIT,
+            max_size=server.QUEUE_MAX_SIZE,
             api_open=False,
-            status_update_rate=QUEUE_STATUS_EVERY,
+            status_update_rate=server.QUEUE_STATUS_EVERY,
         )
     # launch()'s `state_session_capacity`, which mount_gradio_app does not take, and an app id replicas agree on
-    sessions.as_launched(demo, session_capacity=SESSION_CAPACITY, app_id=app_id())
+    sessions.as_launched(demo, session_capacity=server.SESSION_CAPACITY, app_id=app_id())
     watched = (
         metrics.Metrics(sources, lambda: queue_look.queue_length(demo), wanted_store.shared)
         if metrics.enabled()
@@ -137,7 +130,7 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         show_error=False,
         footer_links=["api"],
         run_history=False,  # its routes would create Hub buckets with the host's saved token
-        max_file_size=MAX_FILE_SIZE,
+        max_file_size=server.MAX_FILE_SIZE,
         allowed_paths=env_list("GRADIO_ALLOWED_PATHS"),
         blocked_paths=blocked_paths(dataset) + env_list("GRADIO_BLOCKED_PATHS"),
         root_path=os.environ.get("GRADIO_ROOT_PATH", ""),
@@ -166,7 +159,7 @@ def lifespan(demo: gr.Blocks, host: str, port: int) -> Callable[[Any], contextli
     @contextlib.asynccontextmanager
     async def running(app: Any) -> AsyncIterator[None]:
         # launch()'s max_threads: the pool Gradio's events and Starlette's sync routes run in (anyio's, public)
-        anyio.to_thread.current_default_thread_limiter().total_tokens = MAX_THREADS
+        anyio.to_thread.current_default_thread_limiter().total_tokens = server.MAX_THREADS
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
         mcp_json.call_locally(demo, url)  # MCP's tool calls to the app stay on this machine
         log.info("serving on http://%s:%d (MCP: %s/gradio_api/mcp/)", host, port, url)
