@@ -125,6 +125,9 @@ CONFIG_COUNT = Setting(2**40, "", "a count in a config.json",
 # -- what a caller can make the app keep, draw or log
 PAGE_CACHE = Setting(256, "links", "first HTML of a link kept per data moment",
     "a shared link is rendered once, then looked up; ~60 KB each keeps it near 15 MB", "components/web/page_cache.py PAGE_CACHE")
+PAGE_CACHE_BYTES = Setting(32 * MB, "bytes", "first HTML kept per data moment, all links together",
+    "a page may be up to PAGE_SCAN (4 MB): 256 of them could hold 1 GB; real pages (~50 KB) never reach this",
+    "components/web/page_cache.py PAGE_CACHE_BYTES")
 PAGE_SCAN = Setting(4 * MB, "bytes", "a response the first-response middleware reads to keep",
     "a page's HTML is ~40 KB; anything far larger is passed on untouched", "components/web/middleware/first_html.py MAX_BODY")
 LOAD_ANSWERS = Setting(256, "links", "load events' answers kept per data moment",

@@ -18,6 +18,7 @@ from components.web import cache_control, etags
 # A page's first HTML is ~40-60 KB: 256 links keep at most ~15 MB, more distinct links than a launch
 # shares; a crawler walking thousands of links only turns the oldest over.
 PAGE_CACHE = settings.PAGE_CACHE.value
+PAGE_CACHE_BYTES = settings.PAGE_CACHE_BYTES.value
 # Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed); a
 # shared cache may keep it a minute (`cache_control.py`).
 CACHE_CONTROL = cache_control.PAGE.encode()
@@ -38,6 +39,10 @@ class Page:
 
     def __post_init__(self) -> None:
         self.etag = etags.tag_of(self.body).encode()
+
+    def weight(self) -> int:
+        """The bytes it keeps: its body and headers (what `PAGE_CACHE_BYTES` bounds)."""
+        return len(self.body) + sum(len(k) + len(v) for k, v in self.headers)
 
 
 def key_of(scope: dict, page: str) -> tuple:

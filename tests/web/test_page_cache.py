@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from components.runtime import settings
 from components.sources.dataset import load
 from components.web import etags, page_cache
 from components.web.middleware.first_html import FirstResponse
@@ -97,3 +98,24 @@ def test_etags_differ_by_body_and_if_none_match_names_them():
     asked = {"headers": [(b"if-none-match", b'W/"other", ' + one.etag)]}
     assert etags.scope_matches(asked, one.etag) and not etags.scope_matches(asked, two.etag)
     assert not etags.scope_matches({"headers": []}, one.etag)
+
+
+def test_the_pages_kept_are_bounded_in_bytes_too(sources):
+    """256 links of pages near the 4 MB a page may be would keep a gigabyte: the bytes are bounded as well."""
+
+    async def scenario():
+        gate = asyncio.Event()
+        gate.set()
+        gradio = Gated(gate)
+        app = FirstResponse(gradio, sources)
+        await get(app, query=b"model=org/m0")
+        one = app.pages.bytes
+        assert one > len(PAGE)  # the page as kept: painted for its link, with its headers
+        app.pages.max_bytes = int(3.5 * one)  # room for three pages of that size
+        for i in range(1, 10):
+            await get(app, query=f"model=org/m{i}".encode())
+        assert gradio.asked == 10 and len(app.pages) == 3 and app.pages.bytes <= app.pages.max_bytes
+        # below 256 pages at the 4 MB a page may be
+        assert page_cache.PAGE_CACHE * settings.PAGE_SCAN.value > page_cache.PAGE_CACHE_BYTES
+
+    run_async(scenario())

@@ -136,8 +136,11 @@ class FirstResponse:
         self.sources = sources
         self.busy = busy
         self.slim = slim
-        # the most recent PAGE_CACHE pages of the data served: a burst on one link renders it once
-        self.pages = MomentCache(max_entries=page_cache.PAGE_CACHE)
+        # the most recent PAGE_CACHE pages of the data served, PAGE_CACHE_BYTES at most: a burst on one link
+        # renders it once, and a crawler of huge links cannot make the process keep a gigabyte
+        self.pages = MomentCache(
+            max_entries=page_cache.PAGE_CACHE, max_bytes=page_cache.PAGE_CACHE_BYTES, weigh=page_cache.Page.weight
+        )
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         path = relative_path(scope)
