@@ -280,9 +280,9 @@ FIRST_ROWS = Setting(10, "rows", "rows painted before any script", "the rows of 
 PREVIEW_ERROR = Setting(160, "characters", "a FAIL's last error line in the painted preview", "the preview shows one line of it",
     "components/queries/preview.py MAX_ERROR")
 COMPARE_ROWS = Setting(200, "rows", "rows per section on Compare", "/compare lists them all",
-    "components/web/gradio/pages/compare.py MAX_SECTION_ROWS")
+    "components/web/html/comparison.py MAX_SECTION_ROWS")
 ARCHITECTURE_MODELS = Setting(12, "models", "models listed per architecture", "the rest are counted; the API lists them all",
-    "components/web/gradio/pages/architectures.py MAX_MODELS_LISTED")
+    "components/web/html/architectures.py MAX_MODELS_LISTED")
 CAUSE_MODELS = Setting(60, "models", "models listed per cause", "the rest are counted; the API lists them all",
     "components/web/html/causes.py MAX_MODELS_LISTED")
 CHART_CAUSES = Setting(8, "causes", "causes drawn in the failures chart", "the causes that block the most models over all stacks, and each library's first cause; the Failures page lists every cause",

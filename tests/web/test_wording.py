@@ -9,12 +9,12 @@ from html.parser import HTMLParser
 
 import pytest
 
-from components.queries import details, failures
+from components.queries import compare, details, failures
 from components.sources.dataset import SAMPLE_DIR, load
 from components.web.gradio.pages import endpoints as endpoints_page
-from components.web.gradio.pages import failures as failures_tab
-from components.web.gradio.pages.compare import ComparePage
 from components.web.html import causes, evidence
+from components.web.html.comparison import comparison_html
+from components.web.html.failures import failures_html
 from tests.helpers import ROOT
 
 SPACED = re.compile(r".{0,30}(?:\( | \)| :(?!/)).{0,30}")
@@ -52,12 +52,9 @@ def sample():
 
 def pages(snapshot) -> dict[str, str]:
     """Every fragment of the pages this module owns, on every stack of the sample."""
-    out = {
-        f"failures {s.label}": failures_tab.failures_html(failures.failures(snapshot, s), snapshot, s)
-        for s in snapshot.stacks
-    }
+    out = {f"failures {s.label}": failures_html(failures.failures(snapshot, s), s) for s in snapshot.stacks}
     for a, b in zip(snapshot.stacks[1:], snapshot.stacks):
-        out[f"compare {a.label} → {b.label}"] = ComparePage.render(snapshot, a, b)
+        out[f"compare {a.label} → {b.label}"] = comparison_html(compare.compare(snapshot, a, b), a, b)
     for s in snapshot.stacks:
         for model in failures.stack_causes(snapshot, s).by_model:
             out[f"cause of {model} on {s.label}"] = causes.cause_panel(

@@ -1,8 +1,7 @@
-"""Tests for components/web/html/evidence.py and architectures_tab.py: what they say, and that every value is escaped."""
+"""Tests for components/web/html/evidence.py: what it says, and that every value is escaped."""
 
 from markupsafe import Markup
 
-from components.web.gradio.pages.architectures import headline_html, table_html
 from components.web.html.evidence import evidence_html, lookup_offer
 
 EVIL = '<img src=x onerror="alert(1)">'
@@ -56,17 +55,6 @@ def test_the_lookup_offer_only_for_hub_ids():
     offer = lookup_offer("someone/Fine-Tune-7B", "model=someone%2FFine-Tune-7B")
     assert 'href="./?model=someone%2FFine-Tune-7B"' in offer and "Look up" in offer
     assert lookup_offer("qwen3 0.6b", "") == "" and lookup_offer(EVIL, "") == "" and lookup_offer("gpt2", "") == ""
-
-
-def test_the_architectures_tab_escapes_and_defines_its_figure():
-    figure = {"share": 0.5, "passing": 1, "architectures": 2, "ranked": 3, "unknown": 1, "definition": "Def " + EVIL,
-              "rows": [{"architecture": "A" + EVIL, "ranked_models": 2, "passing": False}]}  # fmt: skip
-    html = headline_html(figure)
-    assert "<b>50%</b>" in html and "1 of 2" in html and "1 of the 3 ranked models" in html and "<img" not in html
-    table = table_html([{"architecture": EVIL, "tested": 2, "passed": 1,
-                         "models": [{"model_id": EVIL, "result": "PASS"}] * 14}])  # fmt: skip
-    assert "<img" not in table and "and 2 more" in table
-    assert "No architecture of the ranked models" in headline_html({**figure, "share": None})
 
 
 def test_the_expectation_is_shown_beside_the_evidence_as_an_expectation_not_a_result():

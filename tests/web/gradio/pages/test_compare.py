@@ -1,36 +1,32 @@
-"""The Compare page: every count reads as English, one and several."""
+"""The Compare page's handlers: on opening it picks the default pair (or keeps a choice still in the data) and
+draws their comparison; a change of picker redraws it."""
 
 from __future__ import annotations
 
-import re
-
-from components.sources.dataset import load
-from components.web.gradio.pages.compare import SECTIONS, ComparePage
-from tests.helpers import row, write
-
-OLD, NEW = "2.26.9117.0+c4d2e7a1", "2.28.7631.0+82129205"
+from components.queries import compare
+from components.web.gradio.pages.compare import ComparePage
+from components.web.html.comparison import comparison_html
+from tests.helpers import NEW_CC, served
 
 
-def test_the_counts_say_1_fix_and_2_regressions_never_1_fixes(tmp_path):
-    write(tmp_path / "old.parquet", [
-        row("a/one", cc=OLD), row("a/two", cc=OLD), row("a/fixed", cc=OLD, result="FAIL"), row("a/gone", cc=OLD),
-        row("a/excluded", cc=OLD),
-    ])  # fmt: skip
-    write(tmp_path / "new.parquet", [
-        row("a/one", cc=NEW, result="FAIL"), row("a/two", cc=NEW, result="FAIL"), row("a/fixed", cc=NEW),
-        row("a/new", cc=NEW), row("a/excluded", cc=NEW, result="EXCLUDED", exclusion="too big"),
-    ])  # fmt: skip
-    snapshot = load(tmp_path)
-    html = str(ComparePage.render(snapshot, snapshot.resolve_stack(OLD, ""), snapshot.resolve_stack(NEW, "")))
-    counts = dict(re.findall(r'class="compare-count compare-(\w+)"><b>[\d,]+</b> ([^<]+)<', html))
-    assert counts == {
-        "regressions": "regressions",
-        "fixes": "fix",
-        "added": "added",
-        "removed": "removed",
-        "changed": "changed",
-        "other_changes": "other result change",
+def test_opening_picks_the_default_pair_and_draws_it(libraries):
+    snapshot, _ = libraries
+    page = ComparePage(served(snapshot))
+    answer = page.on_open()
+    a, b = compare.default_stacks(snapshot)
+    assert a is not None and b is not None and a.ref != b.ref
+    assert (answer["stack_a"]["value"], answer["stack_b"]["value"]) == (a.picker_value, b.picker_value)
+    assert answer["stack_a"]["choices"] == answer["stack_b"]["choices"] and len(answer["stack_a"]["choices"]) > 2
+    assert answer["result"] == comparison_html(compare.compare(snapshot, a, b), a, b)
+
+
+def test_a_picker_change_redraws_with_the_stacks_picked(libraries):
+    snapshot, _ = libraries
+    page = ComparePage(served(snapshot))
+    transformers = snapshot.resolve_stack(NEW_CC, "5.0.0")
+    diffusers = snapshot.resolve_stack(NEW_CC, "diffusers==0.36.0")
+    answer = page.on_change(transformers.picker_value, diffusers.picker_value)
+    assert answer == {
+        "result": comparison_html(compare.compare(snapshot, transformers, diffusers), transformers, diffusers)
     }
-    assert len(counts) == len(SECTIONS)
-    assert re.search(r"<b>1</b> (fixes|regressions|models|other result changes)\b", html) is None
-    assert "<b>2</b> models newly fail with" in html
+    assert "same stack" in page.on_change(diffusers.picker_value, diffusers.picker_value)["result"]

@@ -59,17 +59,6 @@ def test_columns_the_app_does_not_know_are_shown_as_other_fields(tab):
     assert "Other fields" in details and '<th scope="row">diffusers</th><td>0.36.0</td>' in details
 
 
-def test_a_compared_model_opens_on_its_own_librarys_stack(libraries):
-    from components.web.gradio.pages.compare import ComparePage
-
-    snapshot, _ = libraries
-    transformers = snapshot.resolve_stack(NEW_CC, "5.0.0")
-    diffusers = snapshot.resolve_stack(NEW_CC, "diffusers==0.36.0")
-    html = str(ComparePage.render(snapshot, transformers, diffusers))
-    added = html.split('id="compare-added"')[1].split("</section>")[0]
-    assert "stabilityai/sd-turbo" in added and "library=diffusers&amp;library_version=0.36.0" in added
-
-
 def test_a_size_link_sets_the_picker_says_what_was_left_out_and_keeps_its_own_range(world):
     from components.sources.records import parse_records
     from components.sources.records_store import RecordsStore
