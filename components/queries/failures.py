@@ -165,7 +165,7 @@ def causes_of(snapshot: Snapshot, stack: Stack, model_ids: Iterable[str]) -> dic
     }
 
 
-def across_stacks(snapshot: Snapshot, top: int = 8) -> list[dict]:
+def across_stacks(snapshot: Snapshot, top: int) -> list[dict]:
     """Models blocked by the top causes on each stack, library by library (a cause is counted only on the
     stacks of a library it blocks models in: a Diffusers stack is no zero of a Transformers cause):
     [{library, stacks: [stack, ...] oldest first, causes: [{signature, code, summary, example, docs, counts:

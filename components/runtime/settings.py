@@ -218,6 +218,11 @@ HUB_LISTING_TIMEOUT = Setting(30.0, "s", "listing the Hub dataset", "one call; t
     "components/sources/listing.py HUB_TIMEOUT")
 ABANDONED_READS = Setting(3, "reads", "reads still running past their timeout, past which no refresh is tried",
     "each holds a thread and a socket", "components/sources/refresh.py MAX_ABANDONED_READS")
+RETRY_FIRST = Setting(15.0, "s", "the wait before a failed source is tried again, doubling with each failure in a row",
+    "after a failure the next attempt comes sooner than the period, backing off exponentially",
+    "components/sources/refresh.py Backoff.first")
+RETRY_CAP = Setting(600.0, "s", "the longest wait between attempts at a failing source (never past its own period)",
+    "the same: a source that stays down is still tried every 10 minutes, and the log says when the wait reaches this", "components/sources/refresh.py Backoff.cap")
 RECORD_LOOKUP_TIMEOUT = Setting(8.0, "s", "one Hub record look-up", "the Hub is asked in the background, never on a request",
     "components/sources/records_store.py RecordsStore.timeout")
 RECORD_LOOKUP_WORKERS = Setting(4, "look-ups", "Hub record look-ups at once", "the same",

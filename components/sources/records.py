@@ -253,7 +253,7 @@ def load_records(path: str | os.PathLike[str]) -> Records:
     return parse_records(read_json(path, "model records"), Path(path).name)
 
 
-def base_chain(records: Records, model_id: str, hops: int = 3) -> list[tuple[str, int]]:
+def base_chain(records: Records, model_id: str, hops: int) -> list[tuple[str, int]]:
     """The base models of `model_id`, breadth first up to `hops` steps, each once, as (id, hop);
     cycles and ids without a record end a branch, never the walk."""
     seen = {model_id.strip().casefold()}

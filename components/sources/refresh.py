@@ -42,6 +42,7 @@ from typing import Any, Generic, TypeVar
 
 from huggingface_hub import constants as hf_constants
 
+from components.runtime import settings
 from components.sources import hub_log
 from components.sources.errors import SourceError, describe_error
 
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 
 # Reads still running after their timeout. Past this many, a refresh is not even tried: each one
 # holds a thread (and a socket) until huggingface_hub's own timeouts end it.
-MAX_ABANDONED_READS = 3
+MAX_ABANDONED_READS = settings.ABANDONED_READS.value
 
 T = TypeVar("T")
 
@@ -67,8 +68,8 @@ class Backoff:
     """How soon to try again after `failures` failed attempts in a row: `first`, doubling, at most `cap`,
     and never later than the normal period."""
 
-    first: float = 15.0
-    cap: float = 600.0
+    first: float = settings.RETRY_FIRST.value
+    cap: float = settings.RETRY_CAP.value
 
     def delay(self, failures: int, period: float) -> float:
         return min(self.first * 2 ** max(failures - 1, 0), self.cap, period)

@@ -105,7 +105,7 @@ def test_causes_are_computed_once_per_snapshot_one_stack_at_a_time(snap, monkeyp
 
 
 def test_across_stacks_counts_models_blocked_by_the_top_causes_oldest_stack_first(snap):
-    (transformers,) = failures.across_stacks(snap)
+    (transformers,) = failures.across_stacks(snap, top=8)
     assert transformers["library"] == "transformers"
     assert [s["neuronx_cc"] for s in transformers["stacks"]] == [OLD, MID, NEW]
     oom = next(c for c in transformers["causes"] if c["code"] == "NRT_RESOURCE")

@@ -21,7 +21,11 @@ TABLE_END = "<!-- end of the settings table -->"
 # reads `settings.NAME.value` instead. A number expression is a number literal (`1024`, not `True`), arithmetic
 # on at least one (`16 * KB`, `-1`), a tuple or list of them (`(256, 60.0)`), or a call given only them
 # (`timedelta(hours=24)`, `cache_control.shared(600)`). A number inside anything else (an index `parents[2]`, a
-# dict, a call that is also given a name) is not a declaration. These numbers bound nothing, each with why:
+# dict, a call that is also given a name) is not a declaration. So is a default written where it is taken: a
+# function's default (positional or keyword-only, `def lookup(..., wait=3.0)`, `backoff=Backoff(15, 600)`) and a
+# class field's default of any name (`first: float = 15.0` in a dataclass), keyed `module qualname.name`; a
+# default of 0 is not one (it starts a count or a recursion, or asks for no wait). These numbers bound nothing,
+# each with why:
 NOT_LIMITS = {
     "components/runtime/settings.py": "the table itself",
     "components/runtime/memory.py M_ARENA_MAX": "glibc's mallopt parameter number, not a value",
@@ -48,11 +52,19 @@ NOT_LIMITS = {
     "components/sources/memo.py _SAMPLE": "how many items of a long answer are weighed: an estimate, not a bound",
     "components/sources/schema.py _DATETIME_MS": "the range Python's datetime can hold, a fact",
     "components/web/figures/stacks.py LOG_TICKS": "an axis's ticks",
+    "components/queries/compare.py Thresholds.wall_change": "a rule of the comparison, stated with it (`describe()`)",
+    "components/queries/compare.py Thresholds.wall_min_s": "a rule of the comparison, stated with it (`describe()`)",
+    "components/queries/compare.py Thresholds.memory_change": "a rule of the comparison, stated with it",
+    "components/queries/compare.py Thresholds.memory_min_gb": "a rule of the comparison, stated with it",
+    "components/queries/architectures.py closest_by_size.limit": "a rule of the evidence (up to three tested models "
+    "nearest in size, its docstring says), not a bound on what a caller asks",
+    "components/web/gradio/mount.py build.port": "Gradio's own default port: an address",
+    "components/sources/refresh.py RefreshingStore.__init__.refresh_seconds": "the engine's default, in effect for no "
+    "source: the dataset and rankings stores pass theirs from the table; the records store reads only when asked, "
+    "so its period only caps the back-off, which RETRY_CAP caps first",
+    "components/sources/refresh.py RefreshingStore.__init__.read_timeout": "the engine's default, in effect for no "
+    "source: each store passes its own from the table (the records store's from RECORD_LOOKUP_TIMEOUT)",
 }
-# A limit its module must still declare itself, held equal to the table's entry: the refresh engine may import
-# only `errors` and `hub_log` (tests/test_layers.py), so it cannot read the table until that test allows
-# `components.runtime.settings`.
-HELD_EQUAL = {"components/sources/refresh.py MAX_ABANDONED_READS": "ABANDONED_READS"}
 
 
 def code_files() -> list[Path]:
@@ -102,17 +114,43 @@ def declared_numbers(path: Path) -> list[tuple[str, int]]:
     return sorted(found, key=lambda f: f[1])
 
 
+def _is_default_limit(node: ast.AST | None) -> bool:
+    return node is not None and is_number(node) and not (isinstance(node, ast.Constant) and node.value == 0)
+
+
+def defaulted_numbers(path: Path) -> list[tuple[str, int]]:
+    """(qualname.name, line) of each function default and class field default in `path` that holds a number."""
+    found: list[tuple[str, int]] = []
+
+    def visit(node: ast.AST, scope: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            name = getattr(child, "name", "")
+            inner = (
+                f"{scope}{name}." if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else scope
+            )
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                args = child.args
+                positional = [*args.posonlyargs, *args.args]
+                pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults),
+                         *zip(args.kwonlyargs, args.kw_defaults)]  # fmt: skip
+                found.extend((f"{inner}{arg.arg}", arg.lineno) for arg, given in pairs if _is_default_limit(given))
+            target = child.target if isinstance(node, ast.ClassDef) and isinstance(child, ast.AnnAssign) else None
+            if isinstance(target, ast.Name) and not target.id.isupper() and _is_default_limit(child.value):
+                found.append((f"{scope}{target.id}", child.lineno))
+            visit(child, inner)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return sorted(found, key=lambda f: f[1])
+
+
 def limits_outside_the_table(files: list[Path]) -> list[str]:
     found = []
     for path in files:
         where = path.relative_to(ROOT).as_posix()
         if where in NOT_LIMITS:
             continue
-        found += [
-            f"{where}:{line} {name}"
-            for name, line in declared_numbers(path)
-            if f"{where} {name}" not in NOT_LIMITS and f"{where} {name}" not in HELD_EQUAL
-        ]
+        declared = [*declared_numbers(path), *defaulted_numbers(path)]
+        found += [f"{where}:{line} {name}" for name, line in declared if f"{where} {name}" not in NOT_LIMITS]
     return found
 
 
@@ -137,23 +175,37 @@ def test_the_scan_finds_a_limit_declared_in_a_module(tmp_path):
     assert found == [("MAX_QUERY", 3), ("MAX_BODY", 4), ("LOADED", 5), ("STALE", 6), ("SIZE", 8), ("TOP", 9)]
 
 
+def test_the_scan_finds_a_limit_given_as_a_default(tmp_path):
+    """Defaults are declarations too: a function's, positional or keyword-only, and a class field's; a default of
+    0, a name's or a setting's is not."""
+    module = tmp_path / "components" / "sources" / "made_up.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(
+        "from components.runtime import settings\n"
+        "def read(path, timeout=8.0, *, backoff=Backoff(15, 600), depth=0, every=settings.DATA_CHECK.value):\n"
+        "    return lambda wait=2.5: wait\n"
+        "class Backoff:\n    first: float = 15.0\n    cap: float = 10 * 60\n    failures: int = 0\n"
+        "    def delay(self, failures: int, period: float = 3600.0, name: str = 'x') -> float:\n        return 0.0\n",
+        encoding="utf-8",
+    )
+    assert defaulted_numbers(module) == [
+        ("read.timeout", 2), ("read.backoff", 2), ("read.wait", 3), ("Backoff.first", 5), ("Backoff.cap", 6),
+        ("Backoff.delay.period", 8),
+    ]  # fmt: skip
+
+
 def test_every_exception_is_still_there():
     """An entry of NOT_LIMITS that no longer matches a declaration is dropped, so the list stays true."""
     declared = {
-        f"{path.relative_to(ROOT).as_posix()} {name}" for path in code_files() for name, _ in declared_numbers(path)
+        f"{path.relative_to(ROOT).as_posix()} {name}"
+        for path in code_files()
+        for name, _ in [*declared_numbers(path), *defaulted_numbers(path)]
     }
     stale = [key for key in NOT_LIMITS if " " in key and key not in declared]
     assert stale == []
 
 
-def test_a_limit_declared_twice_is_held_equal():
-    from components.sources import refresh
-
-    assert settings.ABANDONED_READS.value == refresh.MAX_ABANDONED_READS
-    assert list(HELD_EQUAL.values()) == ["ABANDONED_READS"]
-
-
-@pytest.mark.parametrize("name", [name for name in settings.TABLE if name not in HELD_EQUAL.values()])
+@pytest.mark.parametrize("name", settings.TABLE)
 def test_each_setting_is_read_where_the_table_says(name):
     setting = settings.TABLE[name]
     module, _, local = setting.where.partition(" ")

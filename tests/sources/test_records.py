@@ -141,12 +141,12 @@ def chain_records(*pairs) -> Records:
 
 def test_base_chain_follows_hops_and_stops_at_cycles_and_unknowns():
     records = chain_records(("a/c", "a/b"), ("a/b", "a/a"), ("a/a", "a/c"))  # a cycle of three
-    assert base_chain(records, "a/c") == [("a/b", 1), ("a/a", 2)]
+    assert base_chain(records, "a/c", hops=3) == [("a/b", 1), ("a/a", 2)]
     records = chain_records(("x/ft", ["x/base1", "x/unknown"]), ("x/base1", "x/root"))
-    assert base_chain(records, "x/ft") == [("x/base1", 1), ("x/unknown", 1), ("x/root", 2)]
+    assert base_chain(records, "x/ft", hops=3) == [("x/base1", 1), ("x/unknown", 1), ("x/root", 2)]
     assert base_chain(records, "x/ft", hops=1) == [("x/base1", 1), ("x/unknown", 1)]
-    assert base_chain(records, "not/known") == []
-    assert base_chain(chain_records(("self/loop", "self/loop")), "self/loop") == []
+    assert base_chain(records, "not/known", hops=3) == []
+    assert base_chain(chain_records(("self/loop", "self/loop")), "self/loop", hops=3) == []
 
 
 def test_records_are_looked_up_in_any_case_and_stay_immutable():
