@@ -1,5 +1,5 @@
-"""Be found where people look: `GET /badge` (a shields.io endpoint badge for model cards) and `GET /feed.atom`
-(an Atom feed of result changes). What the model panel offers to copy from them is `html/follow.py`'s.
+"""The two routes that follow a model outside the app: `GET /badge` (a shields.io endpoint badge for model cards)
+and `GET /feed.atom` (an Atom feed of result changes). What the model panel offers to copy from them is `html/follow.py`'s.
 
 Both routes answer from the current snapshot only; the feed's absolute links are made from env
 `SPACE_HOST` on a Space, and elsewhere from the address the request came to (its `Host`, which the server has
@@ -73,5 +73,5 @@ class BadgeAndFeed:
 
 def routes(sources: Sources) -> list[Route]:
     """`GET /badge` and `GET /feed.atom`, reading the data served at each request."""
-    found = BadgeAndFeed(sources)
-    return [Route(BADGE_PATH, found.badge, methods=["GET"]), Route(FEED_PATH, found.feed, methods=["GET"])]
+    handlers = BadgeAndFeed(sources)
+    return [Route(BADGE_PATH, handlers.badge, methods=["GET"]), Route(FEED_PATH, handlers.feed, methods=["GET"])]
