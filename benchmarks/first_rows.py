@@ -30,6 +30,7 @@ from common import Figure
 
 GOAL = 1.0  # first model row on screen ≤ 1.0× the floor page (issue 32)
 CLS_GOAL = 0.1  # Core Web Vitals' "good"
+LIVE_GOAL = 1.2  # the live table's first rows ≤ 1.2× the floor page's (issue 47)
 
 # A row on screen is a live table cell with text, or a row the server painted in the first HTML (the app's
 # `#first-paint`, issue 32); the layout shifts not caused by input are summed from the first paint on.
@@ -158,7 +159,8 @@ def run(quick: bool = False) -> list[Figure]:
                note=f"SSR off (as shipped, in a Space's environment); {visits} fresh visits each, taking turns; "
                     f"p95 {p95('ours'):,.0f} ms (floor {p95('floor'):,.0f} ms)"),
         Figure("live table rows on screen, median", label, mid("ours", "live_rows"), "ms", mid("floor", "live_rows"),
-               note="the Dataframe's own first cell with text (ours: after the painted rows, which it replaces)"),
+               goal=f"≤ {LIVE_GOAL}× floor", met=mid("ours", "live_rows") <= LIVE_GOAL * mid("floor", "live_rows"),
+               note="the live table's first cell with text (ours: after the painted rows, which it replaces)"),
         Figure("layout shift (CLS) on /, median", label, mid("ours", "cls"), "score", mid("floor", "cls"),
                goal=f"≤ {CLS_GOAL}", met=mid("ours", "cls") <= CLS_GOAL,
                note=f"worst {max(s['cls'] for s in samples['ours']):.3f}; PerformanceObserver 'layout-shift' until "

@@ -2,6 +2,8 @@
 
 The full run takes about 5-8 minutes on a 2-core machine; `--quick` (small row counts, short
 load, few queries) takes 1-2 minutes and only proves the scripts still run — its goals are not judged.
+`--repeat N` runs each benchmark N times and reports each figure as the median of its runs (each run's
+ratio against its own baseline, measured in that run, is listed in the figure's note).
 Speed never fails the run: the exit status is 1 only when a benchmark itself breaks.
 """
 
@@ -13,6 +15,7 @@ import platform
 import sys
 import time
 import traceback
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -65,15 +68,46 @@ def machine() -> str:
             f"pandas {pandas.__version__}, pyarrow {pyarrow.__version__}, {platform.system()} {platform.release()}")  # fmt: skip
 
 
+def medians(runs: list[list[common.Figure]]) -> list[common.Figure]:
+    """One figure per label over several runs of one benchmark: the median of ours, of the baseline and of
+    the runs' ratios (each against the baseline of its own run), and whether the goal is met in the median
+    run; the note lists every run's ratio. A label missing from a run is reported over the runs that have it."""
+    out = []
+    for first in runs[0]:
+        same = [f for run in runs for f in run if f.label == first.label]
+        ratios = [f.ratio for f in same if f.ratio is not None]
+        mets = [f.met for f in same if f.met is not None]
+        ours = common.median([f.ours for f in same])
+        baselines = [f.baseline for f in same if f.baseline is not None]
+        runs_note = ", ".join(f"{r:.2f}×" for r in ratios)
+        note = f"median of {len(same)} runs" + (f"; ratio per run {runs_note}" if ratios else "")
+        if ratios:
+            note += f"; median ratio {common.median(ratios):.2f}×"
+        if mets:
+            note += f"; goal met in {sum(mets)} of {len(mets)} runs"
+        out.append(
+            replace(
+                first,
+                ours=ours,
+                baseline=common.median(baselines) if baselines else None,
+                met=None if not mets else sorted(mets)[len(mets) // 2],
+                note=note + (f". {first.note}" if first.note else ""),
+            )
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small row counts, short load, few queries")
     parser.add_argument("--only", help="comma-separated module names, e.g. search_latency,load")
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
+    parser.add_argument("--repeat", type=int, default=1, help="run each benchmark N times; report the medians")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     started = time.perf_counter()
     command = "python benchmarks/run_all.py" + (" --quick" if args.quick else "")
+    command += (f" --only {args.only}" if args.only else "") + (f" --repeat {args.repeat}" if args.repeat > 1 else "")
     out = ["# Benchmark results", "", f"`{command}` on {date.today():%Y-%m-%d}", "", f"Machine: {machine()}", ""]
     print("\n".join(out), flush=True)
     broken = []
@@ -83,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         began = time.perf_counter()
         try:
-            text = common.report(title, module.run(args.quick), args.quick)
+            runs = [module.run(args.quick) for _ in range(max(1, args.repeat))]
+            text = common.report(title, medians(runs) if len(runs) > 1 else runs[0], args.quick)
         except Exception:  # noqa: BLE001 — report the broken benchmark, run the others
             broken.append(name)
             text = f"### {title}\n\n{name} failed:\n\n```\n{traceback.format_exc()}```\n"

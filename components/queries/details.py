@@ -8,6 +8,8 @@ import shlex
 from collections.abc import Mapping
 from typing import cast
 
+import pandas as pd
+
 from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, result_kind
@@ -72,16 +74,22 @@ def install_command(row: Mapping[str, object]) -> str:
     return f"pip install --extra-index-url {NEURON_PIP_INDEX} " + " ".join(shlex.quote(p) for p in pins)
 
 
+def history_columns(snapshot: Snapshot) -> tuple[pd.api.extensions.ExtensionArray, ...]:
+    """The history's columns (`Snapshot.columns`): a model's few rows are read by position, not through a
+    copy of the frame's rows (pandas' `iloc` on every column cost a model link ~3 ms, most of its first HTML)."""
+    arrays = dict(snapshot.columns())
+    return tuple(arrays[k] for k in HISTORY_FIELDS)
+
+
 def history(snapshot: Snapshot, model_id: str) -> list[HistoryEntry]:
     """The model on every stack, newest stack first; marks where it last passed and where it
     first failed after that (`last_pass`, `first_fail_after_pass`)."""
     rank = {s.ref: i for i, s in enumerate(snapshot.stacks)}
-    positions = snapshot.model_positions(model_id)
-    rows = snapshot.rows.iloc[positions]
+    columns = history_columns(snapshot)
     entries: list[HistoryEntry] = []
-    for position, row in zip(positions, rows[list(HISTORY_FIELDS)].itertuples(index=False)):
+    for position in snapshot.model_positions(model_id).tolist():
         # HISTORY_FIELDS are HistoryEntry's keys; the marks are set below
-        entry = cast(HistoryEntry, {k: plain(v) for k, v in zip(HISTORY_FIELDS, row)})
+        entry = cast(HistoryEntry, {k: plain(column[position]) for k, column in zip(HISTORY_FIELDS, columns)})
         entry["kind"] = as_kind(snapshot.kind[position])
         entries.append(entry)
     entries.sort(key=lambda e: rank.get(StackRef.of(e), len(rank)))

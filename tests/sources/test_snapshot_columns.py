@@ -1,0 +1,31 @@
+"""`Snapshot.record` and `details.history` read a model's rows from the columns' arrays kept once per
+snapshot: every value, and its type, is the one pandas' own `iat` reads from the frame."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from components.queries import details
+
+
+def test_every_row_read_by_record_is_the_frame_s_own(libraries):
+    snapshot, _ = libraries
+    assert len(snapshot.rows) > 1
+    for position in range(len(snapshot.rows)):
+        expected = {name: column.iat[position] for name, column in snapshot.rows.items()}
+        got = snapshot.record(position)
+        assert list(got) == list(expected)
+        for name, value in expected.items():
+            assert type(got[name]) is type(value), name
+            assert (pd.isna(value) and pd.isna(got[name])) if pd.api.types.is_scalar(value) and pd.isna(value) \
+                else got[name] == value, name  # fmt: skip
+
+
+def test_a_model_s_history_holds_each_of_its_rows(libraries):
+    snapshot, _ = libraries
+    positions = snapshot.model_positions("Qwen/Qwen3-0.6B")
+    history = details.history(snapshot, "Qwen/Qwen3-0.6B")
+    assert len(history) == len(positions) > 1
+    versions = {str(snapshot.rows["library_version"].iat[p]) for p in positions}
+    assert {entry["library_version"] for entry in history} == versions
+    assert snapshot.columns() is snapshot.columns()  # taken once per snapshot
