@@ -28,6 +28,7 @@ import expectation
 import first_rows
 import load
 import memory
+import new_link
 import page_weight
 import refresh
 import search_latency
@@ -47,6 +48,7 @@ BENCHMARKS = (
     ("Expectation: verdicts against the real result, each model held out", expectation),
     ("Soak: refreshes while clients search", soak),
     ("Cost per request (CPU of the app): normal and worst input, each route", cost),
+    ("What one new link costs, one request at a time", new_link),
     ("Visitors: a burst of new tabs on a shared link (locust), beside the floor", visitors),
 )
 

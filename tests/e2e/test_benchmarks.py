@@ -35,6 +35,8 @@ FIGURES = [
     "cost: GET / (the Models page)", "cost: GET /card.png", "cost: GET /api/v1/search", "cost: GET /api/v1/lookup",
     "cost: POST /api/v1/check_config", "cost: GET /export/csv", "cost: GET /feed.atom", "cost: /search (named endpoint)",
     "cost: /check_config (named endpoint)",
+    "first HTML of a new model link, p50", "first HTML of the same link again (kept), p50",
+    "/api/v1/lookup of a new model, p50",
     *(f"visitors, {burst}: {figure}" for burst in ("slow burst", "fast burst", "spread, slow burst", "spread, fast burst") for figure in (
         "failed visits", "visits that waited for a full queue", "first HTML with the answer p95 (floor: its rows)", "live table p95", "RSS after ÷ before")),
     "tabs opened at once, each holding its heartbeat: refused",
