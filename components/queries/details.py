@@ -77,7 +77,7 @@ def install_command(row: Mapping[str, object]) -> str:
 def history_columns(snapshot: Snapshot) -> tuple[pd.api.extensions.ExtensionArray, ...]:
     """The history's columns (`Snapshot.columns`): a model's few rows are read by position, not through a
     copy of the frame's rows (pandas' `iloc` on every column cost a model link ~3 ms, most of its first HTML)."""
-    arrays = dict(snapshot.columns())
+    arrays = snapshot.columns()
     return tuple(arrays[k] for k in HISTORY_FIELDS)
 
 

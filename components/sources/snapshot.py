@@ -244,12 +244,12 @@ class Snapshot:
 
     def record(self, position: int) -> dict:
         """One row as {column: value}, read column by column (a row Series would mix every dtype)."""
-        return {name: column[position] for name, column in self.columns()}
+        return {name: column[position] for name, column in self.columns().items()}
 
-    def columns(self) -> tuple[tuple[str, pd.api.extensions.ExtensionArray], ...]:
+    def columns(self) -> dict[str, pd.api.extensions.ExtensionArray]:
         """Each column's array (pandas' own, no copy), taken once per snapshot: a value read from it by position
         is the one `iat` reads, without `iat`'s ~10 µs (a model's answer reads several rows of 26 columns)."""
-        return self.memo(("columns",), lambda: tuple((str(name), column.array) for name, column in self.rows.items()))
+        return self.memo(("columns",), lambda: {str(name): column.array for name, column in self.rows.items()})
 
     def matching_models(self, words: tuple[str, ...]) -> np.ndarray:
         """A mask over `model_ids`: the models whose search key contains every word."""
