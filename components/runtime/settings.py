@@ -83,6 +83,9 @@ UPLOAD_FILE = Setting(1 * KB, "bytes", "an uploaded file, in Gradio's own settin
     "components/web/server.py MAX_FILE_SIZE")
 GRACEFUL_STOP = Setting(3, "s", "open streams when the server stops, before they are cut",
     "a tab's heartbeat never ends by itself", "components/web/server.py GRACEFUL_STOP")
+MIN_CONNECTIONS = Setting(64, "connections", "the connection cap however low the open-file limit is",
+    "with an open-file limit below the reserve the cap would be 0 or less and the server would take no one; a tab needs 2-3",
+    "components/web/capacity.py MIN_CONNECTIONS")
 FD_RESERVE = Setting(256, "descriptors", "open files kept back from the connection cap",
     "the Parquet files a refresh reads, sockets to the Hub, the log, Python's own files: a few dozen at most", "components/web/capacity.py FD_RESERVE")
 OPEN_FILES_CEILING = Setting(65_536, "descriptors", "the open-file limit raised at start-up, at most",
@@ -128,12 +131,15 @@ PAGE_CACHE = Setting(256, "links", "first HTML of a link kept per data moment",
 PAGE_CACHE_BYTES = Setting(32 * MB, "bytes", "first HTML kept per data moment, all links together",
     "a page may be up to PAGE_SCAN (4 MB): 256 of them could hold 1 GB; real pages (~50 KB) never reach this",
     "components/web/page_cache.py PAGE_CACHE_BYTES")
+GRADIO_PAGES = Setting(32, "pages", "Gradio's own answers for a page route kept per data moment, each link rewritten from one",
+    "one per page, host and encoding taken (~45 KB each); other keys (Gradio's own parameters) turn the oldest over",
+    "components/web/middleware/first_html.py GRADIO_PAGES")
 PAGE_SCAN = Setting(4 * MB, "bytes", "a response the first-response middleware reads to keep",
     "a page's HTML is ~40 KB; anything far larger is passed on untouched", "components/web/middleware/first_html.py MAX_BODY")
 LOAD_ANSWERS = Setting(256, "links", "load events' answers kept per data moment",
-    "a burst on one link works the answer out once", "components/web/gradio/pages/models.py LOADED")
+    "a burst on one link works the answer out once", "components/web/gradio/pages/models.py LOAD_ANSWERS")
 LOAD_ANSWER_AGE = Setting(60.0, "s", "a kept load answer's age, at most",
-    "the notice's \"updated N ago\" stays near the truth", "components/web/gradio/pages/models.py LOADED")
+    "the notice's \"updated N ago\" stays near the truth", "components/web/gradio/pages/models.py LOAD_ANSWER_AGE")
 CARD_CACHE = Setting(128, "cards", "preview cards kept per snapshot",
     "~50 KB each; a card is drawn once per link and snapshot", "components/web/routes/card.py CARD_CACHE")
 CARD_DRAWS_BURST = Setting(10, "cards", "new preview cards one client address may have drawn at once (cards are drawn one at a time)",
@@ -151,6 +157,15 @@ BROTLI_QUALITY = Setting(5, "", "Brotli quality of Gradio's files",
     "about as fast as Gradio's 4 and a little smaller", "components/web/gradio/assets.py BROTLI_QUALITY")
 GZIP_LEVEL = Setting(6, "", "gzip level of Gradio's files", "zlib's default trade of time for size",
     "components/web/gradio/assets.py GZIP_LEVEL")
+PAGE_GZIP_LEVEL = Setting(6, "", "gzip level of a page's first HTML made again after its rewrite",
+    "as Gradio compressed it (zlib's default); a new link's page is made while its visitor waits",
+    "components/web/middleware/first_html.py GZIP_LEVEL")
+PAGE_BROTLI_QUALITY = Setting(4, "", "Brotli quality of a page's first HTML made again after its rewrite",
+    "Gradio's own quality for its answers: ~1 ms for a 50 KB page, where 11 takes ~100 ms",
+    "components/web/middleware/first_html.py BROTLI_QUALITY")
+OWN_GZIP_LEVEL = Setting(6, "", "gzip level of the app's own routes (exports, feeds, pages of /api/v1)",
+    "Starlette's 9 took ~210 ms on an 8 MB CSV export, 6 ~70 ms for 1% more bytes",
+    "components/web/server.py GZIP_LEVEL")
 STREAMS_PER_CLIENT = Setting(64, "streams", "open event streams per client address",
     "a tab holds two, an API client one per call; callers behind one proxy share an address",
     "components/web/middleware/streams.py PER_CLIENT")

@@ -2,7 +2,7 @@
 
 `MomentCache` is the one cache of computed answers: a snapshot's memoised queries (`Snapshot.memo`), a
 link's first page (`web/page_cache.py`), the page's answer to a deep link (`web/gradio/pages/models.py`,
-`LOADED`) and a link's preview card (`web/routes/card.py`) each keep one.
+`LOAD_ANSWERS`) and a link's preview card (`web/routes/card.py`) each keep one.
 
 - **Per moment.** Every call names the moment it asks about: a tuple of the data objects it was answered
   from (a `Moment`'s snapshot, rankings and records), compared by identity. When a call names another

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 # Descriptors kept back from connections: the Parquet files a refresh reads, sockets to the Hub, the log,
 # Python's own files and pipes. A refresh of the Hub dataset opens a few dozen at most.
 FD_RESERVE = settings.FD_RESERVE.value
+MIN_CONNECTIONS = settings.MIN_CONNECTIONS.value
 # Where the hard limit is "unlimited", the soft limit is raised this far: a connection cap of thousands
 # needs no more, and some libraries allocate per possible descriptor.
 OPEN_FILES_CEILING = settings.OPEN_FILES_CEILING.value
@@ -38,8 +39,8 @@ def raise_open_files() -> int:
 
 
 def connection_cap(wanted: int) -> int:
-    """`wanted`, or fewer where the open-file limit leaves less room after `FD_RESERVE` (at least 64)."""
+    """`wanted`, or fewer where the open-file limit leaves less room after `FD_RESERVE` (at least `MIN_CONNECTIONS`)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return wanted
-    return max(64, min(wanted, soft - FD_RESERVE))
+    return max(MIN_CONNECTIONS, min(wanted, soft - FD_RESERVE))

@@ -38,9 +38,9 @@ from components.web.html.history import history_table
 
 PAGE_SIZE = settings.MODELS_PAGE.value
 MAX_ROWS = settings.MODELS_ROWS.value
-# Load answers kept: links (at most ~100 KB each, a table page and a model's details) and seconds, so
-# the notice's "updated N minutes ago" stays near the truth.
-LOADED = (settings.LOAD_ANSWERS.value, settings.LOAD_ANSWER_AGE.value)
+# Load answers kept: links (at most ~100 KB each, a table page and a model's details), each at most so many
+# seconds, so the notice's "updated N minutes ago" stays near the truth.
+LOAD_ANSWERS, LOAD_ANSWER_AGE = settings.LOAD_ANSWERS.value, settings.LOAD_ANSWER_AGE.value
 ALL_TASKS = ("All tasks", "")
 RUN_COMMAND = details.RUN_COMMAND
 # Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
@@ -96,7 +96,7 @@ class ModelsPage:
     def __init__(self, sources: Sources, wanted: Wanted | None = None):
         self.sources = sources
         self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
-        self.loaded = MomentCache(max_entries=LOADED[0], ttl=LOADED[1])
+        self.loaded = MomentCache(max_entries=LOAD_ANSWERS, ttl=LOAD_ANSWER_AGE)
         self.widgets: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
@@ -197,7 +197,7 @@ class ModelsPage:
 
     async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
         """Open the state a deep link asks for; unknown values fall back to the defaults. A burst on one
-        link works its answer out once per data moment (`LOADED`), in a worker thread; each visitor after
+        link works its answer out once per data moment (`LOAD_ANSWERS`), in a worker thread; each visitor after
         that takes the kept answer on the event loop, with no thread to wait for."""
         now = self.sources.now()
         self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
