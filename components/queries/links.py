@@ -18,6 +18,8 @@ from components.sources.records import Records, hub_id
 from components.sources.snapshot import Snapshot, Stack
 
 HUB = "https://huggingface.co"
+# every parameter a link to the Models page may carry (`build` writes them, `parse` and `StackRef` read them)
+LINK_PARAMS = ("model", "view", "task", "q", "size", "sort", "neuronx_cc", "library", "library_version", "transformers")
 MAX_VALUE = settings.LINK_VALUE.value
 # What a host may be: a name or an IPv4/IPv6 address, and a port. Anything else is not echoed into links.
 HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?")

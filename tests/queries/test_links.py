@@ -1,3 +1,4 @@
+import re
 from urllib.parse import parse_qs
 
 from components.queries.links import PageState, build, parse
@@ -93,3 +94,23 @@ def test_a_model_asked_for_is_read_as_a_link_reads_it(world):
     assert model_in_data(snap, "evil/<img src=x onerror=alert(1)>") == "evil/<img src=x onerror=alert(1)>"
     assert model_in_data(snap, "someone/untested-7b") == "someone/untested-7b"  # not tested: still a model
     assert model_in_data(snap, "<b>x</b>") == "" and model_in_data(snap, "") == ""
+
+
+def test_link_params_names_every_parameter_a_link_carries_or_is_read_by():
+    """The first response asks Gradio once for all links that differ only in these (`LINK_PARAMS`): a name
+    `build` writes, or the parser reads, that is missing from it would make every such link its own key."""
+    import inspect
+
+    from components.domain.stacks import StackRef
+    from components.queries import links
+
+    written = set()
+    for library_version in ("4.50.0", "diffusers==0.36.0"):
+        state = PageState(
+            Query("q", "downloads", "text-generation", OLD_CC, library_version, "1-8"), "org/m", sort="-cores"
+        )
+        written |= set(parse_qs(build(state)))
+    assert written <= set(links.LINK_PARAMS) and {"model", "q", "view", "task", "size", "sort"} <= written
+    source = inspect.getsource(StackRef.from_params) + inspect.getsource(links.parse)
+    read = set(re.findall(r'get\("(\w+)"\)', source))
+    assert read and read <= set(links.LINK_PARAMS)

@@ -67,7 +67,9 @@ def test_a_burst_on_one_link_asks_the_app_once_and_new_data_asks_again(sources):
         assert gradio.asked == 1 and len({body for _, body in answers}) == 1
         assert answers[0][0] == 200 and b"org/passes" in answers[0][1]  # rewritten for the link
         await get(app, query=b"model=org/other")
-        assert gradio.asked == 2 and len(app.pages) == 2
+        assert gradio.asked == 1 and len(app.pages) == 2  # another link: made from Gradio's answer kept
+        await get(app, path="/compare", query=b"")
+        assert gradio.asked == 2  # another page: Gradio asked for its own
         await get(app)
         assert gradio.asked == 2  # kept
         sources.datasets.value = sources.now().snapshot.with_provenance()  # a refresh: every page made again
@@ -114,8 +116,40 @@ def test_the_pages_kept_are_bounded_in_bytes_too(sources):
         app.pages.max_bytes = int(3.5 * one)  # room for three pages of that size
         for i in range(1, 10):
             await get(app, query=f"model=org/m{i}".encode())
-        assert gradio.asked == 10 and len(app.pages) == 3 and app.pages.bytes <= app.pages.max_bytes
+        assert gradio.asked == 1 and len(app.pages) == 3 and app.pages.bytes <= app.pages.max_bytes
         # below 256 pages at the 4 MB a page may be
         assert page_cache.PAGE_CACHE * settings.PAGE_SCAN.value > page_cache.PAGE_CACHE_BYTES
+
+    run_async(scenario())
+
+
+def test_gradio_is_asked_once_per_page_host_and_its_own_parameters_not_per_link(sources):
+    """Gradio reads none of a link's parameters: 50 model links are made from one answer of Gradio's; what
+    Gradio does read (another host, its `deep_link`) asks it again, and each page is still its link's."""
+
+    async def scenario():
+        gate = asyncio.Event()
+        gate.set()
+        gradio = Gated(gate)
+        app = FirstResponse(gradio, sources)
+        bodies = [(await get(app, query=f"model=org/m{i}&sort=-cores".encode()))[1] for i in range(50)]
+        assert gradio.asked == 1 and len(set(bodies)) == 50  # one answer of Gradio's, fifty pages
+        assert all(f"org/m{i}<".encode() in body for i, body in enumerate(bodies))  # each its own link's
+        await get(app, query=b"model=org/m1&deep_link=abc")
+        assert gradio.asked == 2
+        await get(app, query=b"model=org/m2&deep_link=abc")
+        assert gradio.asked == 2
+        other_host = {"type": "http", "method": "GET", "path": "/", "root_path": "", "scheme": "http",
+                      "query_string": b"model=org/m3", "headers": [(b"host", b"other.example.org")]}  # fmt: skip
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await app(other_host, receive, send)
+        assert gradio.asked == 3 and sent[0]["status"] == 200
 
     run_async(scenario())

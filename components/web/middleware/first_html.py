@@ -7,6 +7,13 @@ and puts in their place one set of tags for the link asked for (`queries/preview
 `routes/card.py`), and paints the default view's first rows (or a model link's answer) as plain
 HTML (`html/first_paint.py`). It works on the HTTP response, not on Gradio's internals: a compressed body
 is decompressed and compressed again; a response it does not recognise goes out unchanged.
+
+Gradio's own answer for a page route is the same for every link of that page: Gradio reads none of the
+link's parameters (`links.LINK_PARAMS`), only the path, the host, the root path, the scheme, the encodings
+taken and its own parameters (`deep_link`, ...). So it is asked once per such key and data moment
+(`GradioPage`, decoded and slimmed), and each new link costs only its own rewrite: a crowd spread over
+hundreds of model links no longer runs Gradio's page route, its config copy and `slim`'s JSON round trip
+per link (issue 48).
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ from __future__ import annotations
 import gzip
 import re
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 from urllib.parse import unquote_plus
 
 import anyio
@@ -25,13 +33,16 @@ from components.queries import links
 from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
-from components.sources.moment_cache import MomentCache
+from components.sources.moment_cache import Declined, MomentCache
 from components.web import etags, page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, VARY, base_url, page_query
 from components.web.html import busy, first_paint, without_scripts
 
 MAX_BODY = settings.PAGE_SCAN.value
+GRADIO_PAGES = settings.GRADIO_PAGES.value
+GZIP_LEVEL, BROTLI_QUALITY = settings.PAGE_GZIP_LEVEL.value, settings.PAGE_BROTLI_QUALITY.value
+LINK_PARAMS = frozenset(links.LINK_PARAMS)
 # pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
 UNPAINTED = ("endpoints",)
 _BLOCK = '<div id="first-paint">'
@@ -76,11 +87,31 @@ def rewrite(
     return re.sub(r"(<body\b[^>]*>)", lambda m: m.group(1) + painted, html, count=1)
 
 
-def without_page(query: bytes) -> bytes:
-    """A raw query string without its `page` parameters, however their name is escaped (each other pair kept as
-    it was sent)."""
-    kept = [pair for pair in query.split(b"&") if unquote_plus(pair.split(b"=", 1)[0].decode("latin-1")) != "page"]
+def without(query: bytes, names: frozenset[str] | tuple[str, ...]) -> bytes:
+    """A raw query string without the parameters called one of `names`, however their name is escaped (each
+    other pair kept as it was sent)."""
+    kept = [pair for pair in query.split(b"&") if unquote_plus(pair.split(b"=", 1)[0].decode("latin-1")) not in names]
     return b"&".join(kept)
+
+
+def without_page(query: bytes) -> bytes:
+    """A raw query string without its `page` parameters (`without`)."""
+    return without(query, ("page",))
+
+
+@dataclass(frozen=True)
+class GradioPage:
+    """Gradio's answer for a page route, as every link of that page shares it: its headers (no length or
+    ETag), its encoding, and its HTML decoded with the inlined config slimmed (`text`); `text` is None for a
+    body that could not be read, which then goes out as it came (`body`)."""
+
+    headers: list[tuple[bytes, bytes]]
+    encoding: str
+    text: str | None
+    body: bytes
+
+    def weight(self) -> int:
+        return len(self.body) + 2 * len(self.text or "")
 
 
 def _decode(body: bytes, encoding: str) -> bytes | None:
@@ -97,11 +128,11 @@ def _decode(body: bytes, encoding: str) -> bytes | None:
 
 def _encode(body: bytes, encoding: str) -> bytes:
     if encoding == "gzip":
-        return gzip.compress(body, 6, mtime=0)
+        return gzip.compress(body, GZIP_LEVEL, mtime=0)
     if encoding == "br":
         import brotli
 
-        return brotli.compress(body, quality=4)
+        return brotli.compress(body, quality=BROTLI_QUALITY)
     return body
 
 
@@ -116,8 +147,19 @@ def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[byt
     return [h for h in headers if h[0].lower() != b"vary"] + [(b"vary", b", ".join(named.values()))]
 
 
-class NotAPage(Exception):
-    """What the app answered was not a page to keep; it went out to its request as it came."""
+class NotAPage(Declined):
+    """What the app answered was not a page to keep; it went out to its request as it came. Each request
+    waiting for the same page then asks the app itself (`Declined`)."""
+
+
+def _read(headers: list[tuple[bytes, bytes]], encoding: str, body: bytes, slim: Callable[[str], str]) -> GradioPage:
+    """Gradio's page decoded and slimmed; a body that cannot be read is kept as it came."""
+    try:
+        raw = _decode(body, encoding)
+    except Exception:  # noqa: BLE001 - a body we cannot read goes out as it came
+        raw = None
+    text = slim(raw.decode("utf-8")) if raw is not None else None
+    return GradioPage(headers, encoding, text, body)
 
 
 class FirstResponse:
@@ -141,6 +183,9 @@ class FirstResponse:
         self.pages = MomentCache(
             max_entries=page_cache.PAGE_CACHE, max_bytes=page_cache.PAGE_CACHE_BYTES, weigh=page_cache.Page.weight
         )
+        # Gradio's own answers, one per page, host, encoding and Gradio's parameters: each link is rewritten from it
+        self.gradio_pages = MomentCache(max_entries=GRADIO_PAGES, max_bytes=page_cache.PAGE_CACHE_BYTES,
+                                        weigh=GradioPage.weight)  # fmt: skip
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         path = relative_path(scope)
@@ -148,40 +193,35 @@ class FirstResponse:
             await self.app(scope, receive, send)
             return
         moment = self.sources.now()
-        rendering = False  # whether this request asks the app for the link's answer
+        page = PAGE_PATHS[path]
         # Gradio's `/` reads `page` from the query as the name of one of its pages (an unknown one raised a
         # KeyError, a 500); the app's pages are chosen by path, so Gradio is asked without it
         asked = {**scope, "query_string": without_page(scope.get("query_string", b""))}
+        served = (moment.snapshot, moment.rankings, moment.records)
+        # what Gradio's answer depends on: the page's key without the link's own parameters, which Gradio never reads
+        gradio_key = (*page_cache.key_of({**asked, "query_string": without(asked["query_string"], LINK_PARAMS)}, page),
+                      links.space_url())  # fmt: skip
 
         async def make() -> page_cache.Page:
-            nonlocal rendering
-            rendering = True  # what is not a page goes out to this request as it came
-            made = await self._render(asked, receive, send, PAGE_PATHS[path], moment)
-            if made is None:
-                raise NotAPage
-            return made
+            gradio = await self.gradio_pages.get_async(
+                served, gradio_key, lambda: self._ask_gradio(asked, receive, send)
+            )
+            return await self._rewritten(asked, gradio, page, moment)
 
-        served = (moment.snapshot, moment.rankings, moment.records)
-        key = (*page_cache.key_of(scope, PAGE_PATHS[path]), links.space_url())
+        key = (*page_cache.key_of(scope, page), links.space_url())
         try:
             made = await self.pages.get_async(served, key, make)
-        except Exception as error:
-            if rendering and not isinstance(error, NotAPage):
-                raise
-            if not rendering:  # another request asked the app for this link and got no page: ask it again
-                await self._render(asked, receive, send, PAGE_PATHS[path], moment)
+        except NotAPage:  # what the app answered went out to this request as it came
             return
         await self._send(scope, send, made)
 
-    async def _render(
-        self, scope: dict, receive: Callable, send: Callable, page: str, moment: Moment
-    ) -> page_cache.Page | None:
-        """Gradio's page rewritten (a `Page`, not yet sent), or None once an answer that is not a page this
-        app makes has been sent on as it came."""
+    async def _ask_gradio(self, scope: dict, receive: Callable, send: Callable) -> GradioPage:
+        """Gradio's answer for a page route, decoded and slimmed (a `GradioPage`, not yet sent); raises `NotAPage`
+        once an answer that is not a page this app makes has been sent on to this request as it came."""
         start: dict[str, Any] = {}
         chunks: list[bytes] = []
         passing = False
-        made: list[page_cache.Page] = []
+        body: list[bytes] = []
 
         async def hold(message: dict) -> None:
             nonlocal passing
@@ -203,26 +243,26 @@ class FirstResponse:
                 await send(start)
                 await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": more})
             elif not more:
-                made.append(await self._rewritten(scope, start, b"".join(chunks), page, moment))
+                body.append(b"".join(chunks))
 
         await self.app(scope, receive, hold)
-        return made[0] if made and not passing else None
-
-    async def _rewritten(self, scope: dict, start: dict, body: bytes, page: str, moment: Moment) -> page_cache.Page:
+        if passing or not body:
+            raise NotAPage
         headers = [(k, v) for k, v in start.get("headers", ()) if k.lower() not in (b"content-length", b"etag")]
         encoding = dict(headers).get(b"content-encoding", b"").decode("latin-1").strip().lower()
+        return await anyio.to_thread.run_sync(_read, headers, encoding, body[0], self.slim)
+
+    async def _rewritten(self, scope: dict, gradio: GradioPage, page: str, moment: Moment) -> page_cache.Page:
+        """The link's page: Gradio's answer rewritten for it (`rewrite`), in its encoding."""
+        if gradio.text is None:
+            return page_cache.Page(gradio.headers, gradio.body)
         request = Request(scope)
-        params = page_query(request.url.query)
-        try:
-            raw = _decode(body, encoding)
-        except Exception:  # noqa: BLE001 - a body we cannot read goes out as it came
-            raw = None
-        if raw is not None:
-            text = await anyio.to_thread.run_sync(
-                rewrite, raw.decode("utf-8"), moment, page, params, base_url(request), self.slim
-            )
-            body = await anyio.to_thread.run_sync(_encode, text.encode("utf-8"), encoding)
-        return page_cache.Page(headers, body)
+        params, base = page_query(request.url.query), base_url(request)
+
+        def made() -> bytes:
+            return _encode(rewrite(cast(str, gradio.text), moment, page, params, base).encode("utf-8"), gradio.encoding)
+
+        return page_cache.Page(gradio.headers, await anyio.to_thread.run_sync(made))
 
     async def _send(self, scope: dict, send: Callable, page: page_cache.Page) -> None:
         """`page`, or 304 when the request already holds it; with the busy note shown while the queue is full."""
