@@ -140,6 +140,12 @@ LOAD_ANSWERS = Setting(256, "links", "load events' answers kept per data moment"
     "a burst on one link works the answer out once", "components/web/gradio/pages/models.py LOAD_ANSWERS")
 LOAD_ANSWER_AGE = Setting(60.0, "s", "a kept load answer's age, at most",
     "the notice's \"updated N ago\" stays near the truth", "components/web/gradio/pages/models.py LOAD_ANSWER_AGE")
+TABLES = Setting(128, "queries", "the Models table's rows kept per data moment, whatever model is open",
+    "a crowd opening many models of one view renders its rows once; a hostile crawl of searches turns the oldest over",
+    "components/web/gradio/pages/models.py TABLES")
+TABLES_BYTES = Setting(32 * MB, "bytes", "the Models table's rows kept per data moment, all queries together",
+    "100 rows are ~60 KB of HTML and \"Show more\" reaches 2,000 rows (~1.2 MB): 128 of those would hold 150 MB",
+    "components/web/gradio/pages/models.py TABLES_BYTES")
 CARD_CACHE = Setting(128, "cards", "preview cards kept per snapshot",
     "~50 KB each; a card is drawn once per link and snapshot", "components/web/routes/card.py CARD_CACHE")
 CARD_DRAWS_BURST = Setting(10, "cards", "new preview cards one client address may have drawn at once (cards are drawn one at a time)",

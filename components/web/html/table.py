@@ -5,7 +5,7 @@ scripts) with its script (`TABLE_JS`), and the lines around it (the summary, the
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 from markupsafe import Markup
@@ -50,6 +50,10 @@ def billions(value: object) -> float | None:
     return round(float(value) / 1e9, 2 if value < 1e11 else 0)
 
 
+# A live row as `live_rows` makes it, not selected; the open model's row says so instead (`results_table`)
+_NOT_SELECTED, _SELECTED = 'aria-selected="false"', 'aria-selected="true"'
+
+
 def results_table(
     frame: pd.DataFrame,
     view: str,
@@ -58,6 +62,7 @@ def results_table(
     link: Callable[[str, str], str],
     opened: str = "",
     live: bool = True,
+    rows: Sequence[tuple[str, Markup]] | None = None,
 ) -> Markup:
     """The rows of a view as the table shows them (already limited to what is sent), every value escaped.
 
@@ -67,54 +72,64 @@ def results_table(
     scripts and the page's script (`TABLE_JS`) only runs them in place. A ranked
     view puts each model's rank before its name; the `opened` model's row is marked selected. Not `live`
     (painted in the first HTML, before any script): the same rows and cells without what only the script
-    reads (the grid's roles, each row's model, index and selection), which keeps the first page light."""
+    reads (the grid's roles, each row's model, index and selection), which keeps the first page light.
+    `rows`: the frame's `live_rows`, made before (they do not depend on the model open)."""
     figure_header, figure_key = _FIGURE.get(view, _DOWNLOADS)
     columns = (*_COLUMNS, (figure_header, figure_key, True))
     headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param), live)
                    for label, key, numeric in columns)  # fmt: skip
-    figure = ordering.COLUMNS[figure_key].field
-    body = []
-    for index, r in enumerate(frame.to_dict("records")):
-        model_id = str(r["model_id"])
-        rank = r.get("rank") if view != "selected" else None
-        cell = Markup('<a class="model-link" href="./?{}">{}</a>').format(link(model_id, order.param), model_id)
-        if not formatting.is_missing(rank):
-            cell = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + cell
-        if r.get("task"):
-            cell += Markup('<small class="task">{}</small>').format(r["task"])
-        size = billions(r.get("num_parameters"))
-        values = (
-            f"{size:g}" if size is not None else "—",
-            formatting.cores(r.get("tp")),
-            formatting.duration(r.get("wall_s")),
-            formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
-            formatting.compact(r.get(figure)),
-        )
-        cells = join(
-            Markup('<td role="gridcell" class="num">{}</td>' if live else "<td>{}</td>").format(v) for v in values
-        )
-        if live:
-            body.append(
-                Markup('<tr data-model="{}" data-index="{}" aria-selected="{}"><td role="gridcell" class="model">{}</td>'
-                       '<td role="gridcell">{}</td>{}</tr>').format(
-                    model_id, index, "true" if model_id == opened else "false", cell,
-                    badge(r.get("kind") or OTHER, r.get("result")), cells,
-                )
-            )  # fmt: skip
-        else:
-            body.append(
-                Markup("<tr><td>{}</td><td>{}</td>{}</tr>").format(
-                    cell, badge(r.get("kind") or OTHER, r.get("result")), cells
-                )
-            )
     if not live:
+        body = [_row(r, view, order, link, live=False) for r in frame.to_dict("records")]
         return Markup('<table class="results-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>').format(
             headers, join(body)
         )
+    made = rows if rows is not None else live_rows(frame, view, order, link)
+    body = [Markup(str(row).replace(_NOT_SELECTED, _SELECTED, 1)) if model == opened else row for model, row in made]
     return Markup(
         '<div class="results-scroll"><table class="results-table" role="grid" aria-label="Models" '
         'aria-rowcount="{}"><thead><tr>{}</tr></thead><tbody>{}</tbody></table></div>'
     ).format(len(body) + 1, headers, join(body))
+
+
+def live_rows(
+    frame: pd.DataFrame, view: str, order: ordering.Order, link: Callable[[str, str], str]
+) -> tuple[tuple[str, Markup], ...]:
+    """Each row of the live table with its model id, none selected: the same for every model opened, so a
+    page can make them once for many links (`results_table`'s `rows`)."""
+    return tuple(
+        (str(r["model_id"]), _row(r, view, order, link, index=index))
+        for index, r in enumerate(frame.to_dict("records"))
+    )
+
+
+def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], str], index: int = 0,
+         live: bool = True) -> Markup:  # fmt: skip
+    """One model's row: its link, result badge and figures; live rows carry what the table's script reads."""
+    model_id = str(r["model_id"])
+    figure = ordering.COLUMNS[_FIGURE.get(view, _DOWNLOADS)[1]].field
+    rank = r.get("rank") if view != "selected" else None
+    cell = Markup('<a class="model-link" href="./?{}">{}</a>').format(link(model_id, order.param), model_id)
+    if not formatting.is_missing(rank):
+        cell = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + cell
+    if r.get("task"):
+        cell += Markup('<small class="task">{}</small>').format(r["task"])
+    size = billions(r.get("num_parameters"))
+    values = (
+        f"{size:g}" if size is not None else "—",
+        formatting.cores(r.get("tp")),
+        formatting.duration(r.get("wall_s")),
+        formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
+        formatting.compact(r.get(figure)),
+    )
+    cells = join(Markup('<td role="gridcell" class="num">{}</td>' if live else "<td>{}</td>").format(v) for v in values)
+    if not live:
+        return Markup("<tr><td>{}</td><td>{}</td>{}</tr>").format(
+            cell, badge(r.get("kind") or OTHER, r.get("result")), cells
+        )
+    return Markup(
+        '<tr data-model="{}" data-index="{}" ' + _NOT_SELECTED + '><td role="gridcell" class="model">{}</td>'
+        '<td role="gridcell">{}</td>{}</tr>'
+    ).format(model_id, index, cell, badge(r.get("kind") or OTHER, r.get("result")), cells)
 
 
 def _header(label: str, key: str, numeric: bool, shown_order: ordering.Order, query: str, live: bool = True) -> Markup:

@@ -41,6 +41,8 @@ MAX_ROWS = settings.MODELS_ROWS.value
 # Load answers kept: links (at most ~100 KB each, a table page and a model's details), each at most so many
 # seconds, so the notice's "updated N minutes ago" stays near the truth.
 LOAD_ANSWERS, LOAD_ANSWER_AGE = settings.LOAD_ANSWERS.value, settings.LOAD_ANSWER_AGE.value
+# Table answers kept whatever model is open: queries (a view, its filters and order, as many rows as shown)
+TABLES, TABLES_BYTES = settings.TABLES.value, settings.TABLES_BYTES.value
 ALL_TASKS = ("All tasks", "")
 RUN_COMMAND = details.RUN_COMMAND
 # Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
@@ -54,6 +56,24 @@ PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history")
 PICKERS = ("task", "cc", "library", "version")
 FILTERS = ("search", "view", "task", "size", "cc", "library", "version")
 CHECKED = ("config_answer",)
+
+
+@dataclass(frozen=True)
+class TableRows:
+    """What a table answer holds whatever model is open: the query as shown (its stack resolved), the order, the
+    rows' frame and their live rows, the summary, the query snippets, and whether more rows are left."""
+
+    query: views.Query
+    order: ordering.Order
+    frame: Any
+    rows: tuple[tuple[str, Markup], ...]
+    summary: Markup
+    snippets: Markup
+    more: bool
+
+    def weight(self) -> int:
+        """Its bytes, about: the rows' HTML and the lines around them (the frame is the snapshot's own, a view)."""
+        return sum(len(row) for _, row in self.rows) + len(self.summary) + len(self.snippets)
 
 
 @dataclass
@@ -97,6 +117,7 @@ class ModelsPage:
         self.sources = sources
         self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
         self.loaded = MomentCache(max_entries=LOAD_ANSWERS, ttl=LOAD_ANSWER_AGE)
+        self.tables = MomentCache(max_entries=TABLES, max_bytes=TABLES_BYTES, weigh=TableRows.weight)
         self.widgets: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
@@ -255,10 +276,30 @@ class ModelsPage:
             query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
         return query, views.select(now.snapshot, now.rankings, query, now.records)
 
-    @classmethod
-    def _table(cls, now: Moment, query: views.Query, limit: int, model: str | None, sort: str = "") -> dict[str, Any]:
+    def _table(self, now: Moment, query: views.Query, limit: int, model: str | None, sort: str = "") -> dict[str, Any]:
         """The table's part of an answer: the rows of `query` in the `sort=` order, its first `limit`, with the
-        lines around them; `model` is the one open."""
+        lines around them; `model` is the one open. What does not depend on the model open is made once per
+        query, order, limit and data moment (`TableRows`): a crowd opening many models of one view shares it."""
+        rows = self.tables.get(
+            (now.snapshot, now.rankings, now.records), (query, _bounded(limit), sort),
+            lambda: self._table_rows(now, query, limit, sort),
+        )  # fmt: skip
+        query, order = rows.query, rows.order
+        html = table.results_table(
+            rows.frame, query.view, order, ordering.shown(order, query.view, bool(query.text.strip())),
+            lambda opened, asked: links.build(links.PageState(query, opened, sort=asked)), model or "", rows=rows.rows,
+        )  # fmt: skip
+        return {
+            "results": html,
+            "summary": rows.summary,
+            "rows": str(len(rows.frame)),
+            "more": gr.update(visible=rows.more),
+            "link": links.build(links.PageState(query, model or "", sort=order.param)),
+            "snippets": rows.snippets,
+        }
+
+    @classmethod
+    def _table_rows(cls, now: Moment, query: views.Query, limit: int, sort: str) -> TableRows:
         query, result = cls._select(now, query)
         order = ordering.parse(sort)
         shown = ordering.apply(result.frame, order).head(_bounded(limit))
@@ -274,18 +315,10 @@ class ModelsPage:
             summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT
         summary = Markup(summary) + table.size_note(result.size_unknown, sizes.label(query.size))
         pandas_code, sql = snippets.view_snippets(result)
-        rows = table.results_table(
-            shown, query.view, order, ordering.shown(order, query.view, bool(query.text.strip())),
-            lambda opened, asked: links.build(links.PageState(query, opened, sort=asked)), model or "",
-        )  # fmt: skip
-        return {
-            "results": rows,
-            "summary": summary,
-            "rows": str(len(shown)),
-            "more": gr.update(visible=result.total > len(shown)),
-            "link": links.build(links.PageState(query, model or "", sort=order.param)),
-            "snippets": snippets_html(pandas_code, sql),
-        }
+        rows = table.live_rows(
+            shown, query.view, order, lambda opened, asked: links.build(links.PageState(query, opened, sort=asked))
+        )
+        return TableRows(query, order, shown, rows, summary, snippets_html(pandas_code, sql), result.total > len(shown))
 
     @staticmethod
     def size_choices(size: str) -> list[tuple[str, str]]:
