@@ -1,8 +1,9 @@
 """Answers kept per data moment: what many callers ask of the same data is worked out once.
 
 `MomentCache` is the one cache of computed answers: a snapshot's memoised queries (`Snapshot.memo`), a
-link's first page (`web/page_cache.py`), the page's answer to a deep link (`web/gradio/pages/models.py`,
-`LOAD_ANSWERS`) and a link's preview card (`web/routes/card.py`) each keep one.
+link's first page and Gradio's own page answer it is made from (`web/middleware/first_html.py`), the page's
+answer to a deep link and the table rows it shares with other links (`web/gradio/pages/models.py`,
+`LOAD_ANSWERS`, `TABLES`) and a link's preview card (`web/routes/card.py`) each keep one.
 
 - **Per moment.** Every call names the moment it asks about: a tuple of the data objects it was answered
   from (a `Moment`'s snapshot, rankings and records), compared by identity. When a call names another
