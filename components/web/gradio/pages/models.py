@@ -19,22 +19,22 @@ from components.domain.columns import NAMES
 from components.domain.results import EXCLUDED
 from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
 from components.domain.versions import short_version
-from components.queries import config_check, details, links, ordering, sizes, snippets, views, wanted
+from components.queries import config_check, details, links, ordering, sizes, views, wanted
 from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
 from components.sources.moment_cache import MomentCache
 from components.sources.rankings import Rankings
-from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.wanted_counts import Wanted
 from components.web.gradio.endpoints import address_of
 from components.web.gradio.pages.filters import Filters
 from components.web.gradio.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, as_sent, by_name, components
-from components.web.html import causes, downloads, evidence, follow, notice, table
+from components.web.html import causes, evidence, follow, notice, table
 from components.web.html import details as html_details
-from components.web.html.config_check import config_check_html, config_error_html, snippets_html
+from components.web.html.config_check import config_check_html, config_error_html
 from components.web.html.history import history_table
+from components.web.html.table_rows import TableRows, table_rows
 
 PAGE_SIZE = settings.MODELS_PAGE.value
 MAX_ROWS = settings.MODELS_ROWS.value
@@ -56,24 +56,6 @@ PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history")
 PICKERS = ("task", "cc", "library", "version")
 FILTERS = ("search", "view", "task", "size", "cc", "library", "version")
 CHECKED = ("config_answer",)
-
-
-@dataclass(frozen=True)
-class TableRows:
-    """What a table answer holds whatever model is open: the query as shown (its stack resolved), the order, the
-    rows' frame and their live rows, the summary, the query snippets, and whether more rows are left."""
-
-    query: views.Query
-    order: ordering.Order
-    frame: Any
-    rows: tuple[tuple[str, Markup], ...]
-    summary: Markup
-    snippets: Markup
-    more: bool
-
-    def weight(self) -> int:
-        """Its bytes, about: the rows' HTML and the lines around them (the frame is the snapshot's own, a view)."""
-        return sum(len(row) for _, row in self.rows) + len(self.summary) + len(self.snippets)
 
 
 @dataclass
@@ -268,22 +250,14 @@ class ModelsPage:
         task = query.task if query.task in {v for _, v in choices} else choices[0][1]
         return replace(query, task=task), choices
 
-    @staticmethod
-    def _select(now: Moment, query: views.Query) -> tuple[views.Query, Any]:
-        # a choice no longer in the data (a refresh dropped it) shows the default stack
-        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
-        if stack is not None:
-            query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
-        return query, views.select(now.snapshot, now.rankings, query, now.records)
-
     def _table(self, now: Moment, query: views.Query, limit: int, model: str | None, sort: str = "") -> dict[str, Any]:
         """The table's part of an answer: the rows of `query` in the `sort=` order, its first `limit`, with the
         lines around them; `model` is the one open. What does not depend on the model open is made once per
-        query, order, limit and data moment (`TableRows`): a crowd opening many models of one view shares it."""
+        query, order, limit and data moment (`html/table_rows.py`): a crowd opening many models of one view shares it."""
+        limit = _bounded(limit)
         rows = self.tables.get(
-            (now.snapshot, now.rankings, now.records), (query, _bounded(limit), sort),
-            lambda: self._table_rows(now, query, limit, sort),
-        )  # fmt: skip
+            (now.snapshot, now.rankings, now.records), (query, limit, sort), lambda: table_rows(now, query, limit, sort)
+        )
         query, order = rows.query, rows.order
         html = table.results_table(
             rows.frame, query.view, order, ordering.shown(order, query.view, bool(query.text.strip())),
@@ -297,28 +271,6 @@ class ModelsPage:
             "link": links.build(links.PageState(query, model or "", sort=order.param)),
             "snippets": rows.snippets,
         }
-
-    @classmethod
-    def _table_rows(cls, now: Moment, query: views.Query, limit: int, sort: str) -> TableRows:
-        query, result = cls._select(now, query)
-        order = ordering.parse(sort)
-        shown = ordering.apply(result.frame, order).head(_bounded(limit))
-        view_label = views.VIEW_LABELS[query.view]
-        summary = table.summary_line(result.total, len(shown), result.passed, result.stack, view_label)
-        if query.view != views.SELECTED:
-            summary = Markup(summary) + table.ranked_note(view_label, query.task)
-        asked = hub_id(query.text)
-        if not result.total and asked:
-            offer = links.build(links.PageState(query, asked))
-            summary = Markup(summary) + evidence.lookup_offer(query.text, offer)
-        elif result.total:
-            summary = Markup(summary) + downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT
-        summary = Markup(summary) + table.size_note(result.size_unknown, sizes.label(query.size))
-        pandas_code, sql = snippets.view_snippets(result)
-        rows = table.live_rows(
-            shown, query.view, order, lambda opened, asked: links.build(links.PageState(query, opened, sort=asked))
-        )
-        return TableRows(query, order, shown, rows, summary, snippets_html(pandas_code, sql), result.total > len(shown))
 
     @staticmethod
     def size_choices(size: str) -> list[tuple[str, str]]:

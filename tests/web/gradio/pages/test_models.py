@@ -242,3 +242,32 @@ def test_a_links_load_answer_is_worked_out_once_per_data_moment_and_then_taken_o
         assert run_async(burst(3)) == answers[:3] and made == [1]
     tab.sources.datasets.value = tab.sources.now().snapshot.with_provenance()  # a refresh: worked out again
     assert run_async(burst(1)) == answers[:1] and made == [1, 1]
+
+
+def test_the_tables_rows_are_made_once_for_every_model_opened_and_only_the_open_ones_row_says_selected(
+    world, monkeypatch
+):
+    """A crowd opening many models of one view shares one rendering of its rows (`html/table_rows.py`); each
+    answer marks its own model's row, and a refresh makes them again."""
+    import re
+
+    from components.web.gradio.pages import models
+
+    tab = ModelsPage(served(*world))
+    made: list[int] = []
+    real = models.table_rows
+    monkeypatch.setattr(models, "table_rows", lambda *args: made.append(1) or real(*args))
+    base = {"view": "selected", "cc": NEW_CC, "library": "transformers", "version": "4.57.1"}
+    ids = shown(tab.table(**base))
+    answers = {model: tab.table(**base, link=f"?model={model}") for model in ids[:3]}
+    assert made == [1] and len(ids) >= 3
+    for model, answer in answers.items():
+        rows = re.findall(r'<tr data-model="[^"]*" data-index="\d+" aria-selected="(\w+)"', str(answer["results"]))
+        assert rows.count("true") == 1 and rows[ids.index(model)] == "true"
+        assert shown(answer) == ids and f"model={model.replace('/', '%2F')}" in answer["link"]
+    assert str(answers[ids[0]]["results"]) != str(answers[ids[1]]["results"])
+    tab.table(**base, link="?sort=-wall")  # another order: its own rows
+    assert made == [1, 1]
+    tab.sources.datasets.value = tab.sources.now().snapshot.with_provenance()  # a refresh: made again
+    tab.table(**base)
+    assert made == [1, 1, 1]
