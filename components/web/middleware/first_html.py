@@ -198,11 +198,11 @@ class FirstResponse:
         # KeyError, a 500); the app's pages are chosen by path, so Gradio is asked without it
         asked = {**scope, "query_string": without_page(scope.get("query_string", b""))}
         served = (moment.snapshot, moment.rankings, moment.records)
-        # what Gradio's answer depends on: the page's key without the link's own parameters, which Gradio never reads
-        gradio_key = (*page_cache.key_of({**asked, "query_string": without(asked["query_string"], LINK_PARAMS)}, page),
-                      links.space_url())  # fmt: skip
 
         async def make() -> page_cache.Page:
+            # what Gradio's answer depends on: the page's key without the link's parameters, which Gradio never reads
+            gradio_key = (*page_cache.key_of({**asked, "query_string": without(asked["query_string"], LINK_PARAMS)},
+                                             page), links.space_url())  # fmt: skip
             gradio = await self.gradio_pages.get_async(
                 served, gradio_key, lambda: self._ask_gradio(asked, receive, send)
             )
