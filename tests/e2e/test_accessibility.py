@@ -16,7 +16,7 @@ TIMEOUT = 20_000
 # (name, path, what shows that the page has drawn its data)
 PAGES = [
     ("models", "/", "#results [role=gridcell]"),
-    ("model open", "/?model=Qwen/Qwen3-0.6B", "#run-py .cm-scroller"),
+    ("model open", "/?model=Qwen/Qwen3-0.6B", "#run-py pre.code"),
     ("untested model open", "/?model=ByteDance-Seed/UI-TARS-1.5-7B", "#expectation"),
     ("trending", "/?view=trending", "#results [role=gridcell]"),
     ("compare", "/compare", "#compare-counts"),
@@ -60,7 +60,7 @@ def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: 
     model = page.evaluate("() => document.activeElement.closest('tr').dataset.model")
     page.keyboard.press("Enter")
     expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
-    expect(page.locator("#run-py .cm-scroller")).to_be_attached(timeout=TIMEOUT)
+    expect(page.locator("#run-py pre.code")).to_be_attached(timeout=TIMEOUT)
 
     reached = set()
     for _ in range(80):  # Tab on through the details: every copy button and the run.py viewer take focus
@@ -70,7 +70,7 @@ def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: 
                 """() => { const e = document.activeElement;
                   const box = e.closest('#install, #cache-sync, #run-py, #run-command, #link');
                   if (!box) return '';
-                  if (e.classList.contains('cm-scroller')) return box.id + ':scroller';
+                  if (e.matches('pre.code')) return box.id + ':scroller';
                   const label = (e.getAttribute('aria-label') || e.title || '').toLowerCase();
                   return label.includes('copy') ? box.id + ':copy' : ''; }"""
             )
@@ -81,10 +81,10 @@ def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: 
 
 def test_focus_is_visible_on_the_run_py_viewer(page: Page, sample_app):
     page.goto(sample_app.url + "/?model=Qwen/Qwen3-0.6B")
-    scroller = page.locator("#run-py .cm-scroller")
+    scroller = page.locator("#run-py pre.code")
     expect(scroller).to_be_attached(timeout=TIMEOUT)
     scroller.focus()
     page.keyboard.press("Tab")
     page.keyboard.press("Shift+Tab")  # focus by keyboard: :focus-visible applies
     outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
-    assert page.evaluate("() => document.activeElement.classList.contains('cm-scroller')") and outline != "none"
+    assert page.evaluate("() => document.activeElement.matches('#run-py pre.code')") and outline != "none"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -114,6 +115,18 @@ def test_copy_buttons_exist(opened):
         expect(
             page.locator(f"{element} button[aria-label*='opy' i], {element} button[title*='opy' i]").first
         ).to_be_attached()
+
+
+def test_run_py_downloads_as_the_script_itself(opened):
+    page = opened("?model=Qwen/Qwen3-0.6B")
+    button = page.locator("#run-py button[data-download]")
+    expect(button).to_be_visible(timeout=TIMEOUT)
+    with page.expect_download() as saved:
+        button.click()
+    download = saved.value
+    script = page.evaluate("async () => (await (await fetch('api/v1/lookup?model=Qwen/Qwen3-0.6B')).json()).run_py")
+    assert download.suggested_filename == "run.py"
+    assert Path(download.path()).read_text(encoding="utf-8") == script and 'MODEL_ID = "Qwen/Qwen3-0.6B"' in script
 
 
 def test_the_transformers_choices_follow_the_compiler(opened):

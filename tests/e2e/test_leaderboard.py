@@ -184,7 +184,7 @@ def test_the_panel_leads_with_the_answer_and_shows_what_to_run_whole(page: Page,
     assert "transformers=4.57.1" in (lead.locator("a").get_attribute("href") or "")  # a link to that run
     first = page.evaluate("() => document.querySelector('#details-summary .details-head h3').nextElementSibling.id")
     assert first == "lead"
-    expect(page.locator("#run-py .cm-line").first).to_be_attached(timeout=TIMEOUT)
+    expect(page.locator("#run-py .line").first).to_be_attached(timeout=TIMEOUT)
     assert page.evaluate(
         "() => { const t = document.querySelector('#install textarea'); return t.scrollHeight <= t.clientHeight + 1; }"
     )
@@ -192,20 +192,21 @@ def test_the_panel_leads_with_the_answer_and_shows_what_to_run_whole(page: Page,
     placed = page.evaluate(
         """async () => {
           const answer = await (await fetch('/api/v1/lookup?model=llava-hf/llava-1.5-7b-hf&neuronx_cc=2.28.7631.0&library_version=5.0.0')).json();
-          const doc = answer.run_py.split('\\n'), lines = [...document.querySelectorAll('#run-py .cm-line')];
-          const numbers = [...document.querySelectorAll('#run-py .cm-lineNumbers .cm-gutterElement')]
-            .filter((g) => g.style.visibility !== 'hidden' && g.textContent.trim());
-          const scroller = document.querySelector('#run-py .cm-scroller');
+          const doc = answer.run_py.split('\\n'), lines = [...document.querySelectorAll('#run-py .line')];
+          const block = document.querySelector('#run-py pre.code');
           let wrong = 0;
-          for (const g of numbers) {
-            const top = g.getBoundingClientRect().top;
-            const line = lines.find((l) => Math.abs(l.getBoundingClientRect().top - top) < 3);
-            if (!line || doc[Number(g.textContent) - 1] !== line.textContent) wrong++;
-          }
-          return {checked: numbers.length, wrong, whole: scroller.scrollHeight <= scroller.clientHeight + 1};
+          lines.forEach((line, i) => {
+            // the number drawn beside the line (a CSS counter), on the line's own row
+            const number = getComputedStyle(line, '::before');
+            if (doc[i] !== line.textContent || number.content !== 'counter(line)' || number.display !== 'inline-block') wrong++;
+          });
+          const rows = new Set(lines.map((l) => Math.round(l.getBoundingClientRect().top)));
+          return {checked: lines.length, wrong, lines: doc.length, rows: rows.size, copied: block.textContent === answer.run_py,
+                  whole: block.scrollHeight <= block.clientHeight + 1};
         }"""
     )
-    assert placed["checked"] > 10 and placed["wrong"] == 0 and placed["whole"], placed
+    assert placed["checked"] > 10 and placed["checked"] == placed["lines"] == placed["rows"], placed
+    assert placed["wrong"] == 0 and placed["copied"] and placed["whole"], placed
 
 
 def test_an_excluded_model_that_never_ran_offers_no_cache_and_not_tested_is_said_once(page: Page, sample_app):

@@ -14,7 +14,7 @@ from components.domain.stacks import StackRef
 from components.queries import formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer
 from components.runtime import settings
-from components.web.html.markup import badge, join, model_link
+from components.web.html.markup import badge, code_block, join, model_link
 
 # Until a model is opened, the details column says what it will hold (never empty boxes).
 GUIDE = Markup(
@@ -77,6 +77,17 @@ def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = No
         out.append(_other_fields(other_fields))
     out.append(Markup("</div>"))
     return join(out)
+
+
+def run_py(answer: LookupAnswer) -> Markup:
+    """The model's run.py, whole and numbered with Copy and Download (`markup.code_block`): the script that ran,
+    else a passing script adapted to it, titled UNTESTED with the model it was adapted from; "" when neither."""
+    script = answer.get("run_py") or answer.get("suggested_run_py") or ""
+    if not script:
+        return Markup("")
+    adapted = not answer.get("run_py") and answer.get("suggested_from")
+    title = f"run.py (UNTESTED: adapted from {answer.get('suggested_from')})" if adapted else "run.py"
+    return code_block("run-py-code", script, title, "run.py")
 
 
 def lead(answer: LookupAnswer) -> Markup:

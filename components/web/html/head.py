@@ -81,21 +81,10 @@ API_DOCS = """(() => {
   }
 })();"""
 
-# The run.py viewer scrolls, but its scroller takes no focus: a keyboard could not scroll it. Gradio
-# renders the viewer on demand, so each one is given a tab stop (and a name) as it appears.
-REACHABLE = """(() => {
-  const reachable = () => document.querySelectorAll("#run-py .cm-scroller:not([data-reachable])").forEach((el) => {
-    el.dataset.reachable = "";
-    el.tabIndex = 0;
-    el.setAttribute("role", "region");
-    el.setAttribute("aria-label", "run.py");
-  });
-  new MutationObserver(reachable).observe(document.documentElement, { childList: true, subtree: true });
-})();"""
-
-# The script behind `markup.copy_block`: it makes a badge's relative addresses absolute from the address
-# the browser shows (a handler does not know it), and copies a block's text (without a clipboard, on plain
-# http, Copy selects the text for Ctrl+C). One script for every block costs the page no component and no event.
+# The script behind `markup.copy_block` and `markup.code_block`: it makes a badge's relative addresses absolute
+# from the address the browser shows (a handler does not know it), copies a block's text (without a clipboard, on
+# plain http, Copy selects the text for Ctrl+C), and saves a script as a file. One script for every block costs
+# the page no component and no event.
 COPY = """(() => {
   const relative = encodeURIComponent("./badge?");
   const absolute = () => document.querySelectorAll("pre[data-relative]").forEach((el) => {
@@ -105,6 +94,18 @@ COPY = """(() => {
   });
   new MutationObserver(absolute).observe(document.documentElement, {childList: true, subtree: true});
   document.addEventListener("click", (event) => {
+    const save = event.target.closest && event.target.closest("button[data-download]");
+    const script = save && document.getElementById(save.dataset.download);
+    if (script) {
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([script.textContent], {type: "text/plain"}));
+      link.download = save.dataset.filename || "download.txt";
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+      return;
+    }
     const button = event.target.closest && event.target.closest("button[data-copy]");
     const el = button && document.getElementById(button.dataset.copy);
     if (!el) return;
@@ -118,9 +119,7 @@ COPY = """(() => {
 # page's config (Gradio sends the head inside it). It runs once however often Gradio puts the head in.
 SCRIPT_PATH = "/page.js"
 SCRIPT = (
-    "if (!window.__pageScript) {\nwindow.__pageScript = true;\n"
-    + "\n".join((REACHABLE, OPEN_MODEL, API_DOCS, COPY))
-    + "\n}\n"
+    "if (!window.__pageScript) {\nwindow.__pageScript = true;\n" + "\n".join((OPEN_MODEL, API_DOCS, COPY)) + "\n}\n"
 )
 
 # What every page's <head> carries (inside its config): the feed, for feed readers and browsers, and the page's

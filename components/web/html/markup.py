@@ -43,3 +43,17 @@ def copy_block(element_id: str, text: str, label: str, relative: bool = False) -
         '<pre class="copyable" id="{}"{}>{}</pre><button type="button" class="copy-button" data-copy="{}" '
         'aria-label="{}">Copy</button>'
     ).format(element_id, Markup(" data-relative") if relative else "", text, element_id, label)
+
+
+def code_block(element_id: str, text: str, label: str, filename: str) -> Markup:
+    """A script shown whole, its line numbers beside its lines, with Copy and Download buttons (`html/head.py`'s
+    page script). The numbers are drawn by CSS (a counter per line), so the `<pre>`'s text, what a selection or
+    Copy takes, is the script exactly. The `<pre>` takes focus (a keyboard scrolls a long line) and is named."""
+    lines = Markup("\n").join(Markup('<span class="line">{}</span>').format(line) for line in text.split("\n"))
+    return Markup(
+        '<div class="code-head"><span class="code-label">{label}</span>'
+        '<button type="button" class="copy-button" data-copy="{id}" aria-label="Copy {file}">Copy</button>'
+        '<button type="button" class="copy-button" data-download="{id}" data-filename="{file}" '
+        'aria-label="Download {file}">Download</button></div>'
+        '<pre class="code" id="{id}" tabindex="0" role="region" aria-label="{label}"><code>{lines}</code></pre>'
+    ).format(id=element_id, label=label, file=filename, lines=lines)

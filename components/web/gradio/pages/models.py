@@ -76,11 +76,11 @@ class Widgets:
     details: gr.HTML
     install: gr.Textbox
     cache_sync: gr.Textbox
-    run_py: gr.Code
+    run_py: gr.HTML
     run_command: gr.Textbox
     history: gr.HTML
     snippets: gr.HTML
-    config_json: gr.Code
+    config_json: gr.Textbox
     config_button: gr.Button
     config_answer: gr.HTML
     link: gr.Textbox
@@ -324,7 +324,7 @@ class ModelsPage:
             "cache_sync": gr.update(
                 value=cache_sync, visible=bool(cache_sync), info=" · ".join(answer.get("cache_sync_notes") or ())
             ),
-            "run_py": gr.update(value=run_py, visible=bool(run_py)),
+            "run_py": gr.update(value=html_details.run_py(answer), visible=bool(run_py)),
             "run_command": gr.update(visible=bool(run_py)),
             # under the history: the badge for its model card, and its own feed
             "history": history_table(answer.get("history", [])) + follow.panel_html(answer),
@@ -368,11 +368,9 @@ class ModelsPage:
                     label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
                     interactive=False, visible=False,
                 )  # fmt: skip
-                # whole (no max_lines): the script is short, and read top to bottom
-                run_py = gr.Code(
-                    label="run.py", language=None, elem_id="run-py", buttons=["copy", "download"],
-                    interactive=False, visible=False,
-                )  # fmt: skip
+                # whole, numbered, with Copy and Download (markup.code_block): plain HTML, so the page loads no
+                # code editor (~390 KB of scripts) for a script that is only read
+                run_py = gr.HTML(elem_id="run-py", visible=False, padding=False)
                 run_command = gr.Textbox(
                     value=RUN_COMMAND, label="Then run it (a sharded script starts its own ranks)",
                     elem_id="run-command", buttons=["copy"], interactive=False, visible=False,
@@ -383,8 +381,8 @@ class ModelsPage:
                           elem_id="query-yourself"):  # fmt: skip
             snippets_box = gr.HTML(elem_id="snippets")
         with gr.Accordion("Check a config.json: a model that is not on the Hub", open=False, elem_id="check-config"):
-            config_json = gr.Code(label="config.json", language="json", elem_id="config-json", interactive=True,
-                                  max_lines=20)  # fmt: skip
+            config_json = gr.Textbox(label="config.json", elem_id="config-json", lines=6, max_lines=20,
+                                     placeholder='{"architectures": ["LlamaForCausalLM"], ...}')  # fmt: skip
             config_button = gr.Button("Check it on this stack", size="sm", elem_id="config-button")
             config_answer = gr.HTML(elem_id="config-answer")
         # How many rows the table shows, for "Show more". No gr.State: a page with one holds a heartbeat

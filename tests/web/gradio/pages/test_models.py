@@ -47,7 +47,10 @@ def test_before_a_model_is_opened_the_details_hold_a_guide_not_empty_boxes(tab):
     assert "Open a model" in str(answer["details"])
     assert all(answer[name]["visible"] is False for name in ("install", "cache_sync", "run_py", "run_command"))
     opened = page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})
-    assert "Open a model" not in str(opened["details"]) and value(opened["run_py"]).startswith("# run Qwen/Qwen3-0.6B")
+    assert "Open a model" not in str(opened["details"]) and opened["run_py"]["visible"] is True
+    # run.py as plain HTML (no code editor on the page): whole, each line numbered, with Copy and Download
+    script = value(opened["run_py"])
+    assert '<span class="line"># run Qwen/Qwen3-0.6B' in script and 'data-download="run-py-code"' in script
     assert set(opened) >= set(TABLE) | set(PANEL)
 
 
