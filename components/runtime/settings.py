@@ -146,6 +146,9 @@ TABLES = Setting(128, "queries", "the Models table's rows kept per data moment, 
 TABLES_BYTES = Setting(32 * MB, "bytes", "the Models table's rows kept per data moment, all queries together",
     "100 rows are ~60 KB of HTML and \"Show more\" reaches 2,000 rows (~1.2 MB): 128 of those would hold 150 MB",
     "components/web/gradio/pages/models.py TABLES_BYTES")
+ROUTE_TEMPLATES = Setting(1024, "paths", "paths whose route template the metrics remember, per process",
+    "matching a path against every route of the app and of Gradio's was ~3% of a crowd's CPU; paths that name an "
+    "event or a file turn it over, and it starts again empty", "components/web/metrics.py ROUTE_TEMPLATES")
 CARD_CACHE = Setting(128, "cards", "preview cards kept per snapshot",
     "~50 KB each; a card is drawn once per link and snapshot", "components/web/routes/card.py CARD_CACHE")
 CARD_DRAWS_BURST = Setting(10, "cards", "new preview cards one client address may have drawn at once (cards are drawn one at a time)",

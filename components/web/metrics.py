@@ -13,7 +13,7 @@ Each `Metrics` has a registry of its own, so several apps built in one process (
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
@@ -22,6 +22,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 from starlette.routing import BaseRoute, Match, Mount
 
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
 from components.web.asgi import Scope, relative_path
@@ -30,6 +31,7 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 # From a cached page (~1 ms) to a slow export (seconds).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 OTHER = "other"
+ROUTE_TEMPLATES = settings.ROUTE_TEMPLATES.value
 
 
 def enabled(env: dict[str, str] | None = None) -> bool:
@@ -52,7 +54,33 @@ def route_of(scope: Scope, pages: frozenset[str] = frozenset()) -> str:
     if isinstance(template, str) and not isinstance(route, Mount):
         return template or "/"
     router = scope.get("router") or getattr(scope.get("app"), "router", None)
-    return matching(getattr(router, "routes", ()), scope) or OTHER
+    routes = getattr(router, "routes", ())
+    return _templates.get(routes, scope)
+
+
+class RouteTemplates:
+    """The template `matching` finds for a method and path, remembered per list of routes (an app's routes are
+    fixed once it serves): most requests ask for a few paths ("/", the queue's, the scripts'). At most `size`
+    are kept; then it starts again empty (the paths that name an event or a file are seldom asked twice)."""
+
+    def __init__(self, size: int = ROUTE_TEMPLATES):
+        self.size = size
+        self.found: dict[tuple[int, int, object, object, object], tuple[object, str]] = {}
+
+    def get(self, routes: Sequence[BaseRoute], scope: Scope) -> str:
+        # the list's length too: a route added after a path was first asked for is seen
+        key = (id(routes), len(routes), scope.get("method"), scope.get("root_path"), scope.get("path"))
+        kept = self.found.get(key)
+        if kept is not None and kept[0] is routes:  # the same list, not another one given its id since
+            return kept[1]
+        template = matching(routes, scope) or OTHER
+        if len(self.found) >= self.size:
+            self.found.clear()
+        self.found[key] = (routes, template)
+        return template
+
+
+_templates = RouteTemplates()
 
 
 def matching(routes: Iterable[BaseRoute], scope: Scope, prefix: str = "", depth: int = 0) -> str | None:

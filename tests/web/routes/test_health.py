@@ -135,3 +135,29 @@ def test_probes_and_scrapes_are_not_logged():
 def test_gradios_app_id_is_the_releases(client):
 
     assert client.get("/gradio_api/app_id").json()["app_id"] == mount.app_id()
+
+
+def test_a_paths_route_template_is_found_once_and_what_is_kept_is_bounded(monkeypatch):
+    from starlette.routing import Route
+
+    async def answer(scope, receive, send):  # pragma: no cover - never called: only matched
+        pass
+
+    routes = [Route("/api/v1/lookup", answer), Route("/gradio_api/call/{name}/{event_id}", answer)]
+    looked: list[str] = []
+    real = metrics.matching
+    monkeypatch.setattr(metrics, "matching", lambda rs, scope: looked.append(scope["path"]) or real(rs, scope))
+    templates = metrics.RouteTemplates(size=3)
+
+    def template(path: str, method: str = "GET") -> str:
+        return templates.get(routes, {"type": "http", "method": method, "path": path, "root_path": ""})
+
+    assert [template("/api/v1/lookup") for _ in range(5)] == ["/api/v1/lookup"] * 5
+    assert template("/gradio_api/call/search/abc") == "/gradio_api/call/{name}/{event_id}"
+    assert template("/nowhere") == metrics.OTHER and template("/api/v1/lookup", "POST") == metrics.OTHER
+    assert looked == ["/api/v1/lookup", "/gradio_api/call/search/abc", "/nowhere", "/api/v1/lookup"]
+    assert len(templates.found) == 1  # the fourth path started it again, empty
+    routes.append(Route("/nowhere", answer))  # a route added later is seen
+    assert template("/nowhere") == "/nowhere"
+    other = list(routes)  # another app's routes, even one given a freed list's id, are matched apart
+    assert templates.get(other, {"type": "http", "method": "GET", "path": "/api/v1/lookup", "root_path": ""})
