@@ -73,7 +73,10 @@ class RouteTemplates:
         kept = self.found.get(key)
         if kept is not None and kept[0] is routes:  # the same list, not another one given its id since
             return kept[1]
-        template = matching(routes, scope) or OTHER
+        try:
+            template = matching(routes, scope) or OTHER
+        except Exception:  # a route that cannot read this scope: the answer is counted, not refused
+            template = OTHER
         if len(self.found) >= self.size:
             self.found.clear()
         self.found[key] = (routes, template)
@@ -85,7 +88,8 @@ _templates = RouteTemplates()
 
 def matching(routes: Iterable[BaseRoute], scope: Scope, prefix: str = "", depth: int = 0) -> str | None:
     """The template of the first of `routes` that matches `scope` whole, looking into mounted apps (two deep at
-    most: the app, then Gradio's); None when none does."""
+    most: the app, then Gradio's) and into routers FastAPI included (Gradio's API under `/gradio_api`); None
+    when none does."""
     for route in routes:
         match, child = route.matches(scope)
         if match is not Match.FULL:
@@ -93,8 +97,29 @@ def matching(routes: Iterable[BaseRoute], scope: Scope, prefix: str = "", depth:
         if isinstance(route, Mount):
             inner = getattr(route, "routes", ()) if depth < 2 else ()
             return matching(inner, {**scope, **child}, prefix + route.path, depth + 1)
+        included = _included(route)
+        if included is not None and depth < 4:
+            routes_inside, more = included
+            root = str(scope.get("root_path", "")) + more
+            found = matching(routes_inside, {**scope, "root_path": root}, prefix + more, depth + 1)
+            if found is not None:
+                return found
         return (prefix + str(getattr(route, "path", ""))) or "/"
     return None
+
+
+def _included(route: BaseRoute) -> tuple[Sequence[BaseRoute], str] | None:
+    """A router FastAPI included (`app.include_router(router, prefix=...)`) is a route with no path of its own:
+    its routes and its prefix, or None for any other route. Read from the attributes this FastAPI gives it
+    (`original_router`, `include_context.prefix`); a release without them gives None, and the route is counted
+    under the enclosing template as before."""
+    if isinstance(getattr(route, "path", None), str):
+        return None
+    routes = getattr(getattr(route, "original_router", None), "routes", None)
+    prefix = getattr(getattr(route, "include_context", None), "prefix", None)
+    if not isinstance(routes, list) or not isinstance(prefix, str):
+        return None
+    return routes, prefix
 
 
 class Metrics:

@@ -87,6 +87,7 @@ def test_requests_are_counted_by_route_template_never_by_path(client):
         client.get(f"/no/such/{model}")
     client.get("/", params={"model": made_up[0]})
     assert client.get("/config").status_code == 200  # one of Gradio's routes, inside its mounted app
+    assert client.get("/gradio_api/info").status_code == 200  # and one of its API's, in a router FastAPI included
     text = client.get("/metrics").text
     assert not any(model in text for model in made_up) and "/no/such" not in text
     after = samples(text, "http_requests_total")
@@ -98,6 +99,7 @@ def test_requests_are_counted_by_route_template_never_by_path(client):
     assert grew("other", "404") == 2
     assert grew("/", "200") == 1
     assert grew("/config", "200") == 1  # the route's own template, though a middleware passed on a copy of the scope
+    assert grew("/gradio_api/info", "200") == 1  # not "/", the included router's own empty path
     assert sum(grew("/api/v1/lookup", status) for status in ("200", "404")) == 2
     latency = samples(text, "http_request_duration_seconds_count")
     assert latency[(("route", "/api/v1/lookup"),)] >= 2
