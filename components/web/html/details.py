@@ -85,9 +85,13 @@ def run_py(answer: LookupAnswer) -> Markup:
     script = answer.get("run_py") or answer.get("suggested_run_py") or ""
     if not script:
         return Markup("")
-    adapted = not answer.get("run_py") and answer.get("suggested_from")
-    title = f"run.py (UNTESTED: adapted from {answer.get('suggested_from')})" if adapted else "run.py"
-    return code_block("run-py-code", script, title, "run.py")
+    adapted_from = "" if answer.get("run_py") else answer.get("suggested_from") or ""
+    return code_block("run-py-code", script, run_py_title(adapted_from), "run.py")
+
+
+def run_py_title(adapted_from: str) -> str:
+    """run.py's title, live and painted: an adapted script says UNTESTED and which tested model it came from."""
+    return f"run.py (UNTESTED: adapted from {adapted_from})" if adapted_from else "run.py"
 
 
 def lead(answer: LookupAnswer) -> Markup:

@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from components.queries.details import RUN_COMMAND
 from components.queries.preview import Preview, SearchForm
+from components.web.html.details import run_py_title
 
 # only a model link carries it (`first_paint.head`): scripts wrap and scroll
 STYLE = Markup("<style>#first-paint pre{white-space:pre-wrap;max-height:24em;overflow:auto}</style>")
@@ -62,11 +63,6 @@ def job(preview: Preview) -> Markup:
         title = "Fetch the compiled graphs (NEFF cache)"
         parts.append(_copy("fp-cache-sync", title, preview.cache_sync, preview.cache_notes))
     if preview.run_py:
-        title = (
-            Markup("run.py (UNTESTED: adapted from {})").format(preview.run_py_from)
-            if preview.run_py_from
-            else "run.py"
-        )
-        parts.append(_copy("fp-run-py", title, preview.run_py))
+        parts.append(_copy("fp-run-py", run_py_title(preview.run_py_from), preview.run_py))
         parts.append(_copy("fp-run-command", "Then run it (a sharded script starts its own ranks)", RUN_COMMAND))
     return Markup("").join(parts)
