@@ -18,6 +18,24 @@ MODEL = "Qwen/Qwen3-8B"
 # sums every layout shift not caused by input, from the first paint on (Core Web Vitals' CLS, one window)
 CLS = """(() => { window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())
   if (!e.hadRecentInput) window.__cls += e.value; }).observe({type: 'layout-shift', buffered: true}); })();"""
+# at the first frame after the painted block leaves: is the live table's first filled cell shown, and at
+# what opacity (every ancestor's opacity multiplied)? Gradio's transitions and its pending look would leave
+# it hidden or faint for a few frames (a blank flash where the rows were).
+AT_SWAP = """(() => {
+  window.__atSwap = null;
+  new MutationObserver((records, observer) => {
+    const gone = records.some((r) => [...r.removedNodes].some((n) => n.id === "first-paint"));
+    if (!gone) return;
+    observer.disconnect();
+    requestAnimationFrame(() => {
+      const cell = [...document.querySelectorAll("#results [role=gridcell]")].find((c) => c.textContent.trim());
+      let opacity = 1;
+      for (let e = cell; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+      window.__atSwap = {cell: Boolean(cell), opacity,
+        shown: Boolean(cell) && cell.checkVisibility({opacityProperty: true, visibilityProperty: true})};
+    });
+  }).observe(document, {childList: true, subtree: true});
+})();"""
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +106,18 @@ def test_the_live_page_takes_the_painted_rows_place(browser: Browser, sample_app
             assert page.title().startswith(f"{MODEL}: PASS")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("query", ["", f"?model={MODEL}"])
+def test_the_live_rows_show_in_the_frame_the_painted_rows_leave(browser: Browser, sample_app, query):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.add_init_script(AT_SWAP)
+        page.goto(sample_app.url + "/" + query)
+        page.wait_for_function("window.__atSwap !== null", timeout=TIMEOUT)
+        assert page.evaluate("window.__atSwap") == {"cell": True, "shown": True, "opacity": 1}
+    finally:
+        page.close()
 
 
 def test_under_a_spaces_environment_the_first_html_and_card_are_served(browser: Browser, space_app):

@@ -20,8 +20,11 @@ from components.web.html import table, without_scripts
 
 # While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
 # the page's width and the system font the theme uses.
+# While the swap happens no transition runs: Gradio's `div.svelte-1jts93g{transition:all .15s}` would
+# otherwise ease the inherited `visibility` back in, and the live table would stay blank for ~60 ms after
+# the painted block left (a blank flash where the rows were).
 STYLE = Markup(
-    "<style>.fp-wait gradio-app{visibility:hidden}"
+    "<style>.fp-wait gradio-app{visibility:hidden}.fp-swap gradio-app *{transition:none!important}"
     "#first-paint{position:absolute;top:0;left:0;right:0;box-sizing:border-box;max-width:1280px;margin:0 auto;"
     "padding:16px;font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;"
     "line-height:1.5}"
@@ -39,7 +42,8 @@ STYLE = Markup(
     "@media (max-width:600px){#first-paint th:nth-child(n+3),#first-paint td:nth-child(n+3){display:none}"
     "#first-paint h1{font-size:1.3em}}</style>"
 )
-# Swaps the painted block for the live page once the page's load has filled it: the notice in `#header`
+# Swaps the painted block for the live page once the page's load has filled it (with transitions off for
+# two frames, so the live rows show in the frame the painted rows leave): the notice in `#header`
 # and, on the Models page, the table's first cell (or its "no models" summary). The title the first
 # response gave is kept (Gradio's app names the tab with the app's title). After 20 s the live page is
 # shown whatever it holds, unless it was refused as busy (`html/busy.py`: then the tab reloads).
@@ -60,8 +64,10 @@ SWAP_JS = """(() => {
     observer.disconnect();
     const block = document.getElementById("first-paint");
     if (block) block.remove();
+    root.classList.add("fp-swap");
     root.classList.remove("fp-wait");
     document.title = title;
+    requestAnimationFrame(() => requestAnimationFrame(() => root.classList.remove("fp-swap")));
   };
   const observer = new MutationObserver(() => { if (ready()) swap(); });
   observer.observe(root, {childList: true, subtree: true});

@@ -410,7 +410,10 @@ class ModelsPage:
 
         every = ("header", "search", "view", "size", *PICKERS, *TABLE, *PANEL, "link")
         # postprocess=False: the kept answer is already in the form Gradio sends (`as_sent`)
-        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False, **PAGE_EVENT)
+        # No pending look on load: Gradio would show every output at 20% opacity and fade it in, so the
+        # live rows would be faint in the frame the painted rows leave (html/first_paint.py swaps them).
+        demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False,
+                  show_progress="hidden", **PAGE_EVENT)  # fmt: skip
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
         table_in, table_out = (*FILTERS, "link"), (*TABLE, "link")
