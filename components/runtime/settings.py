@@ -182,6 +182,9 @@ STREAM_LIFETIME = Setting(300.0, "s", "a result or MCP stream",
     "a result arrives in seconds; minutes of heartbeats mean one that will not come", "components/web/middleware/streams.py LIFETIME")
 STREAM_GRACE = Setting(5.0, "s", "a stream told its client left, before it is cancelled",
     "a stream past its lifetime sees the disconnect at its next ask; this bounds one that does not stop", "components/web/middleware/streams.py GRACE")
+DIRECT_CALLS = Setting(8, "calls", "named-endpoint calls over plain HTTP answered beside the queue at once",
+    "each takes a worker thread for milliseconds; past it, calls wait their turn in Gradio's queue",
+    "components/web/gradio/direct_calls.py DIRECT_CALLS")
 UNREAD_AGE = Setting(60.0, "s", "an unread /call result",
     "an abandoned result would stay in memory", "components/web/gradio/patches/unread.py UNREAD_SECONDS")
 UNREAD_SWEEP_EVERY = Setting(1.0, "s", "how often unread results are swept",

@@ -239,12 +239,14 @@ def middleware(
     watched: metrics.Metrics | None = None,
     files: Sequence[Middleware] = (),
     slim: Callable[[str], str] = first_html.unchanged,
+    calls: Sequence[Middleware] = (),
 ) -> list[Middleware]:
     """The app's middleware, in the order a request meets them (the answer passes them bottom to top); `busy`
     says whether the live page's queue is full (a new tab's first HTML then says the page will retry); `own`:
     the routes the app serves itself (their methods are answered for); `watched` counts every answer (None:
-    none counted). The Gradio half hands in its two: `files`, Gradio's files from memory, and `slim`, the
-    edit of the page's inlined config (`gradio/assets.py`, `gradio/page_config.py`)."""
+    none counted). The Gradio half hands in its three: `files`, Gradio's files from memory, `slim`, the
+    edit of the page's inlined config, and `calls`, the named endpoints over plain HTTP answered beside the
+    queue (`gradio/assets.py`, `gradio/page_config.py`, `gradio/direct_calls.py`)."""
     return [
         # every answer names its replica and is counted, the one-line 500s of the next too
         Middleware(Observed, metrics=watched, pages=frozenset(first_html.PAGE_PATHS)),
@@ -258,6 +260,7 @@ def middleware(
         Middleware(refusals.McpBodyCheck),  # an MCP POST whose body is not MCP gets a JSON-RPC error
         Middleware(short_calls.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
         Middleware(streams.EventStreams),  # event streams capped per client and ended
+        *calls,  # the named endpoints over plain HTTP, answered beside Gradio's queue
         # the app's own routes compressed (Gradio compresses its own, inside; what is compressed passes as it
         # is), at `GZIP_LEVEL`
         Middleware(GZipMiddleware, compresslevel=GZIP_LEVEL),

@@ -180,3 +180,40 @@ def test_check_config_answers_a_config_and_refuses_broken_text_clearly(client):
         client.predict(config_json="{broken", api_name="/check_config")
     with pytest.raises(AppError, match="No tested stack matches"):
         client.predict(config_json=LLAMA3_8B, neuronx_cc="0.0.bogus", library_version="", api_name="/check_config")
+
+
+# Each named endpoint with values a plain HTTP caller sends, and calls it refuses (the last three).
+PLAIN_CALLS = [
+    ("stacks", []),
+    ("search", ["qwen3", "selected", "", "", ""]),
+    ("search", ["", "trending", "text-generation", "", ""]),
+    ("lookup", ["Qwen/Qwen3-0.6B", "", ""]),
+    ("lookup", ["Qwen/Qwen3-0.6B", "2.9.1.0", ""]),
+    ("compare", ["", "", "", ""]),
+    ("architectures", ["", "", ""]),
+    ("failures", ["", ""]),
+    ("check_config", ['{"model_type": "llama", "architectures": ["LlamaForCausalLM"]}', "", ""]),
+    ("wanted", []),
+    ("search", ["qwen3", "no such view", "", "", ""]),
+    ("lookup", ["not a model id !", "", ""]),
+    ("search", [3, "selected", "", "", ""]),
+]
+
+
+@pytest.mark.parametrize(("name", "data"), PLAIN_CALLS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(PLAIN_CALLS)])
+def test_a_plain_http_call_answers_what_gradios_queue_answers(sample_app, name, data):
+    """`POST /gradio_api/call/NAME` is answered beside the queue (`web/gradio/direct_calls.py`); a body with a
+    `session_hash` still goes through Gradio's queue. Both give the same event stream, byte for byte."""
+    import uuid
+
+    import httpx
+
+    with httpx.Client(base_url=sample_app.url, timeout=30) as http:
+        streams = []
+        for body in ({"data": data}, {"data": data, "session_hash": uuid.uuid4().hex}):
+            posted = http.post(f"/gradio_api/call/{name}", json=body)
+            assert posted.status_code == 200, posted.text
+            streams.append(http.get(f"/gradio_api/call/{name}/{posted.json()['event_id']}").text)
+    direct, queued = streams
+    assert direct == queued
+    assert direct.startswith(("event: complete\n", "event: error\n")), direct[:200]

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 import app as the_app
 from components.web import capacity, server
-from components.web.gradio import assets, mount
+from components.web.gradio import assets, direct_calls, mount
 from components.web.gradio.patches import unread
 from components.web.middleware import first_html, limits, methods, origin, refusals, server_errors, short_calls, streams
 from components.web.middleware.observed import Observed
@@ -64,9 +64,25 @@ def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
     assert [m.cls for m in mount.gradio_middleware()] == [unread.UnknownResults]
 
 
-def test_the_built_app_runs_that_list_with_the_gradio_halfs_two(client):
+def test_the_built_app_runs_that_list_with_the_gradio_halfs_three(client):
     classes = [m.cls for m in client.app.user_middleware]
     assert classes[0] is Observed and classes[-2:] == [assets.Assets, first_html.FirstResponse]
+    # the named endpoints over plain HTTP are answered beside the queue, once the streams are capped
+    assert classes[classes.index(streams.EventStreams) + 1] is direct_calls.DirectCalls
+
+
+def test_a_plain_http_call_of_the_built_app_is_answered_beside_the_queue(client):
+    client.get("/api/v1/stacks")  # the middleware stack is built on the first request
+    layer = client.app.middleware_stack
+    while not isinstance(layer, direct_calls.DirectCalls):
+        layer = layer.app
+    event_id = client.post("/gradio_api/call/search", json={"data": ["qwen3", "selected", "", "", ""]}).json()[
+        "event_id"
+    ]
+    assert event_id in layer.kept.results  # kept here, not on Gradio's queue
+    read = client.get(f"/gradio_api/call/search/{event_id}")
+    assert read.text.startswith("event: complete\ndata: [[") and "Qwen/Qwen3" in read.text
+    assert event_id not in layer.kept.results
 
 
 @pytest.fixture(scope="module")

@@ -27,10 +27,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from components.queries.api import Api
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import clients, metrics, replicas, server
-from components.web.gradio import assets, page_config, queue_look, theme
+from components.web.gradio import assets, direct_calls, page_config, queue_look, theme
 from components.web.gradio.patches import build_once, mcp_json, sessions, unread
 from components.web.html import head
 from components.web.middleware import refusals, server_errors
@@ -100,6 +101,7 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
     listed = server.middleware(
         sources, lambda: queue_look.queue_full(demo), own, watched,
         files=[Middleware(assets.Assets)], slim=page_config.slim,
+        calls=[Middleware(direct_calls.DirectCalls, endpoints=direct_calls.named(Api(sources)))],
     )  # fmt: skip
     app = FastAPI(
         docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
