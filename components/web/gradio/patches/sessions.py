@@ -10,6 +10,12 @@ now answers `LeanSessionState`, which sets the attributes Gradio's `__init__` se
 config only when Gradio's share-link route asks for it. The check reads Gradio's `__init__` and stands the
 patch down if it sets any attribute this one does not (a new Gradio would otherwise get a session missing it).
 
+An event that answers a `gr.update` makes the session a new component for it; Gradio then built that block's
+config twice, for the same share links (`__setitem__`, `_update_config`): the Models page's load event sends ten
+updates, and those configs took ~40% of its time on the event loop (p50 6.6 ms a fresh session, 4.0 ms
+without them: `python benchmarks/load_event.py`). The lean session keeps the new component and builds its
+config with the rest, on demand. The check reads `__setitem__` and stands down unless it still assigns just what this one does.
+
 `as_launched()` is not guarded: it sets on the page what `launch()` sets and `mount_gradio_app` does not take
 (the number of sessions kept, a memory bound that must hold on any release; and the app id), so that the one
 module writing to the page's undocumented attributes is this one.
@@ -17,12 +23,16 @@ module writing to the page's undocumented attributes is this one.
 
 from __future__ import annotations
 
+import ast
+import datetime
 import os
+import textwrap
 from collections.abc import Iterator
 from copy import copy
 from typing import Any
 
 from gradio import state_holder
+from gradio.components import State
 
 from components.web.gradio.patches.guard import Patch, PatchMismatch, assigned, need, need_parameters, source_of
 
@@ -30,6 +40,8 @@ from components.web.gradio.patches.guard import Patch, PatchMismatch, assigned, 
 ATTRIBUTES = frozenset({"blocks_config", "config_values", "state_data", "_state_ttl", "is_closed", "STATE_TTL_WHEN_CLOSED"})  # fmt: skip
 # Gradio's own class (`object` where it is gone: the module still imports, and the check stands the patch down).
 ORIGINAL: Any = getattr(state_holder, "SessionState", object)
+# What Gradio 6.31's `SessionState.__setitem__` assigns: LeanSessionState assigns each but the config.
+SETITEM = frozenset({"block", "self._state_ttl[key]", "self.state_data[key]", "self.blocks_config.blocks[key]", "self.config_values[key]"})  # fmt: skip
 
 
 class LeanSessionState(ORIGINAL):
@@ -44,6 +56,21 @@ class LeanSessionState(ORIGINAL):
         self._state_ttl = {}
         self.is_closed = False
         self.STATE_TTL_WHEN_CLOSED = 1 if os.getenv("GRADIO_IS_E2E_TEST", None) else 3600
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        """Gradio's: a State's value with its time to live, or the session's own copy of a block (an update
+        made it anew); the block's config is left to `components`."""
+        block = self.blocks_config.blocks.get(key)
+        if isinstance(block, State):
+            self._state_ttl[key] = (block.time_to_live, datetime.datetime.now())
+            self.state_data[key] = value
+        else:
+            self.blocks_config.blocks[key] = value
+        self.config_values.pop(key, None)
+
+    def _update_config(self, key: int) -> None:
+        """The block's config is built when Gradio's share-link route asks for it (`components`)."""
+        self.config_values.pop(key, None)
 
     def _update_value_in_config(self, key: int, value: object) -> None:
         """Gradio's share links are not used: the value an event sent is not kept."""
@@ -67,8 +94,18 @@ def check() -> None:
         raise PatchMismatch(f"SessionState.__init__ now also sets {', '.join(sorted(have - ATTRIBUTES))}")
     if ATTRIBUTES - have:
         raise PatchMismatch(f"SessionState.__init__ no longer sets {', '.join(sorted(ATTRIBUTES - have))}")
+    need(ORIGINAL, "__setitem__", "_update_config")
+    sets = setitem_targets(ORIGINAL.__setitem__)
+    if sets != SETITEM:
+        raise PatchMismatch(f"SessionState.__setitem__ now assigns {', '.join(sorted(sets))}")
     if "SessionState(" not in source_of(state_holder.StateHolder.__getitem__):
         raise PatchMismatch("StateHolder no longer makes sessions from state_holder.SessionState")
+
+
+def setitem_targets(fn: Any) -> frozenset[str]:
+    """What `fn` assigns to, as written (`self.state_data[key]`)."""
+    tree = ast.parse(textwrap.dedent(source_of(fn)))
+    return frozenset(ast.unparse(t) for node in ast.walk(tree) if isinstance(node, ast.Assign) for t in node.targets)
 
 
 def apply() -> type:

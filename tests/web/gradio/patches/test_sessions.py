@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import anyio
 import gradio as gr
 from gradio import state_holder
 
@@ -52,4 +53,42 @@ def test_a_gradio_whose_sessions_hold_more_keeps_its_own(monkeypatch, stands_dow
     monkeypatch.setattr(state_holder, "SessionState", sessions.ORIGINAL)
     monkeypatch.setattr(sessions.ORIGINAL, "__init__", __init__)
     assert "now also sets something_new" in stands_down(sessions.PATCH)
+    assert state_holder.SessionState is sessions.ORIGINAL
+
+
+def test_an_update_makes_the_sessions_own_block_and_its_config_waits_for_a_share_link(monkeypatch):
+    monkeypatch.setattr(state_holder, "SessionState", sessions.ORIGINAL)
+    assert apply_patch(fresh(sessions.PATCH))
+    with gr.Blocks() as demo:
+        picker = gr.Dropdown(choices=["a", "b"], value="a")
+        demo.load(lambda: gr.update(choices=["x", "y"], value="y"), outputs=picker)
+    holders = state_holder.StateHolder()
+    holders.set_blocks(demo)
+    session = holders["a-visitor"]
+    load = next(iter(demo.fns.values()))
+    answer = anyio.run(lambda: demo.process_api(load, [], state=session, request=None))
+    assert [list(c) for c in answer["data"][0]["choices"]] == [["x", "x"], ["y", "y"]]
+    assert session[picker._id] is not picker and session[picker._id].choices == [("x", "x"), ("y", "y")]
+    assert picker.choices == [("a", "a"), ("b", "b")]  # the page's own block is untouched
+    assert session.config_values == {}  # no config built for the update
+    shared = {c["id"]: c for c in session.components}  # built now, from the session's block
+    assert [list(c) for c in shared[picker._id]["props"]["choices"]] == [["x", "x"], ["y", "y"]]
+
+
+def test_a_state_keeps_its_value_and_time_to_live_in_a_lean_session():
+    with gr.Blocks() as demo:
+        kept = gr.State(time_to_live=30)
+    session = sessions.LeanSessionState(demo)
+    session[kept._id] = {"n": 1}
+    assert session[kept._id] == {"n": 1} and session._state_ttl[kept._id][0] == 30
+
+
+def test_a_gradio_whose_setitem_assigns_more_keeps_its_own(monkeypatch, stands_down):
+    def __setitem__(self, key, value):
+        self.state_data[key] = value
+        self.something_else[key] = value
+
+    monkeypatch.setattr(state_holder, "SessionState", sessions.ORIGINAL)
+    monkeypatch.setattr(sessions.ORIGINAL, "__setitem__", __setitem__)
+    assert "SessionState.__setitem__ now assigns" in stands_down(sessions.PATCH)
     assert state_holder.SessionState is sessions.ORIGINAL
