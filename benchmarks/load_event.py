@@ -1,8 +1,8 @@
 """What the Models page's load event costs on the event loop, in-process: Gradio's `process_api` for the page's
 load with a fresh session each time (as each new visitor has), the kept answer already made. Its cost is
 Gradio's handling of the answer's updates (each `gr.update` makes the session its own copy of the component),
-so it is measured with the lean sessions (`components/web/gradio/patches/sessions.py`) and with Gradio's own
-`SessionState`, taking turns, in the same run.
+so it is measured as served (both patches of `components/web/gradio/patches/sessions.py`), with `ARGSPECS`
+standing down, and with Gradio's own `SessionState` as well, taking turns, in the same run.
 
     python benchmarks/load_event.py [--calls N]
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import statistics
 import sys
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gradio import state_holder  # noqa: E402
+from gradio import component_meta, state_holder  # noqa: E402
 
 import app as the_app  # noqa: E402
 from components.sources.app_sources import Sources  # noqa: E402
@@ -33,7 +34,17 @@ from components.web.gradio import mount  # noqa: E402
 from components.web.gradio.patches import sessions  # noqa: E402
 
 
-async def timed(demo, load, session_class, calls: int) -> list[float]:
+async def timed(demo, load, session_class, calls: int, argspecs: bool = True) -> list[float]:
+    served = component_meta.inspect
+    if not argspecs:  # Gradio's own reading of each constructor
+        component_meta.inspect = inspect
+    try:
+        return await _timed(demo, load, session_class, calls)
+    finally:
+        component_meta.inspect = served
+
+
+async def _timed(demo, load, session_class, calls: int) -> list[float]:
     took = []
     for _ in range(calls):
         session = session_class(demo)
@@ -59,15 +70,21 @@ async def measure(calls: int) -> None:
     print(
         f"load event: {len(load.outputs)} outputs, {updates} of them updates, {len(json.dumps(answer['data'])):,} bytes"
     )
-    lean, gradios = [], []
-    for _ in range(5):  # taking turns, so a busy machine slows both alike
-        lean += await timed(demo, load, sessions.LeanSessionState, calls // 5)
-        gradios += await timed(demo, load, sessions.ORIGINAL, calls // 5)
-    for name, took in (("lean sessions (as served)", lean), ("Gradio's SessionState", gradios)):
+    served, unremembered, gradios = [], [], []
+    for _ in range(5):  # taking turns, so a busy machine slows each alike
+        served += await timed(demo, load, sessions.LeanSessionState, calls // 5)
+        unremembered += await timed(demo, load, sessions.LeanSessionState, calls // 5, argspecs=False)
+        gradios += await timed(demo, load, sessions.ORIGINAL, calls // 5, argspecs=False)
+    kinds = (
+        ("as served", served),
+        ("ARGSPECS standing down", unremembered),
+        ("Gradio's own SessionState too", gradios),
+    )
+    for name, took in kinds:
         p95 = statistics.quantiles(took, n=20)[-1]
         print(f"{name}: p50 {statistics.median(took):.2f} ms, mean {statistics.fmean(took):.2f} ms, p95 {p95:.2f} ms")
     print(
-        f"({len(lean)} calls each, bundled sample, state_holder.SessionState is {state_holder.SessionState.__name__})"
+        f"({len(served)} calls each, bundled sample, state_holder.SessionState is {state_holder.SessionState.__name__})"
     )
     sources.stop()
 

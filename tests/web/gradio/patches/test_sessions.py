@@ -1,10 +1,14 @@
-"""Sessions without a copy of the page; Gradio's own sessions wherever the patch no longer fits."""
+"""Sessions without a copy of the page, and a constructor read once for the components updates make; Gradio's
+own behaviour wherever either patch no longer fits."""
 
 from __future__ import annotations
 
+import inspect
+
 import anyio
 import gradio as gr
-from gradio import state_holder
+import pytest
+from gradio import component_meta, state_holder
 
 from components.web.gradio.patches import sessions
 from components.web.gradio.patches.guard import apply_patch
@@ -92,3 +96,57 @@ def test_a_gradio_whose_setitem_assigns_more_keeps_its_own(monkeypatch, stands_d
     monkeypatch.setattr(sessions.ORIGINAL, "__setitem__", __setitem__)
     assert "SessionState.__setitem__ now assigns" in stands_down(sessions.PATCH)
     assert state_holder.SessionState is sessions.ORIGINAL
+
+
+# ---- ARGSPECS -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pythons_inspect(monkeypatch):
+    """component_meta as Gradio left it; put back after the test, whatever it did."""
+    monkeypatch.setattr(component_meta, "inspect", inspect)
+
+
+def test_argspecs_fits_this_gradio():
+    sessions.ARGSPECS.check()
+
+
+def test_a_constructor_is_read_once_and_components_come_out_the_same(pythons_inspect, monkeypatch):
+    before = gr.Dropdown(choices=["a", "b"], value="b", label="Stack", render=False)
+    assert apply_patch(fresh(sessions.ARGSPECS))
+    assert isinstance(component_meta.inspect, sessions.Remembered)
+    reads, real = [], inspect.getfullargspec
+    monkeypatch.setattr(inspect, "getfullargspec", lambda fn: reads.append(fn) or real(fn))
+    sessions.getfullargspec.cache_clear()
+    made = [gr.Dropdown(choices=["a", "b"], value="b", label="Stack", render=False) for _ in range(5)]
+    assert len(reads) == 2  # Dropdown's __init__ and Component's, once each for the five
+    assert all(m.constructor_args == before.constructor_args and m.choices == before.choices for m in made)
+    assert component_meta.inspect.signature is inspect.signature  # the rest of inspect is Python's
+
+
+def test_what_it_remembers_cannot_be_changed_by_a_caller():
+    def constructor(self, value, label=None, *, render=True):
+        pass
+
+    spec = sessions.getfullargspec(constructor)
+    assert spec.args == ("self", "value", "label") and spec.kwonlyargs == ("render",)
+    assert sessions.getfullargspec(constructor) is spec
+
+
+def test_a_gradio_that_reads_more_of_inspect_keeps_its_own(pythons_inspect, monkeypatch, stands_down):
+    def updateable(fn):
+        def wrapper(*args, **kwargs):
+            fn_args = inspect.getfullargspec(fn).args
+            inspect.signature(fn).bind(*args, **kwargs)
+            return fn(*args[: len(fn_args)], **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(component_meta, "updateable", updateable)
+    assert "reads more of inspect" in stands_down(sessions.ARGSPECS)
+    assert component_meta.inspect is inspect
+
+
+def test_a_gradio_that_no_longer_reads_argspecs_keeps_its_own(pythons_inspect, monkeypatch, stands_down):
+    monkeypatch.setattr(component_meta, "updateable", lambda fn: fn)
+    assert "no longer calls inspect.getfullargspec(fn).args" in stands_down(sessions.ARGSPECS)
