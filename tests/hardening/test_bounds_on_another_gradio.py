@@ -14,7 +14,7 @@ from tests.helpers import SAMPLE_ARGS, Server, log_message
 # Run before the app by Python itself (a `sitecustomize` on PYTHONPATH): Gradio as the next release would
 # report itself, its code unchanged.
 ANOTHER_GRADIO = 'import gradio\n\ngradio.__version__ = "6.99.0"\n'
-PATCHES = ("build_once", "sessions", "mcp_json", "unread")
+PATCHES = ("build_once", "sessions", "argspecs", "mcp_json", "unread")
 
 
 def another_gradio(tmp_path_factory, name: str) -> str:
