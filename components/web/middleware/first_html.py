@@ -14,10 +14,6 @@ taken and its own parameters (`deep_link`, ...). So it is asked once per such ke
 (`GradioPage`, decoded and slimmed), and each new link costs only its own rewrite: a crowd spread over
 hundreds of model links no longer runs Gradio's page route, its config copy and `slim`'s JSON round trip
 per link (issue 48).
-
-Gradio 6.31 sends its pages uncompressed. A page made for a caller that takes gzip is compressed once, as it
-is made, in the worker thread, and kept compressed (`compressed`): the app's GZip layer, on the event loop,
-passes it as it is. Before, that layer compressed the kept page again for every visitor (~48 KB each).
 """
 
 from __future__ import annotations
@@ -138,30 +134,6 @@ def _encode(body: bytes, encoding: str) -> bytes:
 
         return brotli.compress(body, quality=BROTLI_QUALITY)
     return body
-
-
-CONTENT_ENCODING = b"content-encoding"
-# what the app's GZip layer compresses (Starlette's `minimum_size`): a page is always larger
-GZIP_MINIMUM = 500
-
-
-def takes_gzip(scope: dict) -> bool:
-    """Whether the request takes gzip, read as the app's GZip layer reads it (Starlette's `GZipMiddleware`)."""
-    accepted = b"".join(v for k, v in scope.get("headers", ()) if k.lower() == b"accept-encoding")
-    return b"gzip" in accepted
-
-
-def compressed(headers: list[tuple[bytes, bytes]], html: bytes) -> page_cache.Page:
-    """The page `html` gzip-compressed at `PAGE_GZIP_LEVEL` (byte for byte the same from every replica), with
-    the headers the GZip layer would have added; left as it is when too small to be worth it."""
-    if len(html) < GZIP_MINIMUM:
-        return page_cache.Page(headers, html)
-    return page_cache.Page(with_vary([*headers, (CONTENT_ENCODING, b"gzip")], b"Accept-Encoding"),
-                           gzip.compress(html, GZIP_LEVEL, mtime=0))  # fmt: skip
-
-
-def is_compressed(page: page_cache.Page) -> bool:
-    return any(k == CONTENT_ENCODING and v == b"gzip" for k, v in page.headers)
 
 
 def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[bytes, bytes]]:
@@ -287,22 +259,17 @@ class FirstResponse:
         request = Request(scope)
         params, base = page_query(request.url.query), base_url(request)
 
-        def made() -> page_cache.Page:
-            html = rewrite(cast(str, gradio.text), moment, page, params, base).encode("utf-8")
-            if gradio.encoding in ("", "identity") and takes_gzip(scope):
-                return compressed(gradio.headers, html)
-            return page_cache.Page(gradio.headers, _encode(html, gradio.encoding))
+        def made() -> bytes:
+            return _encode(rewrite(cast(str, gradio.text), moment, page, params, base).encode("utf-8"), gradio.encoding)
 
-        return await anyio.to_thread.run_sync(made)
+        return page_cache.Page(gradio.headers, await anyio.to_thread.run_sync(made))
 
     async def _send(self, scope: dict, send: Callable, page: page_cache.Page) -> None:
         """`page`, or 304 when the request already holds it; with the busy note shown while the queue is full."""
-        body, etag, cache_control, headers = page.body, page.etag, page_cache.CACHE_CONTROL, page.headers
-        if self.busy():  # a moment's state: no shared cache keeps it; the GZip layer compresses it on the way
-            if is_compressed(page):
-                body, headers = gzip.decompress(body), [(k, v) for k, v in headers if k != CONTENT_ENCODING]
+        body, etag, cache_control = page.body, page.etag, page_cache.CACHE_CONTROL
+        if self.busy():  # a moment's state: no shared cache keeps it
             body, etag, cache_control = busy.shown(body), etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
-        headers = [*headers, (b"etag", etag), (b"cache-control", cache_control)]
+        headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
         if links.space_url() is None:  # its links come from the request's host
             headers = with_vary(headers, VARY.encode())
         if etags.scope_matches(scope, etag):

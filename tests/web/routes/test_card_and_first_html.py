@@ -453,30 +453,3 @@ def test_a_request_waiting_on_a_card_refused_to_another_address_draws_it_on_its_
     assert answers["spent"].headers["cache-control"] == "no-store"  # the app's card
     assert answers["fresh"].headers["cache-control"] == card_route.CACHE_CONTROL  # drawn for it
     assert answers["fresh"].content != answers["spent"].content
-
-
-def test_a_page_is_compressed_once_as_it_is_made_and_the_gzip_layer_passes_it(sources, monkeypatch):
-    from starlette.middleware.gzip import GZipMiddleware, GZipResponder
-
-    compressions, layer = [], []
-    compress = gzip.compress
-    monkeypatch.setattr(page_html.gzip, "compress", lambda *a, **k: compressions.append(1) or compress(*a, **k))
-    apply = GZipResponder.apply_compression
-    monkeypatch.setattr(
-        GZipResponder, "apply_compression", lambda self, *a, **k: layer.append(1) or apply(self, *a, **k)
-    )
-    app = Starlette(
-        routes=[Route("/", gradio_page)],
-        middleware=[Middleware(GZipMiddleware, minimum_size=500), page_html.middleware(sources)],
-    )
-    http = TestClient(app)
-    answers = [http.get("/?model=org/passes", headers={"Accept-Encoding": "gzip"}) for _ in range(3)]
-    assert compressions == [1] and layer == []  # made and compressed once; the GZip layer compressed nothing
-    assert {a.headers["content-encoding"] for a in answers} == {"gzip"} and "accept-encoding" in answers[0].headers[
-        "vary"
-    ].lower()
-    assert len({a.headers["etag"] for a in answers}) == 1 and "<title>org/passes: PASS" in answers[2].text
-    assert int(answers[0].headers["content-length"]) == answers[0].num_bytes_downloaded
-    plain = http.get("/?model=org/passes", headers={"Accept-Encoding": "identity"})  # kept apart: never gzip
-    assert "content-encoding" not in plain.headers and plain.text == answers[0].text
-    assert plain.headers["etag"] != answers[0].headers["etag"]
