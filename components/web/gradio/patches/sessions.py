@@ -41,6 +41,7 @@ import re
 import textwrap
 import types
 from collections.abc import Iterator
+from contextlib import contextmanager
 from copy import copy
 from typing import Any
 
@@ -132,10 +133,9 @@ PATCH = Patch("sessions", check, apply)
 # ---- ARGSPECS: the component an update makes, without re-reading its constructor -------------------------
 
 CALL = "inspect.getfullargspec(fn).args"
-CONSTRUCTORS = 256  # signatures remembered; the page's components have a few dozen constructors
 
 
-@functools.lru_cache(maxsize=CONSTRUCTORS)
+@functools.cache  # bounded by the code: one entry per component constructor Gradio wraps (a few dozen)
 def getfullargspec(fn: Any) -> Any:
     """Python's, remembered per function; its lists made tuples, so no caller can change what others read."""
     spec = inspect.getfullargspec(fn)
@@ -170,6 +170,17 @@ def apply_argspecs() -> Any:
 
 
 ARGSPECS = Patch("argspecs", check_argspecs, apply_argspecs)
+
+
+@contextmanager
+def without_argspecs() -> Iterator[None]:
+    """Inside, `component_meta` reads constructors as Gradio does (what `benchmarks/load_event.py` compares)."""
+    served = component_meta.inspect
+    component_meta.inspect = inspect
+    try:
+        yield
+    finally:
+        component_meta.inspect = served
 
 
 def as_launched(demo: Any, *, session_capacity: int, app_id: int) -> None:
