@@ -4,6 +4,7 @@ own behaviour wherever either patch no longer fits."""
 from __future__ import annotations
 
 import inspect
+from concurrent.futures import ThreadPoolExecutor
 
 import anyio
 import gradio as gr
@@ -70,7 +71,8 @@ def test_an_update_makes_the_sessions_own_block_and_its_config_waits_for_a_share
     holders.set_blocks(demo)
     session = holders["a-visitor"]
     load = next(iter(demo.fns.values()))
-    answer = anyio.run(lambda: demo.process_api(load, [], state=session, request=None))
+    with ThreadPoolExecutor(1) as thread:  # its own thread: Playwright's sync API may hold this one's loop
+        answer = thread.submit(anyio.run, lambda: demo.process_api(load, [], state=session, request=None)).result()
     assert [list(c) for c in answer["data"][0]["choices"]] == [["x", "x"], ["y", "y"]]
     assert session[picker._id] is not picker and session[picker._id].choices == [("x", "x"), ("y", "y")]
     assert picker.choices == [("a", "a"), ("b", "b")]  # the page's own block is untouched
