@@ -163,7 +163,9 @@ class DatasetStore(RefreshingStore[Snapshot]):
             self._swap_if_empty(lambda: load_sample(reason))
 
     def on_success(self, snapshot: Snapshot) -> None:
-        # the old snapshot is gone (requests still reading it hold their own reference): hand its memory back
+        # the old snapshot is gone (requests still reading it hold their own reference): its cycles collected,
+        # the new one set apart from later collections where start-up did so, and its memory handed back
+        memory.resettle()
         memory.give_back()
 
     def after_attempt(self) -> None:

@@ -28,6 +28,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from components.queries.api import Api
+from components.runtime import memory
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import clients, metrics, replicas, server
@@ -178,8 +179,11 @@ def app_id() -> int:
 
 def serve(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str, port: int,
           page_head: str = "") -> None:  # fmt: skip
-    """Build the app and serve it until stopped (Ctrl-C, SIGTERM)."""
-    server.serve(build(demo, sources, dataset=dataset, host=host, port=port, page_head=page_head), host, port)
+    """Build the app and serve it until stopped (Ctrl-C, SIGTERM). What start-up built is frozen before the
+    first request (`memory.settle()`): a full garbage collection no longer walks it while visitors wait."""
+    app = build(demo, sources, dataset=dataset, host=host, port=port, page_head=page_head)
+    memory.settle()
+    server.serve(app, host, port)
 
 
 def start(
