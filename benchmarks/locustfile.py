@@ -14,6 +14,9 @@ list, in turn, instead of the recorded one: a crowd spread over many links rathe
 When the queue is full (`queue/join` answers 503) the tab does what the page's own script does: it waits
 5 s, then 10, 20, 40 (±25%), reloads the link and joins again; a visit that retried is counted apart.
 
+Each visit's times from its start: `first_html`, `joined` (scripts fetched and the load event joined),
+`stream_open` (the result stream's first message) and `live` (the load event completed).
+
 A visit fails on any refused or broken request, a first HTML without the model's answer (ours), or a load
 event that does not complete. Each visit's figures go to the JSON file `VISIT_OUT` when the run ends.
 """
@@ -157,7 +160,9 @@ class Visitor(HttpUser):
                         raise Failed(f"join: queue still full after {RETRIES} retries")
                     gevent.sleep(min(60, 5 * 2 ** (result["retries"] - 1)) * random.uniform(0.75, 1.25))
                     self.get(self.page, "page (retry)")
+                result["joined"] = time.perf_counter() - started
                 data = self.get(f"/gradio_api/queue/data?session_hash={self.session}", "data", stream=True)
+                result["stream_open"] = time.perf_counter() - started  # its headers: sent with its first message
                 try:
                     read_events(data, len(self.joins))
                 finally:

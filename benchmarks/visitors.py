@@ -109,6 +109,23 @@ def p95(visits: list[dict], key: str) -> float:
     return common.percentile([v[key] for v in visits if v.get("ok") and key in v], 95) * MS
 
 
+def phases(visits: list[dict]) -> str:
+    """Where a visit's time went, p50 of each step: the first HTML, the scripts and the join, the result
+    stream's opening, the load event's end."""
+    steps = (("first HTML", None, "first_html"), ("scripts and join", "first_html", "joined"),
+             ("stream open", "joined", "stream_open"), ("event done", "stream_open", "live"))  # fmt: skip
+    shown = []
+    for label, begin, end in steps:
+        took = [
+            v[end] - (v[begin] if begin else 0)
+            for v in visits
+            if v.get("ok") and end in v and (not begin or begin in v)
+        ]
+        if took:
+            shown.append(f"{label} {common.percentile(took, 50) * MS:,.0f}")
+    return "p50 of each step (ms): " + ", ".join(shown) if shown else ""
+
+
 def reasons(visits: list[dict]) -> str:
     counted = Counter(v.get("why", "") for v in visits if not v["ok"])
     return "; ".join(f"{n} × {why}" for why, n in counted.most_common(3))
@@ -196,7 +213,7 @@ def burst_figures(
         Figure(f"visitors, {name}: first HTML with the answer p95 (floor: its rows)", rows, first, "ms", floor_rows,
                f"≤ {FIRST_HTML_GOAL}× the floor's rows", first <= FIRST_HTML_GOAL * floor_rows),
         Figure(f"visitors, {name}: live table p95", rows, live, "ms", p95(floor, "live"), f"≤ {LIVE_GOAL}×",
-               live <= LIVE_GOAL * floor_rows),
+               live <= LIVE_GOAL * floor_rows, f"ours: {phases(ours)}; floor: {phases(floor)}"),
         Figure(f"visitors, {name}: RSS after ÷ before", rows, round(growth, 2), "×", round(floor_growth, 2),
                f"≤ {RSS_GOAL}", growth <= RSS_GOAL,
                f"ours {ours_before:,.0f} → {ours_after:,.0f} MB, floor {floor_before:,.0f} → {floor_after:,.0f} MB"),

@@ -87,6 +87,12 @@ def rewrite(
     return re.sub(r"(<body\b[^>]*>)", lambda m: m.group(1) + painted, html, count=1)
 
 
+def one_model(moment: Moment, page: str, params: dict[str, str]) -> bool:
+    """Whether a link's first screen is one model's answer (the Models page opening a model), whose cost does not
+    grow with the data, rather than a view's rows."""
+    return page == "" and bool(links.model_in_data(moment.snapshot, params.get("model", "")))
+
+
 def without(query: bytes, names: frozenset[str] | tuple[str, ...]) -> bytes:
     """A raw query string without the parameters called one of `names`, however their name is escaped (each
     other pair kept as it was sent)."""
@@ -253,7 +259,9 @@ class FirstResponse:
         return await anyio.to_thread.run_sync(_read, headers, encoding, body[0], self.slim)
 
     async def _rewritten(self, scope: dict, gradio: GradioPage, page: str, moment: Moment) -> page_cache.Page:
-        """The link's page: Gradio's answer rewritten for it (`rewrite`), in its encoding."""
+        """The link's page: Gradio's answer rewritten for it (`rewrite`), in its encoding. A model's link paints
+        one model's answer, a few ms: it is made on the event loop, since handing it to a worker thread made a
+        crowd of new links wait longer (issue 48); any other link may paint a search's rows: a worker thread."""
         if gradio.text is None:
             return page_cache.Page(gradio.headers, gradio.body)
         request = Request(scope)
@@ -262,6 +270,8 @@ class FirstResponse:
         def made() -> bytes:
             return _encode(rewrite(cast(str, gradio.text), moment, page, params, base).encode("utf-8"), gradio.encoding)
 
+        if one_model(moment, page, params):
+            return page_cache.Page(gradio.headers, made())
         return page_cache.Page(gradio.headers, await anyio.to_thread.run_sync(made))
 
     async def _send(self, scope: dict, send: Callable, page: page_cache.Page) -> None:

@@ -453,3 +453,23 @@ def test_a_request_waiting_on_a_card_refused_to_another_address_draws_it_on_its_
     assert answers["spent"].headers["cache-control"] == "no-store"  # the app's card
     assert answers["fresh"].headers["cache-control"] == card_route.CACHE_CONTROL  # drawn for it
     assert answers["fresh"].content != answers["spent"].content
+
+
+def test_a_model_links_page_is_made_on_the_event_loop_and_a_searchs_in_a_thread(sources, monkeypatch):
+    """Issue 48: a crowd of new model links waited longer when each page was handed to a worker thread. One
+    model's answer costs the same whatever the data's size: made on the loop; a search may paint rows from the
+    whole data: a worker thread."""
+    import anyio
+
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sources)])
+    http = TestClient(app)
+    first_html(http, "/")  # Gradio's own page read once (a thread of its own)
+    threads: list[str] = []
+    real = anyio.to_thread.run_sync
+    monkeypatch.setattr(anyio.to_thread, "run_sync", lambda fn, *a, **k: threads.append("thread") or real(fn, *a, **k))
+    _, head = first_html(http, "/?model=org/fails")
+    assert head.title.startswith("org/fails: FAIL") and threads == []
+    _, head = first_html(http, "/?q=passes")
+    assert "org/passes" in head.painted and threads == ["thread"]
+    assert page_html.one_model(sources.now(), "", {"model": "someone/untested"})  # one model's answer too
+    assert not page_html.one_model(sources.now(), "compare", {"model": "org/passes"})

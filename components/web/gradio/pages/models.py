@@ -200,15 +200,24 @@ class ModelsPage:
 
     async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
         """Open the state a deep link asks for; unknown values fall back to the defaults. A burst on one
-        link works its answer out once per data moment (`LOAD_ANSWERS`), in a worker thread; each visitor after
-        that takes the kept answer on the event loop, with no thread to wait for."""
+        link works its answer out once per data moment (`LOAD_ANSWERS`); each visitor after that takes the
+        kept answer on the event loop, with no thread to wait for. A new link whose view's rows are kept
+        (`TABLES`) costs one model's answer, a few ms: it is made on the event loop too, since handing it
+        to a worker thread made a crowd of new links wait longer (issue 48). One whose rows must be worked
+        out (a search over the whole data) goes to a worker thread."""
         now = self.sources.now()
         self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
         params = dict(request.query_params) if request is not None else {}
         served = (now.snapshot, now.rankings, now.records)
         key = (tuple(sorted(params.items())), self.sources.datasets.source_status().last_error)
         kept = self.loaded.peek(served, key)  # the model the link opens, and the page's answer
-        if kept is None:
+        if kept is None and self._rows_kept(now, params):
+
+            async def made_here() -> tuple[str, dict[str, Any]]:
+                return self._on_load(now, params)
+
+            kept = await self.loaded.get_async(served, key, made_here)  # another caller's work awaited, not waited on
+        elif kept is None:
             kept = await anyio.to_thread.run_sync(
                 lambda: self.loaded.get(served, key, lambda: self._on_load(now, params))
             )
@@ -217,6 +226,12 @@ class ModelsPage:
         return {
             name: dict(value) if isinstance(value, dict) else value for name, value in answer.items()
         }  # Gradio pops an update's "value"
+
+    def _rows_kept(self, now: Moment, params: dict[str, str]) -> bool:
+        """Whether the table rows a link's answer shows are kept already (what `_table` would ask `TABLES`)."""
+        state = links.opened(params, now.snapshot, now.rankings, now.records)
+        served = (now.snapshot, now.rankings, now.records)
+        return self.tables.peek(served, (state.query, _bounded(PAGE_SIZE), state.sort)) is not None
 
     def _on_load(self, now: Moment, params: dict[str, str]) -> tuple[str, dict[str, Any]]:
         """The model a link opens, and the page's answer for it in the form Gradio sends (`as_sent`)."""

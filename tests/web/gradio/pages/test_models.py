@@ -274,3 +274,37 @@ def test_the_tables_rows_are_made_once_for_every_model_opened_and_only_the_open_
     tab.sources.datasets.value = tab.sources.now().snapshot.with_provenance()  # a refresh: made again
     tab.table(**base)
     assert made == [1, 1, 1]
+
+
+def test_a_new_links_answer_is_made_on_the_event_loop_when_its_views_rows_are_kept(world, monkeypatch):
+    """Issue 48: a crowd of new model links waited longer when each answer was handed to a worker thread.
+    A link whose view's rows are kept costs one model's answer: made on the loop. A link whose rows must be
+    worked out (a new search) still goes to a thread, and either way the answer is the same."""
+    import anyio
+    from starlette.requests import Request
+
+    from tests.helpers import run_async
+
+    tab, _, _ = _wired(world)
+    threads: list[str] = []
+    real = anyio.to_thread.run_sync
+    monkeypatch.setattr(anyio.to_thread, "run_sync", lambda fn, *a, **k: threads.append("thread") or real(fn, *a, **k))
+
+    def link(query: str) -> gr.Request:
+        scope = {"type": "http", "headers": [], "client": ("198.51.100.4", 1), "query_string": query.encode()}
+        return gr.Request(request=Request(scope))
+
+    def opened(query: str) -> tuple[dict, bool]:
+        now = tab.sources.now()
+        params = dict(link(query).query_params)
+        kept_rows = tab._rows_kept(now, params)
+        answer = run_async(tab.on_load(link(query)))
+        assert answer == tab._on_load(now, params)[1]  # the same answer wherever it was made
+        return answer, kept_rows
+
+    _, kept_rows = opened("model=Qwen/Qwen3-0.6B")
+    assert not kept_rows and threads == ["thread"]  # the view's rows worked out: in a thread
+    _, kept_rows = opened("model=meta-llama/Llama-3.1-8B-Instruct")
+    assert kept_rows and threads == ["thread"]  # the same view, another model: on the loop
+    _, kept_rows = opened("q=llama&model=meta-llama/Llama-3.1-8B-Instruct")
+    assert not kept_rows and threads == ["thread", "thread"]  # a search's rows: a thread again
