@@ -231,7 +231,7 @@ class ModelsPage:
         """Whether the table rows a link's answer shows are kept already (what `_table` would ask `TABLES`)."""
         state = links.opened(params, now.snapshot, now.rankings, now.records)
         served = (now.snapshot, now.rankings, now.records)
-        return self.tables.peek(served, (state.query, _bounded(PAGE_SIZE), state.sort)) is not None
+        return self.tables.peek(served, _table_key(state.query, PAGE_SIZE, state.sort)) is not None
 
     def _on_load(self, now: Moment, params: dict[str, str]) -> tuple[str, dict[str, Any]]:
         """The model a link opens, and the page's answer for it in the form Gradio sends (`as_sent`)."""
@@ -271,8 +271,9 @@ class ModelsPage:
         query, order, limit and data moment (`html/table_rows.py`): a crowd opening many models of one view shares it."""
         limit = _bounded(limit)
         rows = self.tables.get(
-            (now.snapshot, now.rankings, now.records), (query, limit, sort), lambda: table_rows(now, query, limit, sort)
-        )
+            (now.snapshot, now.rankings, now.records), _table_key(query, limit, sort),
+            lambda: table_rows(now, query, limit, sort),
+        )  # fmt: skip
         query, order = rows.query, rows.order
         html = table.results_table(
             rows.frame, query.view, order, ordering.shown(order, query.view, bool(query.text.strip())),
@@ -456,6 +457,11 @@ def rows_shown(values: Mapping[str, Any]) -> int:
         return _bounded(int(str(values.get("rows") or PAGE_SIZE)[:6]))
     except ValueError:
         return PAGE_SIZE
+
+
+def _table_key(query: views.Query, limit: int | None, sort: str) -> tuple[views.Query, int, str]:
+    """What the table's rows are kept by in `TABLES`: one place, for `_table` and `_rows_kept` alike."""
+    return (query, _bounded(limit), sort)
 
 
 def _bounded(limit: int | None) -> int:
