@@ -17,8 +17,12 @@ When the queue is full (`queue/join` answers 503) the tab does what the page's o
 Each visit's times from its start: `first_html`, `joined` (scripts fetched and the load event joined),
 `stream_open` (the result stream's first message) and `live` (the load event completed).
 
-A visit fails on any refused or broken request, a first HTML without the model's answer (ours), or a load
-event that does not complete. Each visit's figures go to the JSON file `VISIT_OUT` when the run ends.
+A page that carries its live answer in its config (ours, for a tested model's link) has no load event: its
+visit joins nothing, and its `live` is when its scripts are in hand (the page mounts already filled). A page
+that has a load event (the floor's; ours for a link the app counts) joins it as recorded.
+
+A visit fails on any refused or broken request, a first HTML without the model's answer (ours), a page with a
+load event the recording has none of, or a load event that does not complete. Each visit's figures go to the JSON file `VISIT_OUT` when the run ends.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import itertools
 import json
 import os
 import random
+import re
 import time
 import uuid
 from pathlib import Path
@@ -58,6 +63,8 @@ OTHERS = [v["path"] for v in VISIT if v["kind"] == "other" and v["method"] == "G
 JOINS = [(v["path"], v["body"]) for v in VISIT if v["kind"] == "join"]
 ANSWER = recording.MODEL if TARGET == "ours" else ""  # the floor's first HTML holds no rows
 MODELS: list[str] = json.loads(Path(os.environ["VISIT_MODELS"]).read_text()) if os.environ.get("VISIT_MODELS") else []
+# a dependency in the page's inlined config whose one trigger is the page's load and which runs on the server
+LOAD_EVENT = re.compile(r'"targets":\[\[\d+,"load"\]\],"inputs":\[[^\]]*\],"outputs":\[[^\]]*\],"backend_fn":true')
 ADDRESSES = ipaddress.ip_network("198.18.0.0/15")
 NUMBERS = itertools.count(1)
 RESULTS: list[dict] = []
@@ -136,6 +143,29 @@ class Visitor(HttpUser):
                 raise Failed(f"join: HTTP {joined.status_code} {str(joined.error or '')[:80]}".strip())
         return True
 
+    def load_event(self, result: dict, started: float) -> None:
+        """Join the page's load event to the queue (waiting and reloading while it is full, as the page does) and
+        read its result stream until it completes."""
+        while not self.join():  # the queue is full: the tab waits, reloads and joins again
+            result["retries"] = result.get("retries", 0) + 1
+            if result["retries"] > RETRIES:
+                raise Failed(f"join: queue still full after {RETRIES} retries")
+            gevent.sleep(min(60, 5 * 2 ** (result["retries"] - 1)) * random.uniform(0.75, 1.25))
+            self.get(self.page, "page (retry)")
+        result["joined"] = time.perf_counter() - started
+        data = self.get(f"/gradio_api/queue/data?session_hash={self.session}", "data", stream=True)
+        result["stream_open"] = time.perf_counter() - started  # its headers: sent with its first message
+        try:
+            read_events(data, len(self.joins))
+        finally:
+            data.close()
+        result["live"] = time.perf_counter() - started
+
+    @staticmethod
+    def hold(heart) -> None:
+        if heart is not None:
+            heart.get(timeout=HOLD + TIMEOUT)  # re-raises the heartbeat's failure
+
     @task
     def visit(self) -> None:
         result: dict = {"ok": False}
@@ -150,26 +180,18 @@ class Visitor(HttpUser):
                 if self.answer and self.answer not in page.text:
                     raise Failed("page: no answer in the first HTML")
                 result["first_html"] = time.perf_counter() - started
+                loads = bool(LOAD_EVENT.search(page.text))
+                if loads and not self.joins:
+                    raise Failed("page: a load event the recording has none of")
                 if HEARTBEAT:
                     heart = gevent.spawn(self.hold_heartbeat, until)
                 fetched = ASSETS if self.number % ASSETS_EVERY == 1 else []
                 Pool(PARALLEL_ASSETS).map(lambda path: self.get(path, "asset"), fetched + OTHERS)
-                while not self.join():  # the queue is full: the tab waits, reloads and joins again
-                    result["retries"] = result.get("retries", 0) + 1
-                    if result["retries"] > RETRIES:
-                        raise Failed(f"join: queue still full after {RETRIES} retries")
-                    gevent.sleep(min(60, 5 * 2 ** (result["retries"] - 1)) * random.uniform(0.75, 1.25))
-                    self.get(self.page, "page (retry)")
-                result["joined"] = time.perf_counter() - started
-                data = self.get(f"/gradio_api/queue/data?session_hash={self.session}", "data", stream=True)
-                result["stream_open"] = time.perf_counter() - started  # its headers: sent with its first message
-                try:
-                    read_events(data, len(self.joins))
-                finally:
-                    data.close()
-                result["live"] = time.perf_counter() - started
-                if heart is not None:
-                    heart.get(timeout=HOLD + TIMEOUT)  # re-raises the heartbeat's failure
+                if loads:
+                    self.load_event(result, started)
+                else:  # the page mounts filled: live once its scripts are in hand
+                    result["live"] = result["joined"] = time.perf_counter() - started
+                self.hold(heart)
             result["ok"] = True
         except Exception as exc:  # noqa: BLE001 - every failure is a failed visit, counted with its reason
             result["why"] = f"{type(exc).__name__}: {exc}"[:160]

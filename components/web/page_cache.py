@@ -19,6 +19,8 @@ from components.web import cache_control, etags
 # shares; a crawler walking thousands of links only turns the oldest over.
 PAGE_CACHE = settings.PAGE_CACHE.value
 PAGE_CACHE_BYTES = settings.PAGE_CACHE_BYTES.value
+# A page that carries the live answer says how long ago the data was read: kept as long as a load answer is.
+PAGE_AGE = settings.LOAD_ANSWER_AGE.value
 # Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed); a
 # shared cache may keep it a minute (`cache_control.py`).
 CACHE_CONTROL = cache_control.PAGE.encode()
@@ -35,6 +37,7 @@ class Page:
 
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    live: bool = False  # it carries the live page's answer: the page needs no load event, and no queue
     etag: bytes = field(init=False)
 
     def __post_init__(self) -> None:

@@ -240,13 +240,15 @@ def middleware(
     files: Sequence[Middleware] = (),
     slim: Callable[[str], str] = first_html.unchanged,
     calls: Sequence[Middleware] = (),
+    answers: first_html.LiveAnswers = first_html.no_answers,
 ) -> list[Middleware]:
     """The app's middleware, in the order a request meets them (the answer passes them bottom to top); `busy`
     says whether the live page's queue is full (a new tab's first HTML then says the page will retry); `own`:
     the routes the app serves itself (their methods are answered for); `watched` counts every answer (None:
-    none counted). The Gradio half hands in its three: `files`, Gradio's files from memory, `slim`, the
-    edit of the page's inlined config, and `calls`, the named endpoints over plain HTTP answered beside the
-    queue (`gradio/assets.py`, `gradio/page_config.py`, `gradio/direct_calls.py`)."""
+    none counted). The Gradio half hands in its four: `files`, Gradio's files from memory, `slim`, the
+    edit of the page's inlined config, `calls`, the named endpoints over plain HTTP answered beside the
+    queue, and `answers`, the Models page's links whose first HTML carries the live page's answer
+    (`gradio/assets.py`, `gradio/page_config.py`, `gradio/direct_calls.py`, `gradio/pages/models.py`)."""
     return [
         # every answer names its replica and is counted, the one-line 500s of the next too
         Middleware(Observed, metrics=watched, pages=frozenset(first_html.PAGE_PATHS)),
@@ -266,7 +268,7 @@ def middleware(
         Middleware(GZipMiddleware, compresslevel=GZIP_LEVEL),
         *files,  # Gradio's scripts and stylesheets from memory
         # each page's first HTML says what it shows
-        Middleware(first_html.FirstResponse, sources=sources, busy=busy, slim=slim),
+        Middleware(first_html.FirstResponse, sources=sources, busy=busy, slim=slim, answers=answers),
     ]
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import httpx
 import pytest
@@ -106,6 +107,38 @@ def test_the_live_page_takes_the_painted_rows_place(browser: Browser, sample_app
             assert page.title().startswith(f"{MODEL}: PASS")
     finally:
         context.close()
+
+
+def test_a_tested_models_link_is_live_without_asking_the_queue_and_behaves_as_a_loaded_page(
+    browser: Browser, sample_app
+):
+    """Issue 48: the link's first HTML carries the live page's answer, so the tab asks the server nothing to fill
+    it; the address bar and the link box still show the full link, and the next model opened is a new history
+    entry (Back returns to the first), as after a load event."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/gradio_api/" in r.url else None)
+    try:
+        page.goto(sample_app.url + f"/?model={MODEL}")
+        expect(page.locator("#details-summary")).to_contain_text(MODEL, timeout=TIMEOUT)
+        expect(page.locator("#first-paint")).to_have_count(0)
+        expect(page.locator("#install textarea")).to_have_value(re.compile(r"^pip install "))
+        expect(page.locator("#link input, #link textarea").first).to_have_value(
+            re.compile(r"^http://.*/\?model=Qwen%2FQwen3-8B&neuronx_cc=.*&transformers=")
+        )
+        assert "neuronx_cc=" in page.evaluate("location.search")  # the state applied, as the load event shows it
+        page.wait_for_timeout(500)
+        assert asked == []  # no load event, no queue, no heartbeat
+        other = page.locator("#results [role=gridcell] a").filter(has_not_text=MODEL).first
+        name = other.text_content()
+        other.click()
+        expect(page.locator("#details-summary")).to_contain_text(name, timeout=TIMEOUT)
+        expect(page).to_have_title(f"{name} · torch-neuronx model support", timeout=TIMEOUT)
+        assert any("/gradio_api/queue/join" in url for url in asked)  # a person's click runs its event
+        page.go_back()
+        expect(page.locator("#details-summary")).to_contain_text(MODEL, timeout=TIMEOUT)
+    finally:
+        page.close()
 
 
 @pytest.mark.parametrize("query", ["", f"?model={MODEL}"])

@@ -35,7 +35,7 @@ from components.web import clients, metrics, replicas, server
 from components.web.gradio import assets, direct_calls, page_config, queue_look, theme
 from components.web.gradio.patches import build_once, mcp_json, sessions, unread
 from components.web.html import head
-from components.web.middleware import refusals, server_errors
+from components.web.middleware import first_html, refusals, server_errors
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,7 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
     listed = server.middleware(
         sources, lambda: queue_look.queue_full(demo), own, watched,
         files=[Middleware(assets.Assets)], slim=page_config.slim,
+        answers=page_config.answers_of(demo) or first_html.no_answers,
         calls=[Middleware(direct_calls.DirectCalls, endpoints=direct_calls.named(Api(sources)))],
     )  # fmt: skip
     app = FastAPI(

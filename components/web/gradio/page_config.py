@@ -18,7 +18,10 @@ import importlib.resources
 import json
 import logging
 import re
+import weakref
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -84,3 +87,72 @@ def slim(html: str) -> str:
             for key in DROPPED:
                 component.pop(key, None)
     return html[: found.start(2)] + _as_gradio_writes_it(config) + html[found.end(2) :]
+
+
+# ---- a link's answer in the page's config: the live page needs no load event --------------------------------
+
+
+def with_answer(html: str, answer: dict[str, Any]) -> str | None:
+    """`html` (a page as Gradio writes it) with `answer` (a load event's answer in the form Gradio sends it, by
+    the `elem_id` of each output) as its components' first values, and that load event's `load` trigger taken
+    out: the browser mounts the page already filled and never asks the queue for it. None where the page is not
+    as written for (the config not found or not inlined as Gradio writes it, an `elem_id` not on the page, or no
+    one load event whose outputs are exactly these components): the page then keeps its load event.
+
+    An update (`{"__type__": "update", ...}`) sets the props it names; any other value sets `value`. The
+    props are those Gradio's config carries for each component (`value`, `choices`, `visible`, `info`).
+    A value in the config fires no `change` as the page mounts, as one the load answer set did: the browser's
+    own scripts that such a change ran (events with no Python function) run on load instead."""
+    if not fits():
+        return None
+    found = _CONFIG.search(html)
+    if found is None:
+        return None
+    try:
+        config = json.loads(found.group(2))
+        named = [c for c in config["components"] if c.get("props", {}).get("elem_id") in answer]
+        components = {c["props"]["elem_id"]: c for c in named}
+        if len(components) != len(named):  # an elem_id twice: which one the answer is for is not known
+            return None
+        targets = {components[name]["id"] for name in answer}
+        loads = [
+            d for d in config["dependencies"]
+            if any(t[1] == "load" for t in d["targets"]) and set(d["outputs"]) == targets
+        ]  # fmt: skip
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
+    if len(loads) != 1:
+        return None
+    for name, value in answer.items():
+        props = components[name]["props"]
+        if isinstance(value, dict) and value.get("__type__") == "update":
+            props.update({k: v for k, v in value.items() if k != "__type__"})
+        else:
+            props["value"] = value
+    on_load = [t for t in loads[0]["targets"] if t[1] == "load"]
+    loads[0]["targets"] = [t for t in loads[0]["targets"] if t[1] != "load"]
+    # what the answer's values did in the browser as they arrived, they do as the page mounts: the scripts that a
+    # change of an answered component runs (the address bar's, `wiring.ADDRESS_JS`) run once on load
+    for dependency in config["dependencies"]:
+        if (
+            dependency.get("backend_fn") is False
+            and dependency.get("js")
+            and any(t[1] == "change" and t[0] in targets for t in dependency["targets"])
+        ):
+            dependency["targets"] = [*dependency["targets"], *on_load]
+    return html[: found.start(2)] + _as_gradio_writes_it(config) + html[found.end(2) :]
+
+
+# Each page's `LiveAnswers` (`middleware/first_html.py`), by the Blocks it was wired into: `ModelsPage.wire` names
+# its own, and `mount.build` hands the one of the Blocks it mounts to the first response.
+_ANSWERS: weakref.WeakKeyDictionary[Any, Callable[..., Any]] = weakref.WeakKeyDictionary()
+
+
+def answered_by(demo: Any, answers: Callable[..., Any]) -> None:
+    """Name the function that says which links of `demo`'s first page carry their live answer."""
+    _ANSWERS[demo] = answers
+
+
+def answers_of(demo: Any) -> Callable[..., Any] | None:
+    """The function `answered_by` named for `demo`, None when none was."""
+    return _ANSWERS.get(demo)

@@ -57,6 +57,25 @@ def unchanged(html: str) -> str:
     return html
 
 
+@dataclass(frozen=True)
+class Answered:
+    """A link whose first HTML carries the live page's answer, so the page needs no load event (the Gradio
+    half's `ModelsPage.first_answer`): `fill` puts it into Gradio's page (None where that page does not take
+    it: the page then keeps its load event); `on_loop`: cheap enough to be made on the event loop."""
+
+    fill: Callable[[str], str | None]
+    on_loop: bool
+
+
+# The Models page's (`/`) links whose page carries its answer: an `Answered`, or None for a link that keeps its
+# load event.
+LiveAnswers = Callable[[Moment, dict[str, str]], "Answered | None"]
+
+
+def no_answers(moment: Moment, params: dict[str, str]) -> Answered | None:
+    return None
+
+
 def rewrite(
     html: str, moment: Moment, page: str, params: dict[str, str], base: str, slim: Callable[[str], str] = unchanged
 ) -> str:
@@ -179,16 +198,20 @@ class FirstResponse:
         sources: Sources,
         busy: Callable[[], bool] = lambda: False,
         slim: Callable[[str], str] = unchanged,
+        answers: LiveAnswers = no_answers,
     ):
         self.app = app
         self.sources = sources
         self.busy = busy
         self.slim = slim
+        self.answers = answers
         # the most recent PAGE_CACHE pages of the data served, PAGE_CACHE_BYTES at most: a burst on one link
-        # renders it once, and a crawler of huge links cannot make the process keep a gigabyte
+        # renders it once, and a crawler of huge links cannot make the process keep a gigabyte; each at most
+        # `PAGE_AGE` seconds, since a page that carries the live answer says how long ago the data was read
         self.pages = MomentCache(
-            max_entries=page_cache.PAGE_CACHE, max_bytes=page_cache.PAGE_CACHE_BYTES, weigh=page_cache.Page.weight
-        )
+            max_entries=page_cache.PAGE_CACHE, max_bytes=page_cache.PAGE_CACHE_BYTES, weigh=page_cache.Page.weight,
+            ttl=page_cache.PAGE_AGE,
+        )  # fmt: skip
         # Gradio's own answers, one per page, host, encoding and Gradio's parameters: each link is rewritten from it
         self.gradio_pages = MomentCache(max_entries=GRADIO_PAGES, max_bytes=page_cache.PAGE_CACHE_BYTES,
                                         weigh=GradioPage.weight)  # fmt: skip
@@ -259,25 +282,31 @@ class FirstResponse:
         return await anyio.to_thread.run_sync(_read, headers, encoding, body[0], self.slim)
 
     async def _rewritten(self, scope: dict, gradio: GradioPage, page: str, moment: Moment) -> page_cache.Page:
-        """The link's page: Gradio's answer rewritten for it (`rewrite`), in its encoding. A model's link paints
-        one model's answer, a few ms: it is made on the event loop, since handing it to a worker thread made a
-        crowd of new links wait longer (issue 48); any other link may paint a search's rows: a worker thread."""
+        """The link's page: Gradio's answer rewritten for it (`rewrite`), in its encoding, and carrying the live
+        page's answer where the Gradio half gives one (`answers`: the page then needs no load event). A model's
+        link paints one model's answer, a few ms: it is made on the event loop, since handing it to a worker
+        thread made a crowd of new links wait longer (issue 48); any other link may paint a search's rows: a
+        worker thread."""
         if gradio.text is None:
             return page_cache.Page(gradio.headers, gradio.body)
         request = Request(scope)
         params, base = page_query(request.url.query), base_url(request)
+        answered = self.answers(moment, params) if page == "" else None
 
-        def made() -> bytes:
-            return _encode(rewrite(cast(str, gradio.text), moment, page, params, base).encode("utf-8"), gradio.encoding)
+        def made() -> page_cache.Page:
+            html = cast(str, gradio.text)
+            filled = answered.fill(html) if answered is not None else None
+            body = rewrite(filled if filled is not None else html, moment, page, params, base).encode("utf-8")
+            return page_cache.Page(gradio.headers, _encode(body, gradio.encoding), live=filled is not None)
 
-        if one_model(moment, page, params):
-            return page_cache.Page(gradio.headers, made())
-        return page_cache.Page(gradio.headers, await anyio.to_thread.run_sync(made))
+        if answered.on_loop if answered is not None else one_model(moment, page, params):
+            return made()
+        return await anyio.to_thread.run_sync(made)
 
     async def _send(self, scope: dict, send: Callable, page: page_cache.Page) -> None:
         """`page`, or 304 when the request already holds it; with the busy note shown while the queue is full."""
         body, etag, cache_control = page.body, page.etag, page_cache.CACHE_CONTROL
-        if self.busy():  # a moment's state: no shared cache keeps it
+        if self.busy() and not page.live:  # a moment's state: no shared cache keeps it
             body, etag, cache_control = busy.shown(body), etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
         headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
         if links.space_url() is None:  # its links come from the request's host
@@ -292,7 +321,10 @@ class FirstResponse:
 
 
 def middleware(
-    sources: Sources, busy: Callable[[], bool] = lambda: False, slim: Callable[[str], str] = unchanged
+    sources: Sources,
+    busy: Callable[[], bool] = lambda: False,
+    slim: Callable[[str], str] = unchanged,
+    answers: LiveAnswers = no_answers,
 ) -> Middleware:
     """The `Middleware` entry of `FirstResponse`; `busy` says whether the live page's queue is full."""
-    return Middleware(FirstResponse, sources=sources, busy=busy, slim=slim)
+    return Middleware(FirstResponse, sources=sources, busy=busy, slim=slim, answers=answers)

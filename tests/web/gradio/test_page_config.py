@@ -96,3 +96,77 @@ def test_a_template_that_no_longer_inlines_the_config_does_not_fit(tmp_path):
     (tmp_path / "index.html").write_text("<script>window.gradio_config = {{ config | tojson }};</script>")
     assert "no longer inlines the config" in page_config.why_not(tmp_path)
     assert "no page template" in page_config.why_not(tmp_path / "missing")
+
+
+# ---- a link's answer in the page's config (`with_answer`) ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def loading():
+    """A page filled by a load event (a text box, a picker and hidden HTML), whose link box runs a script in the
+    browser on change, as the Models page's does; and another load event, of one output only."""
+    with gr.Blocks() as demo:
+        text = gr.Textbox(elem_id="text")
+        pick = gr.Dropdown(elem_id="pick")
+        note = gr.HTML(elem_id="note")
+        link = gr.Textbox(elem_id="link")
+        other = gr.HTML(elem_id="other")
+        demo.load(lambda: ("", None, "", ""), outputs=[text, pick, note, link])
+        demo.load(lambda: "", outputs=[other])
+        link.change(None, link, link, js="(v) => v")
+        text.change(lambda v: v, text, note)  # runs on the server: not run on load
+    demo.theme = gr.themes.Default()
+    demo.config = demo.get_config_file()
+    client = TestClient(App.create_app(demo))
+    yield client.get("/").text
+    demo.close()
+
+
+ANSWER = {
+    "text": HOSTILE,
+    "pick": {"__type__": "update", "choices": [("One", "1"), ("Two", "2")], "value": "2"},
+    "note": {"__type__": "update", "value": "<p>filled</p>", "visible": False},
+    "link": "model=org%2Fpasses",
+}
+
+
+def by_elem_id(config: dict) -> dict:
+    return {c["props"].get("elem_id"): c for c in config["components"] if c["props"].get("elem_id")}
+
+
+def test_a_links_answer_fills_the_page_and_its_load_event_is_not_triggered(loading):
+    filled = page_config.with_answer(loading, ANSWER)
+    assert filled is not None
+    config, before = inlined(filled), inlined(loading)
+    props = {name: c["props"] for name, c in by_elem_id(config).items()}
+    assert props["text"]["value"] == HOSTILE and props["link"]["value"] == "model=org%2Fpasses"
+    assert props["pick"]["choices"] == [["One", "1"], ["Two", "2"]] and props["pick"]["value"] == "2"
+    assert props["note"]["value"] == "<p>filled</p>" and props["note"]["visible"] is False
+    ids = {name: c["id"] for name, c in by_elem_id(config).items()}
+    answered = {ids[n] for n in ANSWER}
+    after = {d["id"]: d for d in config["dependencies"]}
+    on_load = next(t for d in before["dependencies"] for t in d["targets"] if t[1] == "load")
+    for dependency in before["dependencies"]:
+        triggers, now = dependency["targets"], after[dependency["id"]]["targets"]
+        if set(dependency["outputs"]) == answered:  # the answer's load event: never triggered
+            assert any(t[1] == "load" for t in triggers) and now == []
+        elif dependency["outputs"] == [ids["other"]]:  # another load event: as it was
+            assert now == triggers
+        elif dependency["backend_fn"] is False:  # the link box's script: on its change, and once on load
+            assert now == [*triggers, on_load]
+        else:  # a server event on a change: not run on load
+            assert now == triggers and dependency["backend_fn"] is True
+    assert "<" not in re.search(r"window\.gradio_config = (\{.*?\});</script>", filled, re.S).group(1)
+
+
+def test_where_the_page_does_not_match_the_answer_it_keeps_its_load_event(loading):
+    assert page_config.with_answer(loading, {**ANSWER, "missing": "x"}) is None  # an output not on the page
+    assert page_config.with_answer(loading, {"text": "x"}) is None  # no load event of exactly these outputs
+    assert page_config.with_answer("<html></html>", ANSWER) is None
+    twice = loading.replace('"elem_id":"other"', '"elem_id":"text"')
+    assert twice != loading and page_config.with_answer(twice, ANSWER) is None  # which "text" is not known
+
+
+def test_where_the_patch_does_not_fit_no_page_carries_an_answer(loading, monkeypatch):
+    monkeypatch.setattr(page_config, "fits", lambda: False)
+    assert page_config.with_answer(loading, ANSWER) is None

@@ -473,3 +473,54 @@ def test_a_model_links_page_is_made_on_the_event_loop_and_a_searchs_in_a_thread(
     assert "org/passes" in head.painted and threads == ["thread"]
     assert page_html.one_model(sources.now(), "", {"model": "someone/untested"})  # one model's answer too
     assert not page_html.one_model(sources.now(), "compare", {"model": "org/passes"})
+
+
+def test_a_page_that_carries_its_live_answer_gets_no_busy_note_and_is_kept_a_minute_at_most(sources, monkeypatch):
+    """A link whose page carries the live page's answer (the Gradio half's `Answered`) joins no queue, so a full
+    queue is nothing to warn it of; its answer says how long ago the data was read, so it is made again after
+    `PAGE_AGE` seconds. Where the Gradio half's edit does not fit the page (`fill` answers None), the page is the
+    usual one, with its load event and the busy note. Each fill is made where `on_loop` says."""
+    import anyio
+
+    from components.web.html import busy
+
+    fits, filled, threads = [True], [], []
+
+    def answers(moment, params):
+        if params.get("model") != "org/passes":
+            return None
+
+        def fill(html: str) -> str | None:
+            filled.append(params["model"])
+            return html.replace("</body>", '<i id="answered"></i></body>', 1) if fits[0] else None
+
+        return page_html.Answered(fill=fill, on_loop=True)
+
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sources, lambda: True,
+                                                                                       answers=answers)])  # fmt: skip
+    http = TestClient(app)
+    first_html(http, "/")  # Gradio's own page read once (a thread of its own)
+    real = anyio.to_thread.run_sync
+    monkeypatch.setattr(anyio.to_thread, "run_sync", lambda fn, *a, **k: threads.append("thread") or real(fn, *a, **k))
+    html, head = first_html(http, "/?model=org/passes")
+    assert '<i id="answered"></i>' in html and str(busy.SHOWN) not in html and "org/passes" in head.painted
+    assert threads == []  # on the loop, as `on_loop` said
+    first_html(http, "/?model=org/passes")
+    assert filled == ["org/passes"]  # kept
+    html, _ = first_html(http, "/?model=org/fails")  # a link that keeps its load event: busy
+    assert str(busy.SHOWN) in html and '<i id="answered"></i>' not in html
+
+    fits[0] = False
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sources, lambda: True,
+                                                                                       answers=answers)])  # fmt: skip
+    http = TestClient(app)
+    html, _ = first_html(http, "/?model=org/passes")
+    assert str(busy.SHOWN) in html and '<i id="answered"></i>' not in html  # the usual page: its load event
+
+
+def test_each_page_is_kept_as_long_as_a_load_answer_at_most():
+    from components.runtime import settings
+    from components.web import page_cache
+
+    assert settings.LOAD_ANSWER_AGE.value == page_cache.PAGE_AGE
+    assert page_html.FirstResponse(None, None).pages.ttl == page_cache.PAGE_AGE

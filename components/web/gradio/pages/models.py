@@ -27,6 +27,7 @@ from components.sources.moment_cache import MomentCache
 from components.sources.rankings import Rankings
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.wanted_counts import Wanted
+from components.web.gradio import page_config
 from components.web.gradio.endpoints import address_of
 from components.web.gradio.pages.filters import Filters
 from components.web.gradio.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, as_sent, by_name, components
@@ -35,6 +36,7 @@ from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html
 from components.web.html.history import history_table
 from components.web.html.table_rows import TableRows, table_rows
+from components.web.middleware import first_html
 
 PAGE_SIZE = settings.MODELS_PAGE.value
 MAX_ROWS = settings.MODELS_ROWS.value
@@ -226,6 +228,25 @@ class ModelsPage:
         return {
             name: dict(value) if isinstance(value, dict) else value for name, value in answer.items()
         }  # Gradio pops an update's "value"
+
+    def first_answer(self, now: Moment, params: dict[str, str]) -> first_html.Answered | None:
+        """A model link's load answer, for its first HTML to carry in the page's config
+        (`page_config.with_answer`): the live page then mounts filled and sends no load event, so a crowd
+        spread over many model links never waits in the queue for its first screen (issue 48). For a model in
+        the data that a visit does not count (a tested one: `wanted.untested`); every other link keeps its load
+        event, which counts the visitor (`_count`) or may work out a search. Made once per link and data moment
+        by the page cache (`middleware/first_html.py`), so it is not kept here as well."""
+        model = links.model_in_data(now.snapshot, params.get("model", ""))
+        if not model or wanted.untested(now.snapshot, model, now.records) or self.widgets is None:
+            return None
+        widgets = self.widgets
+
+        def fill(html: str) -> str | None:
+            self.sources.records.cover(now.snapshot.model_ids, now.snapshot)
+            _, answer = self._on_load(now, params)
+            return page_config.with_answer(html, {getattr(widgets, n).elem_id: v for n, v in answer.items()})
+
+        return first_html.Answered(fill=fill, on_loop=self._rows_kept(now, params))
 
     def _rows_kept(self, now: Moment, params: dict[str, str]) -> bool:
         """Whether the table rows a link's answer shows are kept already (what `_table` would ask `TABLES`)."""
@@ -430,6 +451,7 @@ class ModelsPage:
         # live rows would be faint in the frame the painted rows leave (html/first_paint.py swaps them).
         demo.load(answering(w, self.on_load), outputs=w.named(every), postprocess=False,
                   show_progress="hidden", **PAGE_EVENT)  # fmt: skip
+        page_config.answered_by(demo, self.first_answer)  # a tested model's link needs no load event
         # The pickers use `.input` (a person's change only), so a deep link's values set on load don't
         # recompute; the search box uses `.change`, which also fires on paste (`.input` does not).
         table_in, table_out = (*FILTERS, "link"), (*TABLE, "link")

@@ -1,5 +1,7 @@
 """The Models tab's handlers: inputs and answers by name, the filters as one value, the pickers."""
 
+import json
+
 import gradio as gr
 
 from components.web.gradio.pages.filters import Filters
@@ -164,7 +166,7 @@ def _wired(libraries):
     snapshot, rankings = libraries
     tab = ModelsPage(served(snapshot, rankings))
     with gr.Blocks() as demo:
-        tab.layout(gr.HTML())
+        tab.layout(gr.HTML(elem_id="header"))  # as app.py names it
         tab.wire(demo)
     names = {id(getattr(tab.widgets, name)): name for name in vars(tab.widgets)}
 
@@ -308,3 +310,52 @@ def test_a_new_links_answer_is_made_on_the_event_loop_when_its_views_rows_are_ke
     assert kept_rows and threads == ["thread"]  # the same view, another model: on the loop
     _, kept_rows = opened("q=llama&model=meta-llama/Llama-3.1-8B-Instruct")
     assert not kept_rows and threads == ["thread", "thread"]  # a search's rows: a thread again
+
+
+def test_a_tested_models_link_carries_its_answer_in_the_page_and_other_links_keep_their_load_event(world):
+    """Issue 48: a crowd spread over model links waited on each link's load event. A tested model's link puts its
+    load answer into the page's config (`first_answer`), the same answer the load event sends, and the page
+    never triggers that event. A link the visit must count (an untested model) or that opens no model keeps it."""
+    from fastapi.testclient import TestClient
+    from gradio.routes import App
+
+    from components.queries import links, wanted
+    from tests.web.gradio.test_page_config import by_elem_id, inlined
+
+    tab, demo, _ = _wired(world)
+    demo.theme = gr.themes.Default()  # what launch() sets, as it sets the config
+    demo.config = demo.get_config_file()
+    html = TestClient(App.create_app(demo)).get("/").text
+    now = tab.sources.now()
+    tested = [m for m in now.snapshot.model_ids if not wanted.untested(now.snapshot, m, now.records)]
+    untested = [m for m in now.snapshot.model_ids if wanted.untested(now.snapshot, m, now.records)]
+    assert tested and untested
+
+    params = {"model": tested[0]}
+    answered = tab.first_answer(now, params)
+    assert answered is not None
+    config = inlined(answered.fill(html))
+    props = {name: c["props"] for name, c in by_elem_id(config).items()}
+    for name, value in tab._on_load(now, params)[1].items():
+        elem_id = getattr(tab.widgets, name).elem_id
+        if isinstance(value, dict):
+            assert {k: props[elem_id][k] for k in value if k != "__type__"} == json.loads(json.dumps(
+                {k: v for k, v in value.items() if k != "__type__"}))  # fmt: skip
+        else:
+            assert props[elem_id]["value"] == value
+    assert tested[0] in props["details-summary"]["value"] and props["install"]["value"].startswith("pip install")
+    assert links.model_of(props["link"]["value"]) == tested[0]
+    assert not [d for d in config["dependencies"] if d["backend_fn"] and any(t[1] == "load" for t in d["targets"])]
+
+    assert tab.first_answer(now, {"model": untested[0]}) is None  # the load event counts the visit
+    assert tab.first_answer(now, {}) is None and tab.first_answer(now, {"model": "not/in-the-data"}) is None
+
+
+def test_a_links_answer_is_cheap_enough_for_the_event_loop_once_its_views_rows_are_kept(world):
+    tab, _, _ = _wired(world)
+    now = tab.sources.now()
+    link = {"model": "Qwen/Qwen3-0.6B"}
+    assert tab.first_answer(now, link).on_loop is False  # the view's rows not worked out yet: a thread
+    tab._on_load(now, link)
+    assert tab.first_answer(now, link).on_loop is True
+    assert tab.first_answer(now, {**link, "q": "qwen"}).on_loop is False  # a search's rows: a thread
