@@ -4,8 +4,9 @@
 
 locust (`locustfile.py`) replays the tab recorded from a real Chromium visit (`visit.json`, made by
 `visit.py`): each visitor opens the link's first HTML, holds the page's heartbeat while the tab is open
-(where the page opens one: ours no longer does), fetches Gradio's scripts and styles if it is one new visitor in ten, and runs the load event through the
-queue. Each visitor has its own `X-Forwarded-For` and both apps run in a Space's environment
+(where the page opens one: ours no longer does), fetches Gradio's scripts and styles if it is one new visitor in ten, and runs the page's load event
+through the queue where the page has one (the floor's does; ours, for a tested model's link, carries its answer in
+the page and has none: it is live once its scripts are in hand). Each visitor has its own `X-Forwarded-For` and both apps run in a Space's environment
 (`SYSTEM=spaces`). The floor (`baselines/floor.py`) is a Gradio page whose 100-row table is filled by a
 load event. Each burst starts each app afresh; load goes to 127.0.0.1 only and the load tool shares the
 machine's cores with the app.
@@ -17,7 +18,8 @@ with py-spy (`pip install py-spy`; it needs ptrace, as root) during the spread s
 functions that held the most samples.
 
 Figures per burst: failed visits; the first HTML with the model's answer (ours) against the floor's rows
-arriving (its load event completed), both p95; the live page's load event completed, p95; RSS after the
+arriving (its load event completed), both p95; the live page filled (its load event completed, or its scripts in
+hand where it has none), p95; RSS after the
 burst against before. Then a crowd of tabs opened at once, each holding only its heartbeat: how many
 were refused.
 """
