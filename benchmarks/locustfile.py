@@ -19,7 +19,8 @@ Each visit's times from its start: `first_html`, `joined` (scripts fetched and t
 
 A page that carries its live answer in its config (ours, for a tested model's link) has no load event: its
 visit joins nothing, and its `live` is when its scripts are in hand (the page mounts already filled). A page
-that has a load event (the floor's; ours for a link the app counts) joins it as recorded.
+that has a load event (the floor's; ours for an untested model's link, which the app counts) joins it as
+recorded (ours' from the visit recorded on an untested model's link, `ours_untested`).
 
 A visit fails on any refused or broken request, a first HTML without the model's answer (ours), a page with a
 load event the recording has none of, or a load event that does not complete. Each visit's figures go to the JSON file `VISIT_OUT` when the run ends.
@@ -55,12 +56,14 @@ TIMEOUT = 60.0  # past this a request counts as failed
 PARALLEL_ASSETS = 6  # a browser's connections per host over HTTP/1.1
 RETRIES = 4  # as the page does (`components/web/html/busy.py`): after 5, 10, 20, 40 s, each ±25%
 
-VISIT = recording.load()[TARGET]
+RECORDED = recording.load()
+VISIT = RECORDED[TARGET]
 PAGE = next(v["path"] for v in VISIT if v["kind"] == "page")
 HEARTBEAT = any(v["kind"] == "heartbeat" for v in VISIT)
 ASSETS = [v["path"] for v in VISIT if v["kind"] == "asset"]
 OTHERS = [v["path"] for v in VISIT if v["kind"] == "other" and v["method"] == "GET"]
-JOINS = [(v["path"], v["body"]) for v in VISIT if v["kind"] == "join"]
+# the load event as the page joins it, where its page has one: ours' is recorded on an untested model's link
+JOINS = [(v["path"], v["body"]) for v in VISIT + RECORDED.get(f"{TARGET}_untested", []) if v["kind"] == "join"]
 ANSWER = recording.MODEL if TARGET == "ours" else ""  # the floor's first HTML holds no rows
 MODELS: list[str] = json.loads(Path(os.environ["VISIT_MODELS"]).read_text()) if os.environ.get("VISIT_MODELS") else []
 # a dependency in the page's inlined config whose one trigger is the page's load and which runs on the server

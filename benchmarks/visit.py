@@ -3,6 +3,10 @@
 
     python benchmarks/visit.py          # records ours and the floor, and writes visit.json
 
+Ours is recorded twice: on a tested model's link (`ours`), whose first HTML carries the live answer, so the tab
+asks no queue; and on an untested model's link (`ours_untested`), whose page keeps its load event (it counts the
+visit towards /wanted): the visitor benchmark replays that event for any link whose page has one.
+
 Each request the tab makes until its live page is filled is kept with its kind:
 
 - `page`: the first HTML of the link;
@@ -27,11 +31,13 @@ from urllib.parse import urlsplit
 import common
 
 RECORDING = common.HERE / "visit.json"
-MODEL = "Qwen/Qwen3-8B"  # a tested model in the bundled sample
+MODEL = "Qwen/Qwen3-8B"  # a tested model in the bundled sample: its page carries its answer, no load event
 LINK = "/?model=" + MODEL
+UNTESTED = "ByteDance-Seed/UI-TARS-1.5-7B"  # an untested one: its page keeps the load event that counts the visit
 ASSET_TYPES = ("script", "stylesheet", "font", "image")
 # the live page is filled: ours once a model's details name it, the floor once its table has a cell
-FILLED = {"ours": f"#details-summary:has-text('{MODEL}')", "floor": "#results [role=gridcell]:has-text('model-0')"}
+FILLED = {"ours": f"#details-summary:has-text('{MODEL}')", "floor": "#results [role=gridcell]:has-text('model-0')",
+          "ours_untested": f"#details-summary:has-text('{UNTESTED}')"}  # fmt: skip
 
 
 def kind_of(path: str, resource_type: str, method: str) -> str:
@@ -89,11 +95,13 @@ def shape(visit: list[dict]) -> list[tuple[str, str, str]]:
 
 
 def record_all(browser) -> dict[str, list[dict]]:
-    """A visit to ours (a model link, a Space's environment) and to the floor (its only page)."""
+    """A visit to ours (a tested model's link, a Space's environment), to ours on an untested model's link (whose
+    page keeps its load event: `ours_untested`) and to the floor (its only page)."""
     recorded = {}
     with common.App(common.ROOT / "app.py", ("--dataset", str(common.SAMPLE), "--rankings", str(common.RANKINGS)),
                     common.SPACE) as app:  # fmt: skip
         recorded["ours"] = record(browser, app.url, LINK, FILLED["ours"])
+        recorded["ours_untested"] = record(browser, app.url, "/?model=" + UNTESTED, FILLED["ours_untested"])
     with common.App(common.BASELINES / "floor.py", env=common.SPACE) as floor:
         recorded["floor"] = record(browser, floor.url, "/", FILLED["floor"])
     return recorded

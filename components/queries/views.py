@@ -143,10 +143,15 @@ def select(snapshot: Snapshot, rankings: Rankings, query: Query, records: Record
 def task_choices(snapshot: Snapshot, rankings: Rankings, records: Records | None = None) -> list[str]:
     """The tasks to offer: the ranked ones first, then every task a tested model's record names."""
     records = records if records is not None else NO_RECORDS
-    tasks, *_ = _model_columns(snapshot, rankings, records)
-    ranked = [t for t in TASKS if any(rankings.ranked(t, r) for r in (TRENDING, DOWNLOADS))]
-    known = sorted({t for t in tasks if t} - set(ranked))
-    return ranked + known
+
+    def compute():
+        tasks, *_ = _model_columns(snapshot, rankings, records)
+        ranked = [t for t in TASKS if any(rankings.ranked(t, r) for r in (TRENDING, DOWNLOADS))]
+        return rankings, records, tuple(ranked + sorted({t for t in tasks if t} - set(ranked)))
+
+    # once per snapshot, rankings and records: a link's answer asks several times, each a pass over every model
+    _, _, choices = snapshot.memo(("task-choices", id(rankings), id(records)), compute)
+    return list(choices)
 
 
 def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Query) -> ViewResult:

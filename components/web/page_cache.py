@@ -38,6 +38,8 @@ class Page:
     headers: list[tuple[bytes, bytes]]
     body: bytes
     live: bool = False  # it carries the live page's answer: the page needs no load event, and no queue
+    encoding: str = ""  # the body's content encoding ("" for none)
+    busy_body: bytes | None = None  # the body with the busy note shown, made the first time it is sent so
     etag: bytes = field(init=False)
 
     def __post_init__(self) -> None:
@@ -45,7 +47,7 @@ class Page:
 
     def weight(self) -> int:
         """The bytes it keeps: its body and headers (what `PAGE_CACHE_BYTES` bounds)."""
-        return len(self.body) + sum(len(k) + len(v) for k, v in self.headers)
+        return len(self.body) + len(self.busy_body or b"") + sum(len(k) + len(v) for k, v in self.headers)
 
 
 def key_of(scope: dict, page: str) -> tuple:

@@ -92,6 +92,20 @@ def slim(html: str) -> str:
 # ---- a link's answer in the page's config: the live page needs no load event --------------------------------
 
 
+@functools.lru_cache(maxsize=8)
+def _parsed(html: str) -> tuple[int, int, dict] | None:
+    """Where `html` inlines its config, and that config read (None: not as Gradio writes it): each page of
+    Gradio's is read once, whatever number of links are made from it. Never changed in place."""
+    found = _CONFIG.search(html)
+    if found is None:
+        return None
+    try:
+        config = json.loads(found.group(2))
+    except ValueError:
+        return None
+    return found.start(2), found.end(2), config
+
+
 def with_answer(html: str, answer: dict[str, Any]) -> str | None:
     """`html` (a page as Gradio writes it) with `answer` (a load event's answer in the form Gradio sends it, by
     the `elem_id` of each output) as its components' first values, and that load event's `load` trigger taken
@@ -103,13 +117,11 @@ def with_answer(html: str, answer: dict[str, Any]) -> str | None:
     props are those Gradio's config carries for each component (`value`, `choices`, `visible`, `info`).
     A value in the config fires no `change` as the page mounts, as one the load answer set did: the browser's
     own scripts that such a change ran (events with no Python function) run on load instead."""
-    if not fits():
+    parsed = _parsed(html) if fits() else None
+    if parsed is None:
         return None
-    found = _CONFIG.search(html)
-    if found is None:
-        return None
+    start, end, config = parsed
     try:
-        config = json.loads(found.group(2))
         named = [c for c in config["components"] if c.get("props", {}).get("elem_id") in answer]
         components = {c["props"]["elem_id"]: c for c in named}
         if len(components) != len(named):  # an elem_id twice: which one the answer is for is not known
@@ -119,18 +131,20 @@ def with_answer(html: str, answer: dict[str, Any]) -> str | None:
             d for d in config["dependencies"]
             if any(t[1] == "load" for t in d["targets"]) and set(d["outputs"]) == targets
         ]  # fmt: skip
-    except (ValueError, KeyError, TypeError, IndexError):
+    except (KeyError, TypeError, IndexError, AttributeError):
         return None
     if len(loads) != 1:
         return None
+    props: dict[int, dict] = {}  # each answered component's props, copied (the page's own config is kept as read)
     for name, value in answer.items():
-        props = components[name]["props"]
+        component = components[name]
+        props[component["id"]] = {**component["props"]}
         if isinstance(value, dict) and value.get("__type__") == "update":
-            props.update({k: v for k, v in value.items() if k != "__type__"})
+            props[component["id"]].update({k: v for k, v in value.items() if k != "__type__"})
         else:
-            props["value"] = value
+            props[component["id"]]["value"] = value
     on_load = [t for t in loads[0]["targets"] if t[1] == "load"]
-    loads[0]["targets"] = [t for t in loads[0]["targets"] if t[1] != "load"]
+    triggers = {id(loads[0]): [t for t in loads[0]["targets"] if t[1] != "load"]}
     # what the answer's values did in the browser as they arrived, they do as the page mounts: the scripts that a
     # change of an answered component runs (the address bar's, `wiring.ADDRESS_JS`) run once on load
     for dependency in config["dependencies"]:
@@ -139,8 +153,13 @@ def with_answer(html: str, answer: dict[str, Any]) -> str | None:
             and dependency.get("js")
             and any(t[1] == "change" and t[0] in targets for t in dependency["targets"])
         ):
-            dependency["targets"] = [*dependency["targets"], *on_load]
-    return html[: found.start(2)] + _as_gradio_writes_it(config) + html[found.end(2) :]
+            triggers[id(dependency)] = [*dependency["targets"], *on_load]
+    filled = {
+        **config,
+        "components": [{**c, "props": props[c["id"]]} if c.get("id") in props else c for c in config["components"]],
+        "dependencies": [{**d, "targets": triggers[id(d)]} if id(d) in triggers else d for d in config["dependencies"]],
+    }
+    return html[:start] + _as_gradio_writes_it(filled) + html[end:]
 
 
 # Each page's `LiveAnswers` (`middleware/first_html.py`), by the Blocks it was wired into: `ModelsPage.wire` names

@@ -161,6 +161,22 @@ def _encode(body: bytes, encoding: str) -> bytes:
     return body
 
 
+def accepted(header: str) -> str:
+    """The encoding this app compresses a page in that an `Accept-Encoding` header takes: "br", else "gzip",
+    else "" (none: the page goes out as it is)."""
+    taken = set()
+    for part in header.lower().split(","):
+        name, _, weight = part.strip().partition(";")
+        quality = weight.strip().removeprefix("q=")
+        try:
+            refused = bool(weight) and float(quality) == 0
+        except ValueError:
+            refused = False
+        if not refused:
+            taken.add(name.strip())
+    return "br" if "br" in taken else "gzip" if "gzip" in taken else ""
+
+
 def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[bytes, bytes]]:
     """`headers` with one `Vary` line naming what theirs named and `more`, each once: a cache may read only one
     line (nginx 1.22 keeps the last), and then must not lose `Accept-Encoding`."""
@@ -288,16 +304,21 @@ class FirstResponse:
         thread made a crowd of new links wait longer (issue 48); any other link may paint a search's rows: a
         worker thread."""
         if gradio.text is None:
-            return page_cache.Page(gradio.headers, gradio.body)
+            return page_cache.Page(gradio.headers, gradio.body, encoding=gradio.encoding)
         request = Request(scope)
         params, base = page_query(request.url.query), base_url(request)
         answered = self.answers(moment, params) if page == "" else None
+        # Gradio sends its pages uncompressed (its compression reads the path's extension): the page is compressed
+        # here, once, in the encoding the request takes, rather than by the compression layer at every visit
+        encoding, headers = gradio.encoding, gradio.headers
+        if encoding in ("", "identity") and (taken := accepted(request.headers.get("accept-encoding", ""))):
+            encoding, headers = taken, with_vary([*headers, (b"content-encoding", taken.encode())], b"Accept-Encoding")
 
         def made() -> page_cache.Page:
             html = cast(str, gradio.text)
             filled = answered.fill(html) if answered is not None else None
             body = rewrite(filled if filled is not None else html, moment, page, params, base).encode("utf-8")
-            return page_cache.Page(gradio.headers, _encode(body, gradio.encoding), live=filled is not None)
+            return page_cache.Page(headers, _encode(body, encoding), live=filled is not None, encoding=encoding)
 
         if answered.on_loop if answered is not None else one_model(moment, page, params):
             return made()
@@ -307,7 +328,13 @@ class FirstResponse:
         """`page`, or 304 when the request already holds it; with the busy note shown while the queue is full."""
         body, etag, cache_control = page.body, page.etag, page_cache.CACHE_CONTROL
         if self.busy() and not page.live:  # a moment's state: no shared cache keeps it
-            body, etag, cache_control = busy.shown(body), etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
+            if page.busy_body is None:  # made once per page, in its encoding
+                try:
+                    plain = _decode(body, page.encoding)
+                except Exception:  # noqa: BLE001 - a body we cannot read goes out as it came
+                    plain = None
+                page.busy_body = _encode(busy.shown(plain), page.encoding) if plain is not None else body
+            body, etag, cache_control = page.busy_body, etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
         headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
         if links.space_url() is None:  # its links come from the request's host
             headers = with_vary(headers, VARY.encode())

@@ -170,3 +170,17 @@ def test_where_the_page_does_not_match_the_answer_it_keeps_its_load_event(loadin
 def test_where_the_patch_does_not_fit_no_page_carries_an_answer(loading, monkeypatch):
     monkeypatch.setattr(page_config, "fits", lambda: False)
     assert page_config.with_answer(loading, ANSWER) is None
+
+
+def test_each_link_starts_from_gradios_page_as_read_not_from_the_last_links(loading):
+    first = inlined(page_config.with_answer(loading, ANSWER))
+    other = page_config.with_answer(loading, {**ANSWER, "text": "second", "note": "<p>shown</p>"})
+    second = by_elem_id(inlined(other))
+    assert second["text"]["props"]["value"] == "second" and second["note"]["props"]["value"] == "<p>shown</p>"
+    assert second["note"]["props"].get("visible") is not False  # the first link's update is not carried over
+    assert by_elem_id(first)["note"]["props"]["visible"] is False
+    assert page_config.with_answer(loading, ANSWER) == page_config.with_answer(loading, ANSWER)
+    before = by_elem_id(inlined(loading))
+    assert before["text"]["props"].get("value") in ("", None) and not any(
+        t[1] == "load" for d in inlined(loading)["dependencies"] if d["backend_fn"] is False for t in d["targets"]
+    )

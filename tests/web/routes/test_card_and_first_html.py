@@ -524,3 +524,26 @@ def test_each_page_is_kept_as_long_as_a_load_answer_at_most():
 
     assert settings.LOAD_ANSWER_AGE.value == page_cache.PAGE_AGE
     assert page_html.FirstResponse(None, None).pages.ttl == page_cache.PAGE_AGE
+
+
+@pytest.mark.parametrize(
+    ("header", "taken"),
+    [("gzip, deflate, br, zstd", "br"), ("gzip, deflate", "gzip"), ("br;q=0, gzip", "gzip"), ("identity", ""),
+     ("", ""), ("gzip;q=nonsense", "gzip")],
+)  # fmt: skip
+def test_a_page_gradio_sent_uncompressed_is_compressed_once_in_what_the_request_takes(sources, header, taken):
+    """Gradio sends its pages uncompressed: the first response compresses each kept page once, in the encoding
+    its request takes, and the busy note is shown in that encoding too."""
+    full = [False]
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sources, lambda: full[0])])
+    http = TestClient(app)
+    answer = http.get("/?model=org/passes", headers={"Accept-Encoding": header})
+    assert answer.headers.get("content-encoding", "") == taken and "org/passes" in answer.text
+    assert page_html.accepted(header) == taken
+    if taken:
+        assert "accept-encoding" in answer.headers["vary"].lower()
+    full[0] = True
+    busy_answer = http.get("/?model=org/passes", headers={"Accept-Encoding": header})
+    from components.web.html import busy
+
+    assert busy_answer.headers.get("content-encoding", "") == taken and str(busy.SHOWN) in busy_answer.text
