@@ -41,7 +41,8 @@ TITLE = "torch-neuronx model support"
 
 
 def build(sources: Sources) -> gr.Blocks:
-    """The page. Values arrive on load (never inlined into the HTML): the page stays light."""
+    """The page. Values arrive on load; a tested model's link carries them in its first HTML instead
+    (`ModelsPage.first_answer`), so its page needs no load event."""
     with build_once.building():  # Gradio's server app built once, not once per `with` block below
         return _lay_out(sources)
 

@@ -44,15 +44,33 @@ STYLE = Markup(
 )
 # Swaps the painted block for the live page once the page's load has filled it (with transitions off for
 # two frames, so the live rows show in the frame the painted rows leave): the notice in `#header`
-# and, on the Models page, the table's first cell (or its "no models" summary). The title the first
+# and, on the Models page (its config names a `results` component), the table's first cell (or its "no models"
+# summary), and every component the page shows on opening (its config's, but for hidden ones and those in a
+# closed accordion). A page whose config carries its answer mounts its components one after another, each
+# module as it arrives: the notice and the table may be there before the pickers above the table are. The title the first
 # response gave is kept (Gradio's app names the tab with the app's title). After 20 s the live page is
 # shown whatever it holds, unless it was refused as busy (`html/busy.py`: then the tab reloads).
 SWAP_JS = """(() => {
   const root = document.documentElement, title = document.title;
   root.classList.add("fp-wait");
+  const config = window.gradio_config || {}, components = config.components || [];
+  const table = components.some((c) => c.props && c.props.elem_id === "results");
+  const byId = new Map(components.map((c) => [c.id, c])), folded = new Set();
+  const walk = (node, hidden) => {
+    const c = byId.get(node.id), props = (c && c.props) || {};
+    const hides = hidden || props.visible === false || (c && c.type === "accordion" && props.open === false);
+    for (const child of node.children || []) {
+      if (hides) folded.add(child.id);
+      walk(child, hides);
+    }
+  };
+  walk(config.layout || {}, false);
+  const shown = components.filter((c) => c.props && c.props.elem_id && c.props.visible !== false && !folded.has(c.id))
+    .map((c) => c.props.elem_id);
   const ready = () => {
     if (!document.querySelector("#header .provenance")) return false;
-    if (!document.getElementById("results")) return true;
+    if (shown.some((id) => !document.getElementById(id))) return false;
+    if (!table && !document.getElementById("results")) return true;
     if (document.querySelector("#summary .summary.empty")) return true;
     for (const cell of document.querySelectorAll("#results [role=gridcell]")) if (cell.textContent.trim()) return true;
     return false;

@@ -370,7 +370,8 @@ class ModelsPage:
     # ---- layout and wiring -------------------------------------------------------------------
 
     def layout(self, header: gr.HTML) -> Widgets:
-        """Place the tab's components (inside `with gr.Tab(...)`); values arrive on load."""
+        """Place the tab's components (inside `with gr.Tab(...)`); values arrive on load, or in the page's config
+        for a tested model's link (`first_answer`)."""
         # The search box first: on a phone it is on the first screen, above the pickers.
         with gr.Row(equal_height=True):
             search = gr.Textbox(
