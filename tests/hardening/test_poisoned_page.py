@@ -38,7 +38,13 @@ FORWARDING = {
 OTHER_NAMES = ("X-Forwarded-Server", "X-Forwarded-Scheme", "X-Forwarded-Ssl", "X-Original-Host", "X-Host")
 LINKS = ("/?model=Qwen/Qwen3-0.6B", "/", "/compare", "/failures", "/architectures", "/wanted", "/about", "/charts")
 # Absolute addresses a page may hold besides the app's own: where its text sends people (the Neuron pip index).
-ELSEWHERE = {"pip.repos.neuron.amazonaws.com", "huggingface.co", "github.com", "awsdocs-neuron.readthedocs-hosted.com"}
+ELSEWHERE = {
+    "pip.repos.neuron.amazonaws.com",
+    "huggingface.co",
+    "github.com",
+    "awsdocs-neuron.readthedocs-hosted.com",
+    "img.shields.io",
+}  # the badge Markdown of a model's panel (its own address relative: `html/follow.py`)
 UNTRUSTED = "127.0.0.2"  # another loopback address: not the trusted proxy (127.0.0.1)
 SPACE_HOST = "test-space.hf.space"
 
