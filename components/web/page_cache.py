@@ -39,7 +39,7 @@ class Page:
     body: bytes
     live: bool = False  # it carries the live page's answer: the page needs no load event, and no queue
     encoding: str = ""  # the body's content encoding ("" for none)
-    busy_body: bytes | None = None  # the body with the busy note shown, made the first time it is sent so
+    busy_body: bytes | None = None  # the body with the busy note shown, in `encoding`: made once, when first sent
     etag: bytes = field(init=False)
 
     def __post_init__(self) -> None:
