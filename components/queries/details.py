@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from typing import cast
 
 import pandas as pd
@@ -38,6 +40,11 @@ CACHE_SYNC_NOTES = (
 KNOWN_LIBRARIES = ("diffusers", "sentence-transformers")
 PIP_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,80}")
 log = logging.getLogger(__name__)
+# Inside `shared()`, a tested model's answer, by (snapshot, records, model, stack): made once however many parts of
+# one page ask for it.
+_SHARED: ContextVar[dict[tuple, tuple[Snapshot, Records | None, LookupAnswer]] | None] = ContextVar(
+    "details_shared", default=None
+)
 _warned: set[str] = set()
 NEURON_PIP_INDEX = "https://pip.repos.neuron.amazonaws.com"
 # What a history entry takes from the row; the rest of `HistoryEntry` is worked out here.
@@ -150,6 +157,28 @@ def lookup(
         answer = _not_tested(snapshot, canonical or asked, stack, records, record_unknown, known=canonical is not None)
         answer.update(_query_snippet(canonical or hub_id(asked)))
         return answer
+    kept = _SHARED.get()
+    if kept is None:
+        return _tested(snapshot, canonical, stack, position, records)
+    key = (id(snapshot), id(records), canonical, stack.ref)
+    if key not in kept:  # the snapshot and records kept with it: their ids cannot be reused while it is
+        kept[key] = (snapshot, records, _tested(snapshot, canonical, stack, position, records))
+    return cast(LookupAnswer, dict(kept[key][2]))  # each caller its own: none changes another's
+
+
+@contextlib.contextmanager
+def shared() -> Iterator[None]:
+    """Within this block, a tested model's `lookup` is made once, whichever part of a page asks (a link's first
+    HTML paints its model and fills its live page's panel: issue 48). What is kept dies with the block."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def _tested(snapshot: Snapshot, canonical: str, stack: Stack, position: int, records: Records | None) -> LookupAnswer:
+    """A tested model's answer: its row on `stack` (at `position`) with its commands, record and history."""
     row = snapshot.record(position)
     # the row's columns are the documented ones (LookupAnswer's) and any a newer dataset adds
     answer = cast(

@@ -1,5 +1,6 @@
 import json
 
+from components.queries import details
 from components.queries.details import cache_sync_command, history, install_command, lookup
 from tests.helpers import NEW_CC, OLD_CC
 
@@ -16,6 +17,25 @@ def test_lookup_gives_the_row_commands_and_history(world):
     assert answer["run_py"].startswith("# run Qwen/Qwen3-0.6B")
     assert answer["tested_at"].startswith("2025-11-24T") and answer["tested_at"].endswith("+00:00")
     json.dumps(answer)  # plain JSON all the way down
+
+
+def test_within_shared_a_tested_models_answer_is_made_once_and_each_caller_gets_its_own(world, monkeypatch):
+    snap, _ = world
+    made = []
+    tested = details._tested
+    monkeypatch.setattr(details, "_tested", lambda *a: made.append(a[1]) or tested(*a))
+    with details.shared():
+        first = lookup(snap, "Qwen/Qwen3-0.6B", NEW_CC, "4.57.1")
+        first["result"] = "changed by its caller"
+        second = lookup(snap, "qwen/qwen3-0.6b", NEW_CC, "4.57.1", record_unknown="not on the Hub")
+        other_stack = lookup(snap, "Qwen/Qwen3-0.6B")
+    assert made == ["Qwen/Qwen3-0.6B", "Qwen/Qwen3-0.6B"]  # once per stack
+    assert second == lookup(snap, "Qwen/Qwen3-0.6B", NEW_CC, "4.57.1") and second["result"] == "PASS"
+    assert other_stack["library_version"] == "5.0.0"
+    lookup(snap, "Qwen/Qwen3-0.6B", NEW_CC, "4.57.1")
+    assert len(made) == 4  # outside the block: made at each call, as before
+    with details.shared():  # an untested model's answer still says why its record is unknown
+        assert lookup(snap, "nobody/nothing", record_unknown="not on the Hub")["record_unknown"] == "not on the Hub"
 
 
 def test_lookup_defaults_to_the_newest_stack(world):

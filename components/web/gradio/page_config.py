@@ -20,6 +20,7 @@ import logging
 import re
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +64,11 @@ def fits() -> bool:
     return why is None
 
 
-def _as_gradio_writes_it(config: dict) -> str:
-    """JSON as Gradio's `toorjson` writes it into the page: compact, with `<>&'` escaped."""
-    text = json.dumps(config, ensure_ascii=False, separators=(",", ":"))
+def _as_gradio_writes_it(config: Any) -> str:
+    """JSON as Gradio's `toorjson` writes it into the page: compact, with `<>&'` escaped. Other characters past
+    ASCII are written as `\\u` escapes too (the same JSON to the browser): escaping a text of ASCII only is about
+    twice as fast, and a link's page escapes ~100 KB (issue 48)."""
+    text = json.dumps(config, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
 
 
@@ -92,18 +95,57 @@ def slim(html: str) -> str:
 # ---- a link's answer in the page's config: the live page needs no load event --------------------------------
 
 
+@dataclass(frozen=True)
+class _Read:
+    """A page of Gradio's with its config read: where the config sits in the HTML (`start`, `end`), the config,
+    and each of its parts already written as JSON (`_as_gradio_writes_it`): every top-level key's value, and each
+    component and dependency on its own, so a link writes again only the parts its answer changes."""
+
+    start: int
+    end: int
+    config: dict
+    written: dict[str, str]
+    components: tuple[str, ...]
+    dependencies: tuple[str, ...]
+
+    def write(self, components: dict[int, dict], dependencies: dict[int, dict]) -> str:
+        """The config with the components and dependencies at these positions replaced, as JSON."""
+        lists = {
+            "components": ",".join(
+                _as_gradio_writes_it(components[i]) if i in components else text
+                for i, text in enumerate(self.components)
+            ),
+            "dependencies": ",".join(
+                _as_gradio_writes_it(dependencies[i]) if i in dependencies else text
+                for i, text in enumerate(self.dependencies)
+            ),
+        }
+        return "{" + ",".join(
+            f"{json.dumps(key)}:" + (f"[{lists[key]}]" if key in lists else text) for key, text in self.written.items()
+        ) + "}"  # fmt: skip
+
+
 @functools.lru_cache(maxsize=8)
-def _parsed(html: str) -> tuple[int, int, dict] | None:
-    """Where `html` inlines its config, and that config read (None: not as Gradio writes it): each page of
-    Gradio's is read once, whatever number of links are made from it. Never changed in place."""
+def _parsed(html: str) -> _Read | None:
+    """Where `html` inlines its config, and that config read and written part by part (None: not as Gradio
+    writes it): each page of Gradio's is read once, whatever number of links are made from it. Never changed
+    in place."""
     found = _CONFIG.search(html)
     if found is None:
         return None
     try:
         config = json.loads(found.group(2))
-    except ValueError:
+        components = tuple(map(_as_gradio_writes_it, config["components"]))
+        dependencies = tuple(map(_as_gradio_writes_it, config["dependencies"]))
+    except (ValueError, KeyError, TypeError):
         return None
-    return found.start(2), found.end(2), config
+    if not isinstance(config["components"], list) or not isinstance(config["dependencies"], list):
+        return None
+    written = {
+        key: "" if key in ("components", "dependencies") else _as_gradio_writes_it(value)
+        for key, value in config.items()
+    }
+    return _Read(found.start(2), found.end(2), config, written, components, dependencies)
 
 
 def with_answer(html: str, answer: dict[str, Any]) -> str | None:
@@ -117,10 +159,10 @@ def with_answer(html: str, answer: dict[str, Any]) -> str | None:
     props are those Gradio's config carries for each component (`value`, `choices`, `visible`, `info`).
     A value in the config fires no `change` as the page mounts, as one the load answer set did: the browser's
     own scripts that such a change ran (events with no Python function) run on load instead."""
-    parsed = _parsed(html) if fits() else None
-    if parsed is None:
+    read = _parsed(html) if fits() else None
+    if read is None:
         return None
-    start, end, config = parsed
+    config = read.config
     try:
         named = [c for c in config["components"] if c.get("props", {}).get("elem_id") in answer]
         components = {c["props"]["elem_id"]: c for c in named}
@@ -154,12 +196,13 @@ def with_answer(html: str, answer: dict[str, Any]) -> str | None:
             and any(t[1] == "change" and t[0] in targets for t in dependency["targets"])
         ):
             triggers[id(dependency)] = [*dependency["targets"], *on_load]
-    filled = {
-        **config,
-        "components": [{**c, "props": props[c["id"]]} if c.get("id") in props else c for c in config["components"]],
-        "dependencies": [{**d, "targets": triggers[id(d)]} if id(d) in triggers else d for d in config["dependencies"]],
+    # only what changed is written again: the rest of the config was written once, when the page was read
+    position = {c.get("id"): i for i, c in enumerate(config["components"]) if isinstance(c, dict)}
+    components = {position[i]: {**config["components"][position[i]], "props": p} for i, p in props.items()}
+    dependencies = {
+        i: {**d, "targets": triggers[id(d)]} for i, d in enumerate(config["dependencies"]) if id(d) in triggers
     }
-    return html[:start] + _as_gradio_writes_it(filled) + html[end:]
+    return html[: read.start] + read.write(components, dependencies) + html[read.end :]
 
 
 # Each page's `LiveAnswers` (`middleware/first_html.py`), by the Blocks it was wired into: `ModelsPage.wire` names

@@ -29,7 +29,7 @@ import anyio
 from starlette.middleware import Middleware
 from starlette.requests import Request
 
-from components.queries import links
+from components.queries import details, links
 from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
@@ -316,8 +316,9 @@ class FirstResponse:
 
         def made() -> page_cache.Page:
             html = cast(str, gradio.text)
-            filled = answered.fill(html) if answered is not None else None
-            body = rewrite(filled if filled is not None else html, moment, page, params, base).encode("utf-8")
+            with details.shared():  # the live page's panel and the painted block look the model up once
+                filled = answered.fill(html) if answered is not None else None
+                body = rewrite(filled if filled is not None else html, moment, page, params, base).encode("utf-8")
             return page_cache.Page(headers, _encode(body, encoding), live=filled is not None, encoding=encoding)
 
         if answered.on_loop if answered is not None else one_model(moment, page, params):

@@ -14,7 +14,8 @@ from gradio.routes import App
 
 from components.web.gradio import page_config
 
-HOSTILE = "</script><script>alert('x')</script> & <b>"
+# past ASCII too: the page writes such characters as \u escapes (`_as_gradio_writes_it`), to be read back the same
+HOSTILE = "</script><script>alert('x')</script> & <b> · — 模型 \u2028 😀"
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +158,15 @@ def test_a_links_answer_fills_the_page_and_its_load_event_is_not_triggered(loadi
         else:  # a server event on a change: not run on load
             assert now == triggers and dependency["backend_fn"] is True
     assert "<" not in re.search(r"window\.gradio_config = (\{.*?\});</script>", filled, re.S).group(1)
+    # nothing else in the config changes (each part of it not answered is written once, when the page is read)
+    assert [c for c in config["components"] if c["id"] not in answered] == [
+        c for c in before["components"] if c["id"] not in answered
+    ]
+    rest = ("components", "dependencies")
+    assert list(config) == list(before) and all(config[k] == before[k] for k in before if k not in rest)
+    assert filled.replace(re.search(r"window\.gradio_config = \{.*?\};", filled, re.S).group(0), "") == loading.replace(
+        re.search(r"window\.gradio_config = \{.*?\};", loading, re.S).group(0), ""
+    )  # nothing outside the config changes
 
 
 def test_where_the_page_does_not_match_the_answer_it_keeps_its_load_event(loading):

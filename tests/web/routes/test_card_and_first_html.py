@@ -518,6 +518,31 @@ def test_a_page_that_carries_its_live_answer_gets_no_busy_note_and_is_kept_a_min
     assert str(busy.SHOWN) in html and '<i id="answered"></i>' not in html  # the usual page: its load event
 
 
+def test_a_new_model_links_page_looks_its_model_up_once(sources, monkeypatch):
+    """The live page's answer (its panel) and the painted block both need the model's answer: a new link makes it
+    once (`details.shared`), though the panel asks with why its record is unknown and the block does not."""
+    from components.queries import details
+
+    made = []
+    tested = details._tested
+    monkeypatch.setattr(details, "_tested", lambda *a: made.append(a[1]) or tested(*a))
+
+    def answers(moment, params):
+        def fill(html: str) -> str:
+            answer = details.lookup(moment.snapshot, params["model"], "", "", moment.records, "not on the Hub")
+            return html.replace("</body>", f'<i id="answered">{answer["result"]}</i></body>', 1)
+
+        return page_html.Answered(fill=fill, on_loop=True)
+
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sources, answers=answers)])
+    http = TestClient(app)
+    html, head = first_html(http, "/?model=org/passes")
+    assert '<i id="answered">PASS</i>' in html and head.title.startswith("org/passes: PASS")
+    assert made == ["org/passes"]
+    details.lookup(sources.now().snapshot, "org/passes")
+    assert made == ["org/passes"] * 2  # outside a page's making, nothing is kept
+
+
 def test_each_page_is_kept_as_long_as_a_load_answer_at_most():
     from components.runtime import settings
     from components.web import page_cache
