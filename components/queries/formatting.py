@@ -157,6 +157,8 @@ def core_count(tp: object) -> int | None:
 
 def plain(value: object):
     """A value as plain JSON: NaN/NA → None, numpy scalars → Python, timestamps → ISO 8601."""
+    if type(value) is str:  # most of a row: plain already, without pandas' missing-value test (~3 µs)
+        return value
     if is_missing(value):
         return None
     if hasattr(value, "isoformat"):

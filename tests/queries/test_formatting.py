@@ -61,3 +61,17 @@ def test_a_core_count_with_its_plural_open_and_how_a_run_was_spread():
 def test_a_count_takes_the_singular_only_for_one():
     assert [noun(n, "fix", "fixes") for n in (0, 1, 2)] == ["fixes", "fix", "fixes"]
     assert [noun(n, "model") for n in (1, 3)] == ["model", "models"]
+
+
+def test_plain_reads_each_kind_of_value_as_json_does():
+    import numpy as np
+    import pandas as pd
+
+    from components.queries import formatting
+
+    stamp = pd.Timestamp("2025-11-24 16:00", tz="UTC")
+    values = ["text", "", "nan", None, np.nan, pd.NA, pd.NaT, np.int32(3), np.float64(2.5), stamp, True]
+    assert [formatting.plain(v) for v in values] == [
+        "text", "", "nan", None, None, None, None, 3, 2.5, "2025-11-24T16:00:00+00:00", True
+    ]  # fmt: skip
+    assert type(formatting.plain(np.int32(3))) is int
