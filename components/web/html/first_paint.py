@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from components.queries import links, ordering
 from components.queries.formatting import noun
@@ -97,27 +97,33 @@ SCRIPT = Markup("<script>{}</script>").format(Markup("".join(line.strip() for li
 def head(preview: Preview, url: str, image: str) -> Markup:
     """`<title>`, the meta description and one set of Open Graph and Twitter tags for `preview`; `url` is
     the page's canonical address, `image` its card's."""
-    meta = Markup('<meta property="{}" content="{}">')
-    named = Markup('<meta name="{}" content="{}">')
+    # written by hand, each value escaped: `Markup.format` costs ~8 µs a call, and a new link's page waits on these
+
+    def meta(key: str, value: str) -> str:
+        return f'<meta property="{key}" content="{escape(value)}">'
+
+    def named(key: str, value: str) -> str:
+        return f'<meta name="{key}" content="{escape(value)}">'
+
     tags = [
-        Markup("<title>{}</title>").format(preview.title),
-        named.format("description", preview.description),
-        meta.format("og:type", "website"),
-        meta.format("og:site_name", APP_NAME),
-        meta.format("og:title", preview.title),
-        meta.format("og:description", preview.description),
-        meta.format("og:url", url),
-        meta.format("og:image", image),
-        meta.format("og:image:width", "1200"),
-        meta.format("og:image:height", "630"),
-        meta.format("og:image:alt", preview.description),
-        named.format("twitter:card", "summary_large_image"),
-        named.format("twitter:title", preview.title),
-        named.format("twitter:description", preview.description),
-        named.format("twitter:image", image),
-        Markup('<link rel="canonical" href="{}">').format(url),
+        f"<title>{escape(preview.title)}</title>",
+        named("description", preview.description),
+        meta("og:type", "website"),
+        meta("og:site_name", APP_NAME),
+        meta("og:title", preview.title),
+        meta("og:description", preview.description),
+        meta("og:url", url),
+        meta("og:image", image),
+        meta("og:image:width", "1200"),
+        meta("og:image:height", "630"),
+        meta("og:image:alt", preview.description),
+        named("twitter:card", "summary_large_image"),
+        named("twitter:title", preview.title),
+        named("twitter:description", preview.description),
+        named("twitter:image", image),
+        f'<link rel="canonical" href="{escape(url)}">',
     ]
-    return Markup("").join(tags) + STYLE + (without_scripts.STYLE if preview.model else "")
+    return Markup("".join(tags)) + STYLE + (without_scripts.STYLE if preview.model else "")
 
 
 def _badge(kind: str, text: str) -> Markup:

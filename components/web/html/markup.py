@@ -49,7 +49,8 @@ def code_block(element_id: str, text: str, label: str, filename: str) -> Markup:
     """A script shown whole, its line numbers beside its lines, with Copy and Download buttons (`html/head.py`'s
     page script). The numbers are drawn by CSS (a counter per line), so the `<pre>`'s text, what a selection or
     Copy takes, is the script exactly. The `<pre>` takes focus (a keyboard scrolls a long line) and is named."""
-    lines = Markup("\n").join(Markup('<span class="line">{}</span>').format(line) for line in text.split("\n"))
+    # each line escaped and wrapped by hand: `Markup.format` costs ~8 µs a call, and a script has dozens of lines
+    lines = Markup("\n".join(f'<span class="line">{escape(line)}</span>' for line in text.split("\n")))
     return Markup(
         '<div class="code-head"><span class="code-label">{label}</span>'
         '<button type="button" class="copy-button" data-copy="{id}" aria-label="Copy {file}">Copy</button>'

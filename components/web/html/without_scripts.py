@@ -8,7 +8,7 @@ together for a moment, and an id must not be there twice.
 
 from __future__ import annotations
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from components.queries.details import RUN_COMMAND
 from components.queries.preview import Preview, SearchForm
@@ -21,15 +21,16 @@ STYLE = Markup("<style>#first-paint pre{white-space:pre-wrap;max-height:24em;ove
 def _select(name: str, label: str, choices: tuple[tuple[str, str], ...], chosen: str) -> Markup:
     # `/` stays light: an option's value is its text unless told otherwise (views are read in any case), the
     # first option is chosen unless another is, and an option needs no end tag
-    options = Markup("").join(
-        Markup("<option{}{}>{}").format(
-            Markup(' value="{}"').format(value) if value.lower() != text.lower() else "",
-            Markup(" selected") if value == chosen and i else "",
-            text,
-        )
-        for i, (value, text) in enumerate(choices)
+    # escaped and joined by hand (`Markup.format` costs ~8 µs a call; a stack picker lists every stack)
+    options = Markup(
+        "".join(_option(value, text, value == chosen and i > 0) for i, (value, text) in enumerate(choices))
     )
     return Markup('<label>{} <select name="{}">{}</select></label> ').format(label, name, options)
+
+
+def _option(value: str, text: str, selected: bool) -> str:
+    shown = f' value="{escape(value)}"' if value.lower() != text.lower() else ""
+    return f"<option{shown}{' selected' if selected else ''}>{escape(text)}"
 
 
 def search_form(form: SearchForm) -> Markup:
