@@ -35,6 +35,28 @@ MEANING = {
     OTHER: "The dataset records a result this app does not know; it is shown as recorded.",
 }
 
+# A Transformers run generates text (MEANING); another library's run (an image from diffusers, embeddings from
+# sentence-transformers) makes no tokens: what a PASS and a FAIL mean there, without claiming what was generated.
+OTHER_LIBRARY_MEANING = {
+    PASS: "The run completed and its output passed the harness's checks. A PASS says nothing about "
+    "throughput or large batches.",
+    FAIL: "The run did not complete, or its output did not pass the harness's checks; the error says where it stopped.",
+}
+
+
+def generates_text(library: object) -> bool:
+    """Whether a run of `library` is a Transformers run, which generates 32 tokens (no library: the older files,
+    all Transformers)."""
+    name = str(library or "").strip().lower().replace("_", "-")
+    return name in ("", "transformers")
+
+
+def meaning(kind: str, library: object = None) -> str:
+    """What a result of `kind` means for a run of `library`."""
+    if not generates_text(library) and kind in OTHER_LIBRARY_MEANING:
+        return OTHER_LIBRARY_MEANING[kind]
+    return MEANING.get(kind, MEANING[OTHER])
+
 
 def as_kind(value: object) -> KindName:
     """A kind kept as text (a snapshot's column of kinds) as the enum's value; anything else is "other"."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
 from components.domain.columns import STACK_PACKAGES
-from components.domain.results import FAIL, PASS
+from components.domain.results import FAIL, PASS, generates_text
 from components.domain.stacks import StackRef
 from components.domain.versions import short_version
 from components.queries import failures, formatting, links
@@ -106,7 +106,11 @@ def _body(
         "### Model Name",
         f"{model_id} ({links.model_url(model_id)})",
         "### Describe the workload type",
-        "Inference: the model loaded with its library's own code and 32 tokens generated"
+        (
+            "Inference: the model loaded with its library's own code and 32 tokens generated"
+            if generates_text(answer.get("library"))
+            else f"Inference: the model loaded and run with {answer.get('library')}'s own code"
+        )
         + formatting.sharding(tp)
         + " (the torch-neuronx model support harness).",
         "### Instance Type",

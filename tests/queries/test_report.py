@@ -101,3 +101,15 @@ def test_compare_regressions_carry_their_cause(snap):
     assert regression["model_id"] == "a/regressed"
     assert regression["cause"]["code"] == "NRT_RESOURCE"
     assert set(regression["cause"]) == {"signature", "code", "summary", "example", "docs"}
+
+
+def test_the_report_of_another_librarys_run_does_not_say_it_generated_tokens(tmp_path):
+    write(tmp_path / "diffusers.parquet", [
+        row("a/pipeline", cc=NEW, library="diffusers", lib_version="0.36.0", result="FAIL", error=ERROR.format(core=0)),
+    ])  # fmt: skip
+    write(tmp_path / "text.parquet", [row("a/text", cc=NEW, result="FAIL", error=ERROR.format(core=0))])
+    snap = load(tmp_path)
+    _, body = fields(details.lookup(snap, "a/pipeline", NEW, "diffusers==0.36.0")["report_url"])
+    assert "the model loaded and run with diffusers's own code" in body and "tokens" not in body
+    _, body = fields(details.lookup(snap, "a/text", NEW, "4.57.1")["report_url"])
+    assert "32 tokens generated" in body

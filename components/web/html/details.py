@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from markupsafe import Markup
 
 from components.domain.columns import BY_NAME, STACK_PACKAGES
-from components.domain.results import EXCLUDED, KIND_LABELS, MEANING, NOT_TESTED, OTHER, PASS
+from components.domain.results import EXCLUDED, KIND_LABELS, NOT_TESTED, OTHER, PASS, meaning
 from components.domain.stacks import StackRef
 from components.queries import formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer
@@ -49,7 +49,7 @@ def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = No
     if known:
         out.append(Markup('<p class="model-kind">{}</p>').format(" · ".join(str(v) for v in known)))
     if kind != NOT_TESTED:  # the lead says there is no run, the evidence below what to expect
-        out.append(Markup('<p class="meaning">{}</p>').format(MEANING.get(kind, MEANING[OTHER])))
+        out.append(Markup('<p class="meaning">{}</p>').format(meaning(kind, answer.get("library"))))
     if answer.get("exclusion"):
         out.append(Markup('<p class="exclusion"><b>Excluded because:</b> {}</p>').format(answer["exclusion"]))
     if answer.get("tp") is not None:

@@ -1,8 +1,11 @@
 """The details panel's top: every field from the data is escaped text, never markup."""
 
+import pytest
+
 from components.queries.details import lookup
+from components.sources.dataset import load
 from components.web.html import details
-from tests.helpers import NEW_CC, OLD_CC
+from tests.helpers import NEW_CC, OLD_CC, row, write
 
 HOSTILE = "evil/<img src=x onerror=alert(1)>"
 
@@ -50,3 +53,27 @@ def test_a_huge_error_is_cut_to_its_end():
     html = details._error_block(error)
     assert "NCC_EOOM001: the end" in html and "characters not shown here" in html
     assert len(html) < details.MAX_ERROR_CHARS * 2 + 2_000
+
+
+@pytest.mark.parametrize(
+    ("library", "version", "model"),
+    [("diffusers", "0.36.0", "stabilityai/sd-turbo"),
+     ("sentence-transformers", "5.1.2", "sentence-transformers/all-MiniLM-L6-v2")],
+)  # fmt: skip
+def test_a_run_of_another_library_is_not_said_to_have_generated_tokens(tmp_path, library, version, model):
+    """A Diffusers or Sentence Transformers run makes an image or embeddings, not 32 tokens of text."""
+    write(tmp_path / "other.parquet", [
+        row(model, cc=NEW_CC, library=library, lib_version=version, transformers="4.57.1"),
+        row("org/broken", cc=NEW_CC, library=library, lib_version=version, transformers="4.57.1", result="FAIL",
+            error="RuntimeError: boom", cpu_match=None),
+    ])  # fmt: skip
+    write(tmp_path / "text.parquet", [row("org/text", cc=NEW_CC)])
+    snap = load(tmp_path)
+    passed = details.details(lookup(snap, model, NEW_CC, f"{library}=={version}"))
+    failed = details.details(lookup(snap, "org/broken", NEW_CC, f"{library}=={version}"))
+    assert "PASS" in passed and "FAIL" in failed
+    for html in (passed, failed):
+        assert "tokens" not in html and "the harness&#39;s checks" in html.replace("&#x27;", "&#39;")
+    assert "says nothing about throughput" in passed and "the error says where it stopped" in failed
+    assert "CPU comparison: match" in passed  # the check the row records, beside it
+    assert "32 tokens" in details.details(lookup(snap, "org/text", NEW_CC, "4.57.1"))  # a Transformers run
