@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from components.domain.columns import BY_NAME, STACK_PACKAGES
 from components.domain.results import EXCLUDED, KIND_LABELS, NOT_TESTED, OTHER, PASS, meaning
-from components.domain.stacks import StackRef
+from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
 from components.queries import formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer
 from components.runtime import settings
@@ -73,7 +73,9 @@ def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = No
         out.append(Markup('<p class="notes"><b>Notes:</b> {}</p>').format(answer["notes"]))
     if stack and kind != NOT_TESTED:  # a model with no run has no stack of its own to show
         out.append(_stack_table(answer))
-    if other_fields:
+    library = normalise_library(str(answer.get("library") or ""))
+    other_fields = {k: v for k, v in (other_fields or {}).items() if normalise_library(k) != library}
+    if other_fields:  # the library's own column is in the stack table already
         out.append(_other_fields(other_fields))
     out.append(Markup("</div>"))
     return join(out)
@@ -165,6 +167,9 @@ def _error_block(error: str) -> Markup:
 
 def _stack_table(answer: LookupAnswer) -> Markup:
     rows = [(BY_NAME[c].label, answer.get(c)) for c, _ in STACK_PACKAGES]
+    library = normalise_library(str(answer.get("library") or ""))
+    if library and library != FIRST_LIBRARY:  # the library the stack is named by, beside Transformers
+        rows.insert(4, (library, answer.get("library_version")))
     rows += [("Python", answer.get("python")), ("Neuron driver", answer.get("neuron_driver"))]
     rows.append(("Tested at", formatting.timestamp(answer.get("tested_at"))))
     cells = join(

@@ -77,3 +77,11 @@ def test_a_run_of_another_library_is_not_said_to_have_generated_tokens(tmp_path,
     assert "says nothing about throughput" in passed and "the error says where it stopped" in failed
     assert "CPU comparison: match" in passed  # the check the row records, beside it
     assert "32 tokens" in details.details(lookup(snap, "org/text", NEW_CC, "4.57.1"))  # a Transformers run
+    # the library the stack is named by is a row of the stack table, not an unknown column under it
+    column = library.replace("-", "_")
+    html = details.details(lookup(snap, model, NEW_CC, f"{library}=={version}"), {column: version, "newer": "x"})
+    stack = html[html.index('<table class="stack-table">') :]
+    stack = stack[: stack.index("</table>")]
+    assert f'<th scope="row">{library}</th><td><code>{version}</code>' in stack
+    others = html[html.index("Other fields") :]
+    assert "newer" in others and column not in others
