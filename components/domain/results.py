@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final, Literal, get_args
 
+from components.domain.stacks import FIRST_LIBRARY, normalise_library
+
 # kinds: what a result means, the app's own vocabulary; the answers declare it as an enum (`KindName`)
 KindName = Literal["pass", "fail", "excluded", "not tested", "other"]
 PASS: Final = "pass"
@@ -47,8 +49,7 @@ OTHER_LIBRARY_MEANING = {
 def generates_text(library: object) -> bool:
     """Whether a run of `library` is a Transformers run, which generates 32 tokens (no library: the older files,
     all Transformers)."""
-    name = str(library or "").strip().lower().replace("_", "-")
-    return name in ("", "transformers")
+    return normalise_library(str(library or "")) in ("", FIRST_LIBRARY)
 
 
 def meaning(kind: str, library: object = None) -> str:
