@@ -163,7 +163,7 @@ def lookup(
     key = (id(snapshot), id(records), canonical, stack.ref)
     if key not in kept:  # the snapshot and records kept with it: their ids cannot be reused while it is
         kept[key] = (snapshot, records, _tested(snapshot, canonical, stack, position, records))
-    return cast(LookupAnswer, dict(kept[key][2]))  # each caller its own: none changes another's
+    return cast(LookupAnswer, dict(kept[key][2]))  # each caller its own dict (no caller changes what it holds)
 
 
 @contextlib.contextmanager

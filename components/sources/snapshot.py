@@ -127,7 +127,7 @@ class ByPosition:
         self.codes = column.codes
         categories = column.categories
         if categories.dtype == object or isinstance(categories.dtype, pd.StringDtype):
-            self.values = np.asarray(categories, dtype=object)  # the strings pandas reads, no copy of each
+            self.values = np.asarray(categories, dtype=object)  # each a Python str, as pandas reads it
         else:  # numbers, times: each boxed as pandas boxes it (np.float64, Timestamp)
             self.values = np.empty(len(categories), dtype=object)
             self.values[:] = [categories[i] for i in range(len(categories))]
