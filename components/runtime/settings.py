@@ -202,8 +202,8 @@ REFUSAL_REASONS = Setting(5, "reasons", "reasons named by a refusal count line, 
     "the line stays one short line", "components/web/asgi.py SHOWN_REASONS")
 WEBHOOK_LOGGED = Setting(100, "characters", "a payload value in the log, as a repr",
     "a newline in it cannot start a forged line", "components/web/routes/webhook.py LOGGED_CHARS")
-WEBHOOK_DEBOUNCE = Setting(10.0, "s", "webhook calls within this of the last ask merge into one trailing refresh (0 to 3,600)",
-    "a local refresh takes milliseconds, so merging only while one ran let 300 calls make ~260 reads",
+WEBHOOK_DEBOUNCE = Setting(2.0, "s", "the least spacing of the refreshes webhook calls ask for: after a quiet spell at once, in a burst one at the spacing's end for the calls since (0 to 3,600)",
+    "merging only while a refresh ran let 300 calls make ~260 reads; a 10 s window held a change whose webhook followed another's for 10 s",
     "components/web/routes/webhook.py DEBOUNCE_SECONDS", "WEBHOOK_DEBOUNCE_SECONDS")
 
 # -- caching by browsers and shared caches

@@ -2,7 +2,9 @@
 
 `load(source)` reads a folder (recursively), one file, or an `hf://datasets/...` path and
 returns one `Snapshot`: the union of all files' columns with the documented types, one row
-per model and stack (the newest `tested_at` wins), and a report of everything it skipped.
+per model and stack (the newest `tested_at` wins), and a report of everything it skipped. A file that read
+well before and cannot be read now (a sync caught half-way) is served from its last good read, so its stacks
+stay: one broken file never hides good rows, its own earlier ones included.
 Where the files are is `listing.py`'s job; giving one file's table the documented schema, `schema.py`'s.
 """
 
@@ -22,13 +24,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from components.domain.columns import COLUMNS, HEAVY
+from components.domain.stacks import StackRef
 from components.sources import parts
 from components.sources.errors import describe_error
 from components.sources.file_cache import FileCache, FileTable
 from components.sources.listing import Listing, list_source
 from components.sources.parts import SHARED
 from components.sources.schema import normalise_table
-from components.sources.snapshot import Provenance, Skipped, Snapshot
+from components.sources.snapshot import LastGood, Provenance, Skipped, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +49,8 @@ def load(
     With a `cache` (kept between calls) only new or changed files are read, and nothing at all when no
     file changed (the Hub is asked for the revision's file list first, with each file's blob id); only
     the stacks those files hold are merged again (see `parts.py`).
-    Returns a Snapshot, possibly empty; files that cannot be read are listed in `skipped`.
+    Returns a Snapshot, possibly empty; files that cannot be read are listed in `skipped`, and one that read well
+    before (with the same `cache`) is served from that read (`Snapshot.last_good`).
     Raises DatasetError when the source itself does not exist or cannot be listed.
     """
     text = str(source)
@@ -81,20 +85,35 @@ def read_listing(listing: Listing, cache: FileCache) -> dict[str, FileTable]:
             cached = read_file(name, key, listing.opener)
             if cached.table is not None:
                 cached = dataclasses.replace(cached, table=cache.share(cached.table, SHARED))
+            else:
+                cached = _served_instead(name, cached, cache.last_good(name))
         files[name] = cached
     return files
 
 
+def _served_instead(name: str, failed: FileTable, good: FileTable | None) -> FileTable:
+    """What is served for a file that could not be read: its last good read, when it had one (a sync caught
+    half-way, a truncated upload: its stacks stay, and the page lists it), else nothing (skipped)."""
+    reason = failed.skipped[0].reason
+    if good is None:
+        log.warning("dataset file %s skipped: %s", name, reason)
+        return failed
+    stacks = "; ".join(StackRef(*key).label for key, _ in good.stacks) or "no rows"
+    log.warning("dataset file %s: %s; its last good rows are served (%s)", name, reason, stacks)
+    note = Skipped(name, f"{reason}; its rows from the last good read are served")
+    earlier = good.skipped[1:] if good.last_good else good.skipped  # what that read lost still holds
+    return dataclasses.replace(good, key=failed.key, skipped=(note, *earlier), last_good=True)
+
+
 def read_file(name: str, key: str, opener: Callable[[str], BinaryIO]) -> FileTable:
-    """One file, normalised; an unreadable file gives a FileTable without a table that says why."""
+    """One file, normalised; an unreadable file gives a FileTable without a table that says why (unlogged:
+    `read_listing` logs it with what it serves instead)."""
     try:
         with opener(name) as handle:
             # long free text repeats across rows and stacks: never materialise it densely
             table = pq.read_table(handle, read_dictionary=list(HEAVY))
-    except Exception as exc:  # noqa: BLE001 — any unreadable file is reported, not fatal
-        reason = f"unreadable Parquet file ({describe_error(exc)})"
-        log.warning("dataset file %s skipped: %s", name, reason)
-        return FileTable(key, None, (Skipped(name, reason),), 0)
+    except Exception as exc:  # noqa: BLE001 — any unreadable file is reported (`read_listing`), not fatal
+        return FileTable(key, None, (Skipped(name, f"unreadable Parquet file ({describe_error(exc)})"),), 0)
     rows_read = table.num_rows
     table, notes = normalise_table(table)
     for note in notes:  # the page's header lists them too
@@ -140,4 +159,7 @@ def _build(files: dict[str, FileTable], cache: FileCache, *, source: str, kind: 
         loaded_at=datetime.now(UTC),
     )
     skipped = tuple(s for f in files.values() for s in f.skipped)
-    return Snapshot(rows, provenance, skipped, previous=last), placed
+    last_good = tuple(
+        LastGood(name, f.key, tuple(StackRef(*key) for key, _ in f.stacks)) for name, f in files.items() if f.last_good
+    )
+    return Snapshot(rows, provenance, skipped, previous=last, last_good=last_good), placed

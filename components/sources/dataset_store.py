@@ -135,6 +135,11 @@ class DatasetStore(RefreshingStore[Snapshot]):
             raise Rejected(f"the Hub dataset had no readable rows ({len(snapshot.skipped)} problem(s){problem})")
         if not len(snapshot) and served is not None and len(served):
             raise Rejected("the refreshed dataset had no rows; keeping the previous data")
+        # a file that turned unreadable is served from its last good read, and the refresh counts as failed
+        # (`/metrics`' app_refresh_failures_total): once per unreadable version, not at every read after it
+        known = {(f.file, f.key) for f in served.last_good} if served is not None else set()
+        if any((f.file, f.key) not in known for f in snapshot.last_good):
+            self.failed_refreshes += 1
         return snapshot
 
     def kind_of(self, snapshot: Snapshot) -> str:

@@ -4,7 +4,9 @@
 size and modification time in a local folder), the last snapshot with the listing it came from
 (the Hub revision, or every local file's key) and where each stack's rows sit in it, and one
 vocabulary per repetitive column. `dataset.load(..., cache=...)` asks it whether the listing is
-unchanged (then nothing is read), which files it can take as they are, and which stacks.
+unchanged (then nothing is read), which files it can take as they are, and which stacks; and, for a file
+whose new version cannot be read, what it last read well (`last_good`), kept under the new key so that the
+same unreadable version is not read again.
 
 It is the loader's memory between reads, which makes each new data moment, not a cache of answers
 within one (those are `moment_cache.py`'s): a new snapshot must not drop it.
@@ -29,13 +31,15 @@ from components.sources.snapshot import Skipped, Snapshot
 
 @dataclass(frozen=True)
 class FileTable:
-    """One file as read: its normalised table (None when unreadable), what was lost, and how many rows it held."""
+    """One file as read: its normalised table (None when unreadable), what was lost, and how many rows it held.
+    `last_good`: the version under `key` could not be read, and `table` and `stacks` are the last good read's."""
 
     key: str
     table: pa.Table | None
     skipped: tuple[Skipped, ...]
     rows_read: int
     stacks: tuple[tuple[StackKey, np.ndarray | None], ...] = ()  # each stack's rows (None: all of them)
+    last_good: bool = False
 
 
 class FileCache:
@@ -129,6 +133,11 @@ class FileCache:
         """The table read from `name` when its key was `key`, if it is cached."""
         found = self._files.get(name)
         return found if found is not None and found.key == key else None
+
+    def last_good(self, name: str) -> FileTable | None:
+        """What was last read well from `name`, whatever its key now, or None (never read well, or forgotten)."""
+        found = self._files.get(name)
+        return found if found is not None and found.table is not None else None
 
     def commit(
         self,

@@ -34,7 +34,7 @@ from components.runtime import settings
 from components.sources.memo import approx_bytes
 from components.sources.moment_cache import MomentCache
 
-__all__ = ["Provenance", "Skipped", "Snapshot", "Stack"]
+__all__ = ["LastGood", "Provenance", "Skipped", "Snapshot", "Stack"]
 
 T = TypeVar("T")
 
@@ -45,6 +45,16 @@ class Skipped:
 
     file: str
     reason: str
+
+
+@dataclass(frozen=True)
+class LastGood:
+    """A file that could not be read when it last changed, whose rows from its last good read are served: the
+    stacks it holds stay (a sync that leaves a file half-written must not take a stack away)."""
+
+    file: str
+    key: str  # the unreadable version's key (listing.py): the same failure is counted once
+    stacks: tuple[StackRef, ...]
 
 
 @dataclass(frozen=True)
@@ -157,12 +167,15 @@ class Snapshot:
         provenance: Provenance,
         skipped: tuple[Skipped, ...] = (),
         previous: Snapshot | None = None,
+        last_good: tuple[LastGood, ...] = (),
     ):
-        """`previous`: an earlier snapshot of the same source, whose models' search keys are taken as they are."""
+        """`previous`: an earlier snapshot of the same source, whose models' search keys are taken as they are;
+        `last_good`: the files whose rows are those of their last good read (each is in `skipped` too)."""
         rows = rows.reset_index(drop=True)
         self.rows = rows
         self.provenance = provenance
         self.skipped = tuple(skipped)
+        self.last_good = tuple(last_good)
         self.kind = result_kinds(rows["result"], rows["exclusion"]) if len(rows) else np.empty(0, dtype=object)
 
         # Models are numbered in name order, so sorting by code sorts by name.

@@ -163,7 +163,10 @@ class _Readings(Collector):
             labels=("source",),
         )  # fmt: skip
         failures = CounterMetricFamily(
-            "app_refresh_failures", "Failed refreshes of a source since the start", labels=("source",)
+            "app_refresh_failures",
+            "Failed refreshes of a source since the start (the dataset's also count a read that found a file "
+            "unreadable and served its last good rows)",
+            labels=("source",),
         )
         now = datetime.now(UTC)
         for store in self.sources.stores:

@@ -157,3 +157,54 @@ def test_a_late_answer_from_an_abandoned_load_never_replaces_a_newer_one(tmp_pat
     cache.commit(fresh, ("a",), {}, newer, 0)
     cache.commit(late, ("b",), {}, dataset.load(tmp_path), 3)
     assert cache.unchanged(("a",)).rows is newer.rows and cache.unchanged(("b",)) is None
+
+
+def truncate(path, size: int | None = None) -> None:
+    """`path` cut short (its first half by default), written beside it and moved into place as a sync does."""
+    data = path.read_bytes()
+    staged = path.with_name(f".{path.name}.partial")
+    staged.write_bytes(data[: len(data) // 2 if size is None else size])
+    os.replace(staged, path)
+
+
+def test_a_file_that_turns_unreadable_is_served_from_its_last_good_read(tmp_path, reads):
+    three_files(tmp_path)
+    cache = FileCache()
+    first = dataset.load(tmp_path, cache=cache)
+    truncate(tmp_path / "new.parquet")
+    del reads[:]
+    kept = dataset.load(tmp_path, cache=cache)
+    assert reads == ["new.parquet"]  # it was tried, and failed
+    assert same_rows(kept, first) and kept.stacks == first.stacks
+    ((last_good),) = kept.last_good
+    assert last_good.file == "new.parquet" and [s.library_version for s in last_good.stacks] == ["4.57.1"]
+    ((note),) = kept.skipped
+    assert note.file == "new.parquet" and "unreadable Parquet file" in note.reason
+    assert note.reason.endswith("its rows from the last good read are served")
+    # the same unreadable version is not read again; the other files still refresh as they change
+    bump(tmp_path / "old.parquet", [row("a/one", cc=OLD_CC, result="FAIL")])
+    del reads[:]
+    again = dataset.load(tmp_path, cache=cache)
+    assert reads == ["old.parquet"] and again.last_good == kept.last_good
+    assert "a/two" in set(again.rows["model_id"])
+    # another unreadable version keeps the same good rows; a good one is read and served
+    truncate(tmp_path / "new.parquet", 8)
+    assert dataset.load(tmp_path, cache=cache).last_good[0].file == "new.parquet"
+    bump(tmp_path / "new.parquet", [row("a/one", cc=NEW_CC, result="FAIL")])
+    fresh = dataset.load(tmp_path, cache=cache)
+    assert not fresh.last_good and not fresh.skipped and "a/two" not in set(fresh.rows["model_id"])
+    assert same_rows(fresh, dataset.load(tmp_path))
+
+
+def test_a_file_that_never_read_well_is_skipped_and_a_removed_one_forgotten(tmp_path):
+    three_files(tmp_path)
+    cache = FileCache()
+    dataset.load(tmp_path, cache=cache)
+    (tmp_path / "broken.parquet").write_bytes(b"PAR1 not parquet PAR1")
+    skipped = dataset.load(tmp_path, cache=cache)
+    assert not skipped.last_good and [s.file for s in skipped.skipped] == ["broken.parquet"]
+    truncate(tmp_path / "new.parquet")
+    dataset.load(tmp_path, cache=cache)
+    (tmp_path / "new.parquet").unlink()  # gone: its rows go with it, as for any removed file
+    gone = dataset.load(tmp_path, cache=cache)
+    assert not gone.last_good and "a/two" not in set(gone.rows["model_id"])

@@ -1,11 +1,12 @@
 """`POST /webhooks/dataset`: the Hub calls it when the dataset repo changes, and a refresh starts at once.
 
 The route is off (404) unless env `WEBHOOK_SECRET` is set; the caller's `X-Webhook-Secret` header is
-compared with it in constant time (missing: 401, wrong: 403). A burst is debounced (`Debounce`): the first
-call asks for a refresh at once; calls within `DEBOUNCE_SECONDS` of that ask merge into one trailing refresh
-asked at the window's end; and the store runs one refresh at a time with at most one more queued. A local
-refresh takes milliseconds, so merging only while one ran let 300 calls in 0.7 s make ~260 reads: now a
-burst costs two, and a flood one read per window. A body over `MAX_BODY`
+compared with it in constant time (missing: 401, wrong: 403). The refreshes calls ask for are spaced
+(`Throttle`): a call after a quiet spell asks at once; a call within `DEBOUNCE_SECONDS` of the last ask merges
+into one ask at the spacing's end; and the store runs one refresh at a time with at most one more queued. So a
+burst of calls lasting D seconds costs at most ceil(D / spacing) + 1 reads (merging only while a refresh ran
+let 300 calls in 0.7 s make ~260 local reads), and a change whose webhook follows the previous one is read at
+most one spacing later (a 10 s window held it 10 s: a change's p95 was 10.1 s). A body over `MAX_BODY`
 bytes is refused (413), and one that is not a Hub webhook payload (not JSON, nested too deeply, no
 `event` with a `scope` and an `action`) gets 400, each with a log line; nothing served changes.
 
@@ -40,17 +41,18 @@ HEADER = "X-Webhook-Secret"
 MAX_BODY = settings.WEBHOOK_BODY.value
 # A payload value is logged as the repr of at most this many characters.
 LOGGED_CHARS = settings.WEBHOOK_LOGGED.value
-# After a refresh is asked for, calls for this long merge into one more asked at its end: a push of several
-# files fires a webhook per commit within seconds, and the last of them is read at most this late. Env
+# The least spacing of the refreshes webhook calls ask for: a push of several files fires a webhook per commit
+# within seconds, which cost a read a spacing, and the last of them is read at most this late. Env
 # `WEBHOOK_DEBOUNCE_SECONDS` changes it (0: every call asks at once; the store still merges while one runs).
 DEBOUNCE_SECONDS = settings.WEBHOOK_DEBOUNCE.value
 DEBOUNCE_ENV = "WEBHOOK_DEBOUNCE_SECONDS"
 NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
 
 
-class Debounce:
-    """Refreshes asked of `store` at most once per `window` seconds: the first call asks at once; a call within
-    the window of the last ask schedules one trailing ask at the window's end (later calls merge into it)."""
+class Throttle:
+    """Refreshes asked of `store` at least `window` seconds apart, and none later than that after a call: a call
+    after a quiet spell (`window` since the last ask) asks at once; a call within it schedules one ask at its end,
+    `window` after the last, which later calls merge into. The store runs what is asked one read at a time."""
 
     def __init__(
         self, store: RefreshingStore, window: float = DEBOUNCE_SECONDS, clock: Callable[[], float] = time.monotonic
@@ -61,7 +63,7 @@ class Debounce:
         self.trailing: threading.Timer | None = None
 
     def call(self) -> str | None:
-        """Take one call: "now" (a refresh was asked for), "trailing" (one will be, at the window's end), or
+        """Take one call: "now" (a refresh was asked for), "trailing" (one will be, at the spacing's end), or
         None when no refresh can run (offline, or the store stopped)."""
         if not self.store.can_refresh():
             return None
@@ -78,7 +80,7 @@ class Debounce:
             return "trailing"
 
     def ask(self) -> None:
-        """The trailing ask: a refresh for every call merged since the last one."""
+        """The ask at the spacing's end: one refresh for every call merged since the last ask."""
         with self.lock:
             self.trailing = None
             self.asked = self.clock()
@@ -86,8 +88,8 @@ class Debounce:
 
 
 def debounce_seconds() -> float:
-    """The debounce window: env `WEBHOOK_DEBOUNCE_SECONDS` when it is a number from 0 to 3,600, else
-    `DEBOUNCE_SECONDS`."""
+    """The least spacing of webhook-asked refreshes: env `WEBHOOK_DEBOUNCE_SECONDS` when it is a number from 0 to
+    3,600, else `DEBOUNCE_SECONDS`."""
     given = os.environ.get(DEBOUNCE_ENV, "").strip()
     try:
         seconds = float(given) if given else DEBOUNCE_SECONDS
@@ -103,12 +105,12 @@ def debounce_seconds() -> float:
 
 def routes(datasets: RefreshingStore, secret: str | None = None, window: float | None = None) -> list[Route]:
     """The webhook route for `datasets`; `secret` defaults to env WEBHOOK_SECRET (unset or empty: the route
-    answers 404); `window`: the debounce (`Debounce`), by default `debounce_seconds()`."""
+    answers 404); `window`: the refreshes' spacing (`Throttle`), by default `debounce_seconds()`."""
     window = debounce_seconds() if window is None else window
     secret = os.environ.get("WEBHOOK_SECRET", "") if secret is None else secret
     expected = secret.encode("utf-8")
     refusals = RefusalLog(what="webhook", logger=log)  # a flood of calls: a few lines a minute, then a count
-    debounce = Debounce(datasets, window)
+    throttle = Throttle(datasets, window)
 
     async def dataset_webhook(request: Request) -> JSONResponse:
         if not expected:
@@ -137,14 +139,14 @@ def routes(datasets: RefreshingStore, secret: str | None = None, window: float |
             log.warning("webhook: refused JSON with no event scope and action; the current data is still served")
             return JSONResponse({"error": f"the body is {NOT_A_PAYLOAD}"}, status_code=400)
         what = "/".join(logged(value) for value in event)
-        taken = debounce.call()
+        taken = throttle.call()
         if taken is None:
             log.warning("webhook (%s): refreshes are off (HF_HUB_OFFLINE is set)", what)
             return JSONResponse({"error": "refreshes are off: HF_HUB_OFFLINE is set"}, status_code=503)
         if taken == "now":
             log.info("webhook (%s): dataset refresh requested", what)
         else:
-            log.debug("webhook (%s): merged into the refresh at the end of the %g s window", what, debounce.window)
+            log.debug("webhook (%s): merged into the refresh at the end of the %g s spacing", what, throttle.window)
         return JSONResponse({"refresh": "queued"}, status_code=202)
 
     return [Route(PATH, dataset_webhook, methods=["POST"])]

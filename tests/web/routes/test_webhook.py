@@ -135,6 +135,47 @@ def test_calls_after_a_quick_refresh_merge_into_one_trailing_refresh(source):
     assert source.requested == 2 and source.reads == 2
 
 
+class Clock:
+    """`time.monotonic` moved on by hand: a quiet spell or a second between webhooks without waiting for it."""
+
+    def __init__(self):
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead
+
+
+def test_a_call_after_a_quiet_spell_refreshes_at_once(source):
+    source.gate.set()
+    clock = Clock()
+    throttle = webhook.Throttle(source, webhook.DEBOUNCE_SECONDS, clock)
+    assert throttle.call() == "now" and source.requested == 1
+    assert wait_for(lambda: source.reads == 1 and source.idle())
+    clock.ahead += webhook.DEBOUNCE_SECONDS  # a quiet spell as long as the spacing
+    assert throttle.call() == "now" and source.requested == 2  # asked before the call returned: no wait
+    assert wait_for(lambda: source.reads == 2 and source.idle())
+
+
+def test_a_change_whose_webhook_follows_the_last_refresh_is_served_within_the_spacing(tmp_path, monkeypatch):
+    """Issue 61: with a 10 s window a change whose webhook came 1 s after the previous refresh waited 9 s more."""
+    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
+    write(tmp_path / "a.parquet", [row("org/first")])
+    store = dataset_store.DatasetStore(str(tmp_path), check_seconds=0)  # no looks: only the webhook reads
+    store.start()
+    try:
+        clock = Clock()
+        throttle = webhook.Throttle(store, webhook.DEBOUNCE_SECONDS, clock)
+        write(tmp_path / "b.parquet", [row("org/second")])
+        assert throttle.call() == "now"
+        assert wait_for(lambda: store.current().canonical_model_id("org/second"))
+        write(tmp_path / "c.parquet", [row("org/third")])
+        clock.ahead += 1.0  # the next webhook comes 1 s after the previous refresh
+        assert throttle.call() == "trailing"
+        assert wait_for(lambda: store.current().canonical_model_id("org/third"), webhook.DEBOUNCE_SECONDS + 1.5)
+    finally:
+        store.stop()
+
+
 @pytest.mark.parametrize(
     ("body", "status", "logged"),
     [
