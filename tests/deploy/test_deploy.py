@@ -69,7 +69,9 @@ def test_each_manifest_passes_its_kubernetes_schema(manifest):
 
 
 def manifests() -> list[dict]:
-    return [doc for path in sorted((DEPLOY / "kubernetes").glob("*.yaml")) for doc in yaml.safe_load_all(path.read_text())]
+    return [
+        doc for path in sorted((DEPLOY / "kubernetes").glob("*.yaml")) for doc in yaml.safe_load_all(path.read_text())
+    ]
 
 
 def test_the_manifests_hold_the_deployment_together():
