@@ -61,10 +61,10 @@ def headers(cache_control: str, *shaped_by: Iterable[str] | str) -> dict[str, st
     return {"Cache-Control": cache_control, **({"Vary": value} if value else {})}
 
 
-def with_vary(headers: list[tuple[bytes, bytes]], *more: str) -> list[tuple[bytes, bytes]]:
-    """ASGI `headers` with one `Vary` line naming what theirs named and `more`, each once: a cache may read only
-    one line (nginx 1.22 keeps the last), and must then lose none of them. No name at all: no `Vary` line."""
-    given = [v.decode("latin-1") for k, v in headers if k.lower() == b"vary"]
+def with_vary(raw: list[tuple[bytes, bytes]], *more: str) -> list[tuple[bytes, bytes]]:
+    """ASGI headers `raw` with one `Vary` line naming what theirs named and `more`, each once: a cache may read
+    only one line (nginx 1.22 keeps the last), and must then lose none of them. No name at all: no `Vary` line."""
+    given = [v.decode("latin-1") for k, v in raw if k.lower() == b"vary"]
     value = vary(given, more)
-    rest = [h for h in headers if h[0].lower() != b"vary"]
+    rest = [h for h in raw if h[0].lower() != b"vary"]
     return rest + [(b"vary", value.encode("latin-1"))] if value else rest
