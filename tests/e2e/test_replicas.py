@@ -1,7 +1,8 @@
 """Three replicas behind real nginx, as `bash deploy/local.sh PORT 3` runs them (loopback only, bounded):
 visitors spread and stick, none fails, not even when the replica that served the last visit is killed; new
-data reaches every replica though the webhook reached one; one link has one ETag everywhere; and the cache
-in front keeps a crowd on one link away from the replicas.
+data reaches every replica though the webhook reached one; one link has one ETag everywhere; the cache
+in front keeps a crowd on one link away from the replicas; no forwarding header a client writes reaches a later
+visitor through it; and `/metrics` is not on nginx's public listener.
 
 One set of replicas serves the whole module; the test that kills one runs last but for the one that stops
 them all."""
