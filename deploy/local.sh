@@ -7,7 +7,8 @@
 # `replica-I` (env REPLICA); the environment passes through (WEBHOOK_SECRET, WANTED_SECRET,
 # DATA_CHECK_SECONDS, ...). It prints `replica I pid P port Q` for each, then `nginx pid P port PORT` once
 # every replica is ready, and stops everything on Ctrl-C or SIGTERM (or when nginx ends).
-# The replicas trust nginx's X-Forwarded-For (FORWARDED_ALLOW_IPS=127.0.0.1 unless set).
+# The replicas trust nginx's X-Forwarded-For and X-Forwarded-Proto, which nginx writes itself
+# (FORWARDED_ALLOW_IPS=127.0.0.1 unless set). /metrics is on each replica's port, not nginx's.
 # NGINX=path picks another nginx, PYTHON=path another Python. Debian's nginx: apt-get install nginx.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,7 +73,8 @@ done
 
 sed -e "s|@@RUN@@|$RUN|g" -e "s|@@LISTEN@@|127.0.0.1:$PORT|g" -e "s|@@SERVERS@@|$SERVERS|g" \
   deploy/nginx.conf >"$RUN/nginx.conf"
-"$NGINX" -p "$RUN" -c "$RUN/nginx.conf" -e stderr -g "daemon off;" &
+# nginx reads env NGINX itself (sockets handed over on an upgrade): not the path this script was given
+env -u NGINX "$NGINX" -p "$RUN" -c "$RUN/nginx.conf" -e stderr -g "daemon off;" &
 NGINX_PID="$!"
 PIDS+=("$NGINX_PID")
 until "$PYTHON" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \

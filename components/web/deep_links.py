@@ -14,9 +14,6 @@ from components.runtime import settings
 
 CARD_PATH = "/card.png"
 MAX_QUERY = settings.CARD_QUERY.value  # a deep link is a few hundred characters; longer ones get the page's own card
-# Off a Space a link's absolute address comes from the request's `Host` (`base_url`): a shared cache keeps
-# the answers of each host apart.
-VARY = "Host"
 
 
 def page_query(raw: str) -> dict[str, str]:

@@ -26,8 +26,9 @@ PAGE_AGE = settings.LOAD_ANSWER_AGE.value
 CACHE_CONTROL = cache_control.PAGE.encode()
 # The request headers a page's answer depends on, once `middleware/origin.py` has set the app's own origin
 # and dropped every forwarding header: the host (Gradio's `root`, the painted links) and the encodings the
-# caller takes (the body is kept as sent). With the path, query, root path and scheme they decide the answer;
-# tests/hardening/test_poisoned_page.py holds that no other header changes it.
+# caller takes (the body is kept as sent). With the path, query, root path and scheme (which uvicorn took from
+# a trusted proxy's `X-Forwarded-Proto`) they decide the answer; the answer's `Vary` names the same headers
+# (`cache_control.py`), and tests/hardening/test_poisoned_page.py holds that no other header changes it.
 KEY_HEADERS = (b"host", b"accept-encoding")
 
 

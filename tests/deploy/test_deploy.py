@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from components.web import replicas
+from components.web.middleware import origin
 from tests.helpers import ROOT
 
 DEPLOY = ROOT / "deploy"
@@ -67,12 +68,14 @@ def test_each_manifest_passes_its_kubernetes_schema(manifest):
         kubernetes_validate.validate(resource, kubernetes_validate.latest_version(), strict=True)
 
 
+def manifests() -> list[dict]:
+    return [
+        doc for path in sorted((DEPLOY / "kubernetes").glob("*.yaml")) for doc in yaml.safe_load_all(path.read_text())
+    ]
+
+
 def test_the_manifests_hold_the_deployment_together():
-    kinds = {
-        doc["kind"]: doc
-        for path in (DEPLOY / "kubernetes").glob("*.yaml")
-        for doc in yaml.safe_load_all(path.read_text())
-    }
+    kinds = {doc["kind"]: doc for doc in manifests() if doc["metadata"]["name"] == "torch-neuronx-support"}
     assert set(kinds) == {"Deployment", "Service", "HorizontalPodAutoscaler", "Ingress"}
     (app,) = kinds["Deployment"]["spec"]["template"]["spec"]["containers"]
     assert (
@@ -87,6 +90,53 @@ def test_the_manifests_hold_the_deployment_together():
     for name in ("service.yaml", "ingress.yaml"):
         assert "Affinity:" in (DEPLOY / "kubernetes" / name).read_text()
     assert kinds["HorizontalPodAutoscaler"]["spec"]["scaleTargetRef"]["name"] == kinds["Deployment"]["metadata"]["name"]
+
+
+def test_metrics_is_scraped_on_the_pod_and_never_routed_by_the_ingress():
+    (app,) = [doc for doc in manifests() if doc["kind"] == "Deployment"]
+    template = app["spec"]["template"]
+    (port,) = template["spec"]["containers"][0]["ports"]
+    assert template["metadata"]["annotations"] == {
+        "prometheus.io/scrape": "true", "prometheus.io/port": str(port["containerPort"]), "prometheus.io/path": "/metrics",
+    }  # fmt: skip
+    ingresses = [doc for doc in manifests() if doc["kind"] == "Ingress"]
+    routed = {
+        (path["path"], path["pathType"]): ingress["metadata"].get("annotations", {})
+        for ingress in ingresses
+        for rule in ingress["spec"]["rules"]
+        for path in rule["http"]["paths"]
+    }
+    assert set(routed) == {("/", "Prefix"), ("/metrics", "Prefix")}
+    # the longer prefix wins in ingress-nginx; no client address is allowed on it
+    assert routed[("/metrics", "Prefix")] == {"nginx.ingress.kubernetes.io/whitelist-source-range": "127.0.0.1/32"}
+
+
+def nginx_directives(name: str) -> list[list[str]]:
+    """Each `name` directive of deploy/nginx.conf, its arguments split (comments left out)."""
+    text = (DEPLOY / "nginx.conf").read_text()
+    active = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+    return [found.split() for found in re.findall(rf"(?m)^\s*{name}\s+([^;]*);", active)]
+
+
+def test_nginx_owns_the_forwarding_headers():
+    """Issue 61: the client's X-Forwarded-Proto went through to replicas that trust nginx, and became the scheme
+    of a page every later visitor got from the cache. nginx writes the two headers uvicorn reads from it and sends
+    none of the others the app knows of (`origin.FORWARDING`) with a client's value."""
+    set_headers = {args[0].lower(): " ".join(args[1:]) for args in nginx_directives("proxy_set_header")}
+    assert set_headers["x-forwarded-for"] == "$proxy_add_x_forwarded_for"
+    assert set_headers["x-forwarded-proto"] == "$scheme"
+    cleared = {name for name, value in set_headers.items() if value == '""'}
+    others = {name.decode() for name in origin.FORWARDING} - {"x-forwarded-proto"}
+    assert others | {"x-real-ip"} <= cleared
+    # the cache keys a page on what shapes it besides its Vary: the scheme and the Host as passed on
+    assert nginx_directives("proxy_cache_key") == [["$scheme$http_host$request_uri"]]
+    assert set_headers["host"] == "$http_host"
+
+
+def test_nginx_does_not_route_metrics_on_its_listener():
+    text = (DEPLOY / "nginx.conf").read_text()
+    block = re.search(r"location /metrics \{([^}]*)\}", text)
+    assert block is not None and block.group(1).split() == ["return", "404;"]
 
 
 def filled_nginx_conf(run: Path, port: int = 8080) -> Path:

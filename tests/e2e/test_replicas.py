@@ -1,7 +1,8 @@
 """Three replicas behind real nginx, as `bash deploy/local.sh PORT 3` runs them (loopback only, bounded):
 visitors spread and stick, none fails, not even when the replica that served the last visit is killed; new
-data reaches every replica though the webhook reached one; one link has one ETag everywhere; and the cache
-in front keeps a crowd on one link away from the replicas.
+data reaches every replica though the webhook reached one; one link has one ETag everywhere; the cache
+in front keeps a crowd on one link away from the replicas; no forwarding header a client writes reaches a later
+visitor through it; and `/metrics` is not on nginx's public listener.
 
 One set of replicas serves the whole module; the test that kills one runs last but for the one that stops
 them all."""
@@ -20,6 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -27,6 +29,7 @@ from playwright.sync_api import expect
 from prometheus_client.parser import text_string_to_metric_families
 
 from components.web import replicas as replicas_
+from tests.hardening.test_poisoned_page import ELSEWHERE, EVIL
 from tests.helpers import ROOT, free_port, row, write
 
 SECRET = "e2e-webhook-secret"
@@ -126,6 +129,49 @@ def test_the_script_names_each_replica_and_its_port(deployment):
         answer = httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=10)
         assert answer.status_code == 200 and answer.headers["x-replica"] == f"replica-{number}"
         assert Path(f"/proc/{pid}").exists()
+
+
+# What a client may write to make a replica build its links for another origin: the edge owns these headers.
+POISON = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": EVIL, "Forwarded": f"proto=https;host={EVIL}",
+          "X-Forwarded-Port": "8443", "X-Forwarded-Prefix": "/evil", "X-Real-IP": "203.0.113.66"}  # fmt: skip
+BROWSER_ENCODINGS = {"Accept-Encoding": "gzip, br"}
+
+
+def assert_own_links(text: str, own: str) -> None:
+    """Every absolute address in `text` naming this machine is `own` (http, nginx's port); nothing names
+    the attacker's host or an https address of the app."""
+    host = urlsplit(own).hostname
+    mine = set(re.findall(rf"(https?://{re.escape(str(host))}[^\"'\s<>)\\/]*)", text))
+    assert mine == {own} and own + "/" in text, mine  # og:url, the root, a feed's links
+    assert EVIL not in text and "/evil" not in text
+    hosts = {urlsplit(url).netloc for url in re.findall(r"https?://[^\"'\s<>)\\]+", text)}
+    assert hosts <= {urlsplit(own).netloc, "www.w3.org"} | ELSEWHERE, hosts  # the w3.org: Atom's namespace
+
+
+@pytest.mark.parametrize("path", ["/", "/?q=qwen", "/feed.atom"])
+def test_a_forwarding_header_a_client_writes_reaches_no_later_visitor(deployment, path):
+    """The attack of issue 61: while the link is not kept, one request with `X-Forwarded-Proto: https` (and the
+    rest) and a browser's encodings; then a plain visitor through the same cache. Both get pages whose every
+    address is nginx's own http origin: nginx writes `X-Forwarded-Proto` itself and drops the others, and the
+    answer's `Vary` names the scheme's header, so no cache hands one visitor's variant to another."""
+    with httpx.Client(base_url=deployment.url, timeout=30) as client:
+        poisoned = client.get(path, headers={**POISON, **BROWSER_ENCODINGS})
+        plain = client.get(path, headers=BROWSER_ENCODINGS)
+    assert poisoned.status_code == plain.status_code == 200
+    assert poisoned.headers["x-cache"] == "MISS"  # the test's link was not kept before the attack
+    for answer in (plain, poisoned):
+        assert_own_links(answer.text, deployment.url)
+    assert "x-forwarded-proto" in {v.strip().lower() for v in plain.headers["vary"].split(",")}
+
+
+def test_metrics_is_not_on_the_public_listener_and_the_probes_are(deployment):
+    for path in ("/metrics", "/metrics/", "//metrics", "/%6detrics", "/metrics?format=text"):
+        answer = httpx.get(deployment.url + path, timeout=30)
+        assert answer.status_code in (403, 404) and "http_requests_total" not in answer.text, path
+    for path in ("/healthz", "/readyz"):
+        assert httpx.get(deployment.url + path, timeout=30).status_code == 200, path
+    # Prometheus scrapes each replica's own port
+    assert "http_requests_total" in httpx.get(deployment.replica_url(1) + "/metrics", timeout=30).text
 
 
 def test_visitors_spread_over_every_replica_each_stays_on_one_and_none_fails(deployment):

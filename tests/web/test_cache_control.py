@@ -54,9 +54,10 @@ def test_the_first_html_of_a_link_is_kept_by_a_shared_cache_and_revalidated_by_b
     kept = directives(page.headers["cache-control"])
     assert kept["public"] == "" and kept["max-age"] == "0" and int(kept["s-maxage"]) > 0
     assert int(kept["stale-while-revalidate"]) > 0
-    # off a Space its links come from the request's host: a cache keys on it, and on the encoding; no forwarding
-    # header reaches the page (middleware/origin.py drops them), so none is named
-    assert varies(page) == {"accept-encoding", "host"}
+    # off a Space its links come from the request's origin: a cache keys on its host and its scheme (which uvicorn
+    # takes from a trusted proxy's X-Forwarded-Proto), and on the encoding; every other forwarding header is
+    # dropped before anything reads it (middleware/origin.py), so none is named
+    assert varies(page) == {"accept-encoding", "host", "x-forwarded-proto"}
     assert replicas.STICKY_SCRIPT in page.text and page.text.index(replicas.STICKY_SCRIPT) < page.text.index("<body")
     # a browser revalidates with the encodings it asked with: each encoding is its own body, with its own ETag
     again = client.get("/", params={"model": "Qwen/Qwen3-0.6B"},
@@ -68,6 +69,55 @@ def test_on_a_space_the_page_varies_only_with_the_encoding(client, monkeypatch):
     monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
     for encoding in ("gzip", "identity"):
         assert varies(client.get("/compare", headers={"Accept-Encoding": encoding})) == {"accept-encoding"}
+
+
+# Pages and feeds (their links name the app's origin), then what a shared cache may keep or not, the app's and
+# Gradio's: the rule below holds for each one a cache may keep.
+SHAPED_BY_ORIGIN = ("/?model=Qwen/Qwen3-0.6B", "/?q=qwen", "/compare", "/wanted", "/feed.atom", "/wanted.atom")
+ANSWERS = (*SHARED, *SHAPED_BY_ORIGIN[:4], "/api/v1/openapi.json", "/api/v1/lookup?model=Qwen/Qwen3-0.6B",
+           "/busy.js", "/config", "/gradio_api/info", "/theme.css")  # fmt: skip
+
+
+def shareable(answer) -> bool:
+    """Whether a shared cache may keep the answer: only what says so (nginx keeps nothing else, with no
+    `proxy_cache_valid`)."""
+    kept = directives(answer.headers.get("cache-control", ""))
+    return bool({"public", "s-maxage"} & kept.keys()) and not {"private", "no-store"} & kept.keys()
+
+
+@pytest.mark.parametrize("path", ANSWERS)
+def test_a_kept_answer_names_in_vary_each_request_header_it_was_shaped_by(client, monkeypatch, path):
+    """Issue 61: the page's Vary named `Host` but not the scheme, so one request a trusted proxy forwarded with
+    `X-Forwarded-Proto: https` filled a shared cache with https links for every later visitor. Off a Space, an
+    answer a shared cache may keep whose bytes change with the scheme, the host or the encoding names that header
+    (the scheme's: `X-Forwarded-Proto`, as uvicorn reads it); the pages and feeds do change with the first two."""
+    monkeypatch.delenv("SPACE_HOST", raising=False)
+    plain = {"Accept-Encoding": "identity"}
+    answer = client.get(path, headers=plain)
+    assert answer.status_code == 200, answer.text[:200]
+    if not shareable(answer):
+        assert path not in SHAPED_BY_ORIGIN and path not in SHARED
+        return
+    others = {
+        "x-forwarded-proto": client.get("https://testserver" + path, headers=plain),
+        "host": client.get(path, headers={**plain, "Host": "other.example"}),
+        "accept-encoding": client.get(path, headers={"Accept-Encoding": "gzip"}),
+    }
+    named = varies(answer) if "vary" in answer.headers else set()
+    shaped = {name for name, other in others.items() if other.content != answer.content}
+    assert shaped <= named, (shaped, named)
+    if path in SHAPED_BY_ORIGIN:
+        assert {"x-forwarded-proto", "host"} <= shaped  # so the test above checks something
+
+
+def test_vary_names_each_header_once_in_one_line():
+    assert cache_control.vary("Host", ["accept-encoding", "Host, X-Forwarded-Proto"], ()) == (
+        "Host, accept-encoding, X-Forwarded-Proto"
+    )
+    merged = cache_control.with_vary([(b"vary", b"Accept-Encoding"), (b"etag", b"x")], *cache_control.ORIGIN)
+    assert merged == [(b"etag", b"x"), (b"vary", b"Accept-Encoding, Host, X-Forwarded-Proto")]
+    assert cache_control.with_vary([(b"etag", b"x")]) == [(b"etag", b"x")]
+    assert cache_control.headers("public", ()) == {"Cache-Control": "public"}
 
 
 @pytest.mark.parametrize("path", SHARED)

@@ -34,9 +34,9 @@ from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.sources.moment_cache import Declined, MomentCache
-from components.web import etags, page_cache, replicas
+from components.web import cache_control, etags, page_cache, replicas
 from components.web.asgi import relative_path
-from components.web.deep_links import CARD_PATH, VARY, base_url, page_query
+from components.web.deep_links import CARD_PATH, base_url, page_query
 from components.web.html import busy, first_paint, without_scripts
 
 MAX_BODY = settings.PAGE_SCAN.value
@@ -47,9 +47,8 @@ LINK_PARAMS = frozenset(links.LINK_PARAMS)
 UNPAINTED = ("endpoints",)
 _BLOCK = '<div id="first-paint">'
 _GRADIO_TAG = r"<meta\b[^>]*\b(?:property|name)=\"(?:og|twitter):[^>]*>"
-# each page's path, without the root, -> its key in previews.PAGES
-# Off a Space a page's links point where the request says it came: a shared cache keeps each apart.
 BUSY_CACHE_CONTROL = b"no-cache"
+# each page's path, without the root, -> its key in previews.PAGES
 PAGE_PATHS = {"/": "", **{f"/{p}": p for p in previews.PAGES if p}, **{f"/{p}/": p for p in previews.PAGES if p}}
 
 
@@ -177,17 +176,6 @@ def accepted(header: str) -> str:
     return "br" if "br" in taken else "gzip" if "gzip" in taken else ""
 
 
-def with_vary(headers: list[tuple[bytes, bytes]], more: bytes) -> list[tuple[bytes, bytes]]:
-    """`headers` with one `Vary` line naming what theirs named and `more`, each once: a cache may read only one
-    line (nginx 1.22 keeps the last), and then must not lose `Accept-Encoding`."""
-    named: dict[bytes, bytes] = {}
-    for value in [v for k, v in headers if k.lower() == b"vary"] + [more]:
-        for name in (part.strip() for part in value.split(b",")):
-            if name:
-                named.setdefault(name.lower(), name)
-    return [h for h in headers if h[0].lower() != b"vary"] + [(b"vary", b", ".join(named.values()))]
-
-
 class NotAPage(Declined):
     """What the app answered was not a page to keep; it went out to its request as it came. Each request
     waiting for the same page then asks the app itself (`Declined`)."""
@@ -312,7 +300,8 @@ class FirstResponse:
         # here, once, in the encoding the request takes, rather than by the compression layer at every visit
         encoding, headers = gradio.encoding, gradio.headers
         if encoding in ("", "identity") and (taken := accepted(request.headers.get("accept-encoding", ""))):
-            encoding, headers = taken, with_vary([*headers, (b"content-encoding", taken.encode())], b"Accept-Encoding")
+            encoding = taken
+            headers = cache_control.with_vary([*headers, (b"content-encoding", taken.encode())], "Accept-Encoding")
 
         def made() -> page_cache.Page:
             html = cast(str, gradio.text)
@@ -327,7 +316,7 @@ class FirstResponse:
 
     async def _send(self, scope: dict, send: Callable, page: page_cache.Page) -> None:
         """`page`, or 304 when the request already holds it; with the busy note shown while the queue is full."""
-        body, etag, cache_control = page.body, page.etag, page_cache.CACHE_CONTROL
+        body, etag, kept = page.body, page.etag, page_cache.CACHE_CONTROL
         if self.busy() and not page.live:  # a moment's state: no shared cache keeps it
             if page.busy_body is None:  # made once per page, in its encoding
                 try:
@@ -335,10 +324,9 @@ class FirstResponse:
                 except Exception:  # noqa: BLE001 - a body we cannot read goes out as it came
                     plain = None
                 page.busy_body = _encode(busy.shown(plain), page.encoding) if plain is not None else body
-            body, etag, cache_control = page.busy_body, etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
-        headers = [*page.headers, (b"etag", etag), (b"cache-control", cache_control)]
-        if links.space_url() is None:  # its links come from the request's host
-            headers = with_vary(headers, VARY.encode())
+            body, etag, kept = page.busy_body, etag[:-1] + b'-busy"', BUSY_CACHE_CONTROL
+        headers = [*page.headers, (b"etag", etag), (b"cache-control", kept)]
+        headers = cache_control.with_vary(headers, *cache_control.origin())  # its root and links
         if etags.scope_matches(scope, etag):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
             await send({"type": "http.response.body", "body": b""})

@@ -8,7 +8,8 @@ that link to another origin. `PublicOrigin` stands first in the app's middleware
 with:
 
 - no forwarding header anything downstream could read (`FORWARDING`): the scheme is the connection's, which
-  uvicorn's proxy-headers middleware sets from `X-Forwarded-Proto` only for a trusted proxy (`clients.py`);
+  uvicorn's proxy-headers middleware sets from `X-Forwarded-Proto` only for a trusted proxy (`clients.py`), so
+  an answer a shared cache keeps names that header in its `Vary` (`cache_control.origin`);
 - `Host` from the app's configuration: the public address (`SPACE_HOST` on a Space, else env `PUBLIC_URL`)
   when the request names it or any host the app does not serve itself; the request's own `Host` only when it
   names the address the connection reached (a visitor on the machine itself, a test on loopback) or, with no

@@ -2,8 +2,9 @@
 and `GET /feed.atom` (an Atom feed of result changes). What the model panel offers to copy from them is `html/follow.py`'s.
 
 Both routes answer from the current snapshot only; the feed's absolute links are made from env
-`SPACE_HOST` on a Space, and elsewhere from the address the request came to (its `Host`, which the server has
-checked, `middleware/origin.py`), with `Vary: Host` so no shared cache mixes callers' feeds.
+`SPACE_HOST` on a Space, and elsewhere from the origin the request came to (its `Host`, which the server has
+checked, `middleware/origin.py`, and its scheme), with a `Vary` naming both (`cache_control.origin`) so no shared
+cache mixes callers' feeds.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from components.domain.stacks import StackRef
-from components.queries import badge, feed, links
+from components.queries import badge, feed
 from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
 from components.web import cache_control
-from components.web.deep_links import VARY
+from components.web.deep_links import base_url
 from components.web.html.follow import BADGE_PATH, FEED_PATH
 
 FEED_TYPE = "application/atom+xml; charset=utf-8"
@@ -62,12 +63,9 @@ class BadgeAndFeed:
         model = hub_id(asked) if asked else None
         if asked and model is None:
             return _error("model must be a Hub model id such as Qwen/Qwen3-0.6B", 400)
-        base = links.space_url()
-        headers = {"Cache-Control": CACHE_CONTROL}
-        if base is None:  # off a Space: links from the request's own address, which a cache must key on
-            base = links.public_url(request)
-            headers["Vary"] = VARY
-        document = feed.feed(self.snapshot(), base, model)
+        # its links name the app's origin: off a Space the request's, which a shared cache must key on
+        headers = cache_control.headers(CACHE_CONTROL, cache_control.origin())
+        document = feed.feed(self.snapshot(), base_url(request), model)
         return Response(document, media_type=FEED_TYPE, headers=headers)
 
 

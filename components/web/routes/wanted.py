@@ -7,13 +7,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from components.queries import links, wanted
+from components.queries import wanted
 from components.queries.wanted_feed import wanted_feed
 from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import cache_control
-from components.web.deep_links import VARY
+from components.web.deep_links import base_url
 from components.web.routes.badge_feed import FEED_TYPE
 
 WANTED_FEED_PATH = "/wanted.atom"
@@ -25,12 +25,9 @@ def routes(sources: Sources, counts: wanted.Wanted | None = None) -> list[Route]
     counts = counts if counts is not None else wanted_store.shared()
 
     def feed(request: Request) -> Response:  # sync: Starlette runs it in its thread pool
-        base = links.space_url()
-        headers = {"Cache-Control": CACHE_CONTROL}
-        if base is None:  # off a Space: links from the request's own address, which a cache must key on
-            base = links.public_url(request)
-            headers["Vary"] = VARY
-        document = wanted_feed(wanted.current(counts, sources), base)
+        # its links name the app's origin: off a Space the request's, which a shared cache must key on
+        headers = cache_control.headers(CACHE_CONTROL, cache_control.origin())
+        document = wanted_feed(wanted.current(counts, sources), base_url(request))
         return Response(document, media_type=FEED_TYPE, headers=headers)
 
     return [Route(WANTED_FEED_PATH, feed, methods=["GET"])]

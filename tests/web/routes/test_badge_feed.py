@@ -187,11 +187,11 @@ def test_an_untested_models_panel_offers_to_ask_for_a_test(tab):
     assert 'data-copy="request-test-text"' in details
 
 
-def test_off_a_space_feed_links_come_from_the_host_and_the_answer_varies_on_it(http, monkeypatch):
+def test_off_a_space_feed_links_come_from_the_origin_and_the_answer_varies_on_it(http, monkeypatch):
     monkeypatch.delenv("SPACE_HOST", raising=False)
     answer = http.get("/feed.atom", headers={"Host": "evil.example"})
     assert all(e.link.startswith("http://evil.example/?") for e in feedparser.parse(answer.content).entries)
-    assert answer.headers["vary"] == "Host"
+    assert answer.headers["vary"] == "Host, X-Forwarded-Proto"  # the scheme: a trusted proxy's header
 
 
 def test_on_a_space_feed_links_come_from_space_host_whatever_the_headers_say(http, monkeypatch):
