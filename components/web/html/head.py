@@ -131,12 +131,23 @@ PHONE_MARGINS = """(() => {
   document.head.append(style);
 })();"""
 
+# `/endpoints` is painted by no first response (`middleware/first_html.py` UNPAINTED), so nothing keeps the title
+# that response gave: Gradio's app named the tab with the app's bare name. The page keeps its own (its og:title).
+ENDPOINTS_TITLE = """(() => {
+  if (!/\\/endpoints\\/?$/.test(location.pathname)) return;
+  const meta = document.querySelector('meta[property="og:title"]');
+  if (!meta || !meta.content) return;
+  const keep = () => { if (document.title !== meta.content) document.title = meta.content; };
+  keep();
+  new MutationObserver(keep).observe(document.head, { childList: true, subtree: true, characterData: true });
+})();"""
+
 # Every page's script, served as `SCRIPT_PATH` (`routes/scripts.py`): a file browsers keep, not ~4 KB in every
 # page's config (Gradio sends the head inside it). It runs once however often Gradio puts the head in.
 SCRIPT_PATH = "/page.js"
 SCRIPT = (
     "if (!window.__pageScript) {\nwindow.__pageScript = true;\n"
-    + "\n".join((OPEN_MODEL, API_DOCS, COPY, PHONE_MARGINS))
+    + "\n".join((OPEN_MODEL, API_DOCS, COPY, PHONE_MARGINS, ENDPOINTS_TITLE))
     + "\n}\n"
 )
 
