@@ -81,6 +81,11 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     return demo
 
 
+# The page of the app's endpoints is off the nav bar (each entry is a line more on a phone), so every page's
+# top links to it, beside the feed: programs are the other way in.
+API_LINK = '<a id="api-link" href="endpoints">API endpoints</a>'
+
+
 def page_top() -> gr.HTML:
     """The nav bar, the title and the data notice that head every page (the notice says when the data is
     sample data)."""
@@ -88,7 +93,7 @@ def page_top() -> gr.HTML:
     gr.HTML(
         f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
         "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-        f"And how do I run it myself? {follow.feed_link()}</p></div>"
+        f"And how do I run it myself? {follow.feed_link()} · {API_LINK}</p></div>"
     )
     return gr.HTML(elem_id="header")
 

@@ -26,6 +26,7 @@ import common
 import cost
 import expectation
 import first_rows
+import lighthouse
 import load
 import memory
 import new_link
@@ -50,6 +51,7 @@ BENCHMARKS = (
     ("Cost per request (CPU of the app): normal and worst input, each route", cost),
     ("What one new link costs, one request at a time", new_link),
     ("Visitors: a burst of new tabs on a shared link (locust), beside the floor", visitors),
+    ("Lighthouse as a phone: first page and a model link beside a bare Gradio table", lighthouse),
 )
 
 

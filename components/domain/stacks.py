@@ -225,9 +225,18 @@ def split_spec(spec: str | None) -> tuple[str, str]:
     return (library.strip(), version.strip()) if sep else ("", library.strip())
 
 
+# What a picker of whole stacks is labelled with, beside its own name: its choices leave the compiler's name out.
+PICKER_PARTS = "neuronx-cc · library"
+
+
 def picker_choices(stacks: Sequence[Stack]) -> list[tuple[str, str]]:
-    """Every stack as a picker's (label, value), in the order given, the first marked newest."""
-    return [(s.label + (" (newest)" if i == 0 else ""), s.picker_value) for i, s in enumerate(stacks)]
+    """Every stack as a picker's (label, value), in the order given, the first marked newest: `2.28.7631.0 ·
+    transformers 5.0.0 (newest)`. The compiler's name is in the picker's label (`PICKER_PARTS`): with it a
+    choice ran past the box on a phone and two stacks read the same there."""
+    return [
+        (f"{s.compiler} · {s.library_label}" + (" (newest)" if i == 0 else ""), s.picker_value)
+        for i, s in enumerate(stacks)
+    ]
 
 
 def asked_label(neuronx_cc: str, library_version: str) -> str:

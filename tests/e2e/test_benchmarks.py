@@ -41,6 +41,8 @@ FIGURES = [
     *(f"visitors, {burst}: {figure}" for burst in ("slow burst", "fast burst", "spread, slow burst", "spread, fast burst") for figure in (
         "failed visits", "visits that waited for a full queue", "first HTML with the answer p95 (floor: its rows)", "live table p95", "RSS after ÷ before")),
     "tabs opened at once, each holding its heartbeat: refused",
+    *(f"lighthouse mobile, {page}: {figure}" for page in ("home", "model link", "bare Gradio table")
+      for figure in ("performance", "TBT")),
 ]  # fmt: skip
 
 

@@ -247,6 +247,9 @@ def _jitter(value: float, model_id: str) -> float:
     return value * 2 ** (0.35 * spread)
 
 
+MODEBAR_REMOVED = ("zoomin", "zoomout", "autoscale", "select", "lasso", "select2d", "lasso2d")
+
+
 def _style(fig: go.Figure, *, empty: bool) -> go.Figure:
     """Transparent backgrounds and mid-tone text and grid, so one figure reads in light and dark mode."""
     fig.update_layout(
@@ -261,6 +264,9 @@ def _style(fig: go.Figure, *, empty: bool) -> go.Figure:
         # ran into long tick labels). The page titles each figure outside it, so nothing covers the legend.
         legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom", "traceorder": "normal"},
         hoverlabel={"font": {"size": 13}},
+        # Plotly's toolbar sits over the figure's top right, where the legend runs when it is long: the buttons
+        # a reader uses (save, zoom, pan, reset) take a third of its width (a phone gets none: assets/style.css).
+        modebar={"remove": list(MODEBAR_REMOVED)},
     )
     fig.update_xaxes(gridcolor=GRID_COLOUR, zerolinecolor=GRID_COLOUR, linecolor=GRID_COLOUR)
     fig.update_yaxes(gridcolor=GRID_COLOUR, zerolinecolor=GRID_COLOUR, linecolor=GRID_COLOUR)

@@ -36,7 +36,8 @@ COUNTED: dict[compare.ListName, tuple[str, str]] = {
     "changed": ("changed", "changed"),
     "other_changes": ("other result change", "other result changes"),
 }
-# Colours and spacing from the theme's variables, so light and dark mode both hold up.
+# Colours and spacing from the theme's variables, so light and dark mode both hold up. On a phone a row is a card,
+# each value under its column's name (`data-label`): seven columns in 390 px laid badges over each other.
 CSS = """
 .compare-counts { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0.4em 0 0.6em; }
 .compare-count { padding: 0.3em 0.8em; border: 1px solid var(--border-color-primary); border-radius: var(--radius-md);
@@ -44,11 +45,23 @@ CSS = """
 .compare-count b { font-size: 1.25em; margin-right: 0.15em; }
 .compare-table { table-layout: fixed; }
 .compare-table th:nth-child(1) { width: 30%; }
-.compare-table th:nth-child(2), .compare-table th:nth-child(3) { width: 9%; }
-.compare-table th:nth-child(4) { width: 7%; }
+.compare-table th:nth-child(2), .compare-table th:nth-child(3) { width: 6.5em; }
+.compare-table th:nth-child(4) { width: 5em; }
 .compare-table td { word-break: break-word; }
+.compare-table .badge { white-space: normal; }
 .compare-section h3 { margin: 1.1em 0 0.1em; }
 .compare-section .meaning { margin: 0 0 0.3em; color: var(--body-text-color-subdued); font-size: 0.9em; }
+@media (max-width: 640px) {
+  .compare-table, .compare-table tbody, .compare-table tr, .compare-table td { display: block; width: auto; }
+  .compare-table { border: 0; }
+  .compare-table thead { display: none; }
+  .compare-table tr { margin: 0 0 0.6em; padding: 0.3em 0.6em; border: 1px solid var(--border-color-primary);
+    border-radius: var(--radius-md); }
+  .compare-table td { display: flex; gap: 0.6em; padding: 0.15em 0; border: 0; }
+  .compare-table td::before { content: attr(data-label); flex: 0 0 7.5em; color: var(--body-text-color-subdued); }
+  .compare-table td.model { font-weight: 600; }
+  .compare-table td.model::before { content: none; }
+}
 """
 
 
@@ -106,10 +119,11 @@ def _row(e: ComparedModel, opened_on: Stack, changed: bool) -> Markup:
     memory = formatting.memory_change(
         e.get("hbm_peak_gb_a"), e.get("hbm_capacity_gb_a"), e.get("hbm_peak_gb_b"), e.get("hbm_capacity_gb_b")
     )
-    moved = Markup("<td>{}</td>").format(", ".join(e.get("reasons", []))) if changed else ""
+    moved = Markup('<td data-label="What moved">{}</td>').format(", ".join(e.get("reasons", []))) if changed else ""
     return Markup(
-        '<tr><td><a href="./?{}" target="_self" class="model-link">{}</a></td><td>{}</td><td>{}</td>'
-        "<td>{}</td><td>{}</td><td>{}</td>{}</tr>"
+        '<tr><td class="model"><a href="./?{}" target="_self" class="model-link">{}</a></td>'
+        '<td data-label="A">{}</td><td data-label="B">{}</td><td data-label="Cores">{}</td>'
+        '<td data-label="Wall time">{}</td><td data-label="Peak memory">{}</td>{}</tr>'
     ).format(
         link, e["model_id"], badge(e.get("kind_a") or OTHER, e.get("result_a")),
         badge(e.get("kind_b") or OTHER, e.get("result_b")), cores, wall, memory, moved,

@@ -122,11 +122,33 @@ COPY = """(() => {
   });
 })();"""
 
+# A phone's width goes to the page, not to its margins (32 px a side left a stack picker too narrow for its
+# value). The page's margins are outside what the app's stylesheet reaches (Gradio scopes each rule of it in a
+# media query to the inside of the page, `.contain`), so the script puts this rule in the head itself.
+PHONE_MARGINS = """(() => {
+  const style = document.createElement("style");
+  style.textContent = "@media (max-width: 600px) { .gradio-container .main.app { padding-left: 12px; padding-right: 12px; } }";
+  document.head.append(style);
+})();"""
+
+# `/endpoints` is painted by no first response (`middleware/first_html.py` UNPAINTED), so nothing keeps the title
+# that response gave: Gradio's app named the tab with the app's bare name. The page keeps its own (its og:title).
+ENDPOINTS_TITLE = """(() => {
+  if (!/\\/endpoints\\/?$/.test(location.pathname)) return;
+  const meta = document.querySelector('meta[property="og:title"]');
+  if (!meta || !meta.content) return;
+  const keep = () => { if (document.title !== meta.content) document.title = meta.content; };
+  keep();
+  new MutationObserver(keep).observe(document.head, { childList: true, subtree: true, characterData: true });
+})();"""
+
 # Every page's script, served as `SCRIPT_PATH` (`routes/scripts.py`): a file browsers keep, not ~4 KB in every
 # page's config (Gradio sends the head inside it). It runs once however often Gradio puts the head in.
 SCRIPT_PATH = "/page.js"
 SCRIPT = (
-    "if (!window.__pageScript) {\nwindow.__pageScript = true;\n" + "\n".join((OPEN_MODEL, API_DOCS, COPY)) + "\n}\n"
+    "if (!window.__pageScript) {\nwindow.__pageScript = true;\n"
+    + "\n".join((OPEN_MODEL, API_DOCS, COPY, PHONE_MARGINS, ENDPOINTS_TITLE))
+    + "\n}\n"
 )
 
 # What every page's <head> carries (inside its config): the feed, for feed readers and browsers, and the page's

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import gradio as gr
 
-from components.domain.stacks import Stack, picker_choices
+from components.domain.stacks import PICKER_PARTS, Stack, picker_choices
 from components.queries import architectures
 from components.sources.app_sources import Moment, Sources
 from components.web.gradio.pages.wiring import PAGE_EVENT, answering, by_name, components
@@ -22,7 +22,7 @@ class ArchitecturesPage:
         self.sources = sources
 
     def layout(self) -> None:
-        self.stack = gr.Dropdown(label="Stack", elem_id="arch-stack", min_width=260)
+        self.stack = gr.Dropdown(label=f"Stack: {PICKER_PARTS}", elem_id="arch-stack", min_width=260)
         self.headline = gr.HTML(elem_id="arch-headline-box")
         self.table = gr.HTML(elem_id="arch-table-box")
 

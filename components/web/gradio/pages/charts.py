@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import gradio as gr
 
-from components.domain.stacks import picker_choices
+from components.domain.stacks import PICKER_PARTS, picker_choices
 from components.sources.app_sources import Sources
 from components.web.figures import causes as failure_charts
 from components.web.figures import stacks as charts
@@ -26,7 +26,9 @@ class ChartsPage:
     def layout(self) -> None:
         self.trend = _plot("Pass rate across stacks", "chart-trend")
         gr.Markdown(charts.CAPTIONS["trend"], elem_classes=["hint"])
-        self.stack = gr.Dropdown(label="Stack for the figures below", elem_id="charts-stack", min_width=260)
+        self.stack = gr.Dropdown(
+            label=f"Stack for the figures below: {PICKER_PARTS}", elem_id="charts-stack", min_width=260
+        )
         with gr.Row():
             with gr.Column(min_width=320):
                 self.wall = _plot("Wall time against cores", "chart-wall")

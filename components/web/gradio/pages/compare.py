@@ -11,7 +11,7 @@ from collections.abc import Callable
 import gradio as gr
 from markupsafe import Markup
 
-from components.domain.stacks import picker_choices
+from components.domain.stacks import PICKER_PARTS, picker_choices
 from components.queries import compare
 from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
@@ -34,8 +34,8 @@ class ComparePage:
 
     def layout(self) -> None:
         with gr.Row(equal_height=True):
-            self.stack_a = gr.Dropdown(label="A (from)", elem_id="compare-a", scale=1, min_width=260)
-            self.stack_b = gr.Dropdown(label="B (to)", elem_id="compare-b", scale=1, min_width=260)
+            self.stack_a = gr.Dropdown(label=f"A (from): {PICKER_PARTS}", elem_id="compare-a", scale=1, min_width=260)
+            self.stack_b = gr.Dropdown(label=f"B (to): {PICKER_PARTS}", elem_id="compare-b", scale=1, min_width=260)
         self.result = gr.HTML(elem_id="compare-result", css_template=CSS)
 
     def on_open(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import gradio as gr
 from markupsafe import Markup
 
-from components.domain.stacks import StackRef, picker_choices
+from components.domain.stacks import PICKER_PARTS, StackRef, picker_choices
 from components.queries import failures
 from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
@@ -37,7 +37,7 @@ class FailuresPage:
 
     def layout(self) -> None:
         gr.Markdown(INTRO, elem_classes=["hint"])
-        self.stack = gr.Dropdown(label="Stack", elem_id="failures-stack", min_width=260)
+        self.stack = gr.Dropdown(label=f"Stack: {PICKER_PARTS}", elem_id="failures-stack", min_width=260)
         self.result = gr.HTML(elem_id="failures-result", css_template=CSS)
 
     def on_open(self, request: gr.Request | None = None, stack: str | None = None) -> dict:

@@ -1,0 +1,61 @@
+"""Lighthouse on the first page and a model's link, as a phone and as a desktop: accessibility, best practices
+and SEO at 100. Minutes, not seconds (four audits of a loaded page): marked `slow`, outside the fast tier.
+
+Lighthouse comes from the npm registry into the gitignored .lighthouse/ (tests/lighthouse.sh); without it, or
+without Node, the test is skipped, saying why. Performance is measured, not judged: benchmarks/lighthouse.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from tests.conftest import CHROMIUM
+from tests.helpers import ROOT
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+# A model's panel heads its model with an <h3> right under the page's <h1> (html/details.py): Lighthouse's
+# heading-order costs accessibility 1 point. That file is the model panel's rework's (issue 62): strict, so the
+# test says when it is fixed.
+HEADING_ORDER = pytest.mark.xfail(strict=True, reason="heading-order: html/details.py's <h3> follows the <h1>")
+PAGES = {"home": "/", "model link": pytest.param("/?model=Qwen/Qwen3-0.6B", marks=HEADING_ORDER, id="model link")}
+JUDGED = ("accessibility", "best-practices", "seo")
+
+
+def lighthouse() -> list[str]:
+    found = subprocess.run(["bash", str(ROOT / "tests" / "lighthouse.sh")], capture_output=True, text=True, check=False)
+    if not found.stdout.strip():
+        pytest.skip(found.stderr.strip().splitlines()[-1] if found.stderr.strip() else "no Lighthouse")
+    return found.stdout.split()
+
+
+def audit(command: list[str], url: str, form_factor: str, out) -> dict:
+    """Lighthouse's report of `url` as a phone ("mobile") or a desktop, in the headless Chromium the tests use."""
+    preset = ["--preset=desktop"] if form_factor == "desktop" else []
+    subprocess.run(
+        [*command, url, "--output=json", f"--output-path={out}", "--quiet", *preset,
+         f"--only-categories={','.join(JUDGED)}", "--chrome-flags=--headless=new --no-sandbox"],
+        env={**os.environ, "CHROME_PATH": CHROMIUM or ""}, check=True, timeout=300,
+    )  # fmt: skip
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def failing(report: dict, category: str) -> list[str]:
+    """The audits of `category` that cost it points: id, score and Lighthouse's own title."""
+    audits = report["audits"]
+    return [
+        f"{ref['id']} ({audits[ref['id']]['score']}): {audits[ref['id']]['title']}"
+        for ref in report["categories"][category]["auditRefs"]
+        if ref["weight"] > 0 and audits[ref["id"]]["score"] is not None and audits[ref["id"]]["score"] < 1
+    ]
+
+
+@pytest.mark.parametrize("form_factor", ["mobile", "desktop"])
+@pytest.mark.parametrize("path", PAGES.values(), ids=PAGES.keys())
+def test_accessibility_best_practices_and_seo_are_100(sample_app, tmp_path, path, form_factor):
+    report = audit(lighthouse(), sample_app.url + path, form_factor, tmp_path / "report.json")
+    scores = {c: report["categories"][c]["score"] for c in JUDGED}
+    assert scores == dict.fromkeys(JUDGED, 1), {c: failing(report, c) for c in JUDGED if scores[c] != 1}
