@@ -70,6 +70,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("architectures"),
     Endpoint("check_config", body="config_json"),
     Endpoint("wanted"),
+    Endpoint("grid"),
 )
 
 

@@ -1,0 +1,211 @@
+"""The support grid: every architecture of one library down, the library's stacks across (oldest first), one cell
+per pair, and when each architecture started working or last regressed.
+
+`grid()` is the one function behind `GET /api/v1/grid`, the named `/grid`, the Grid page, its downloads and
+`/grid.atom`. A model counts once per stack, by its newest run there; its architecture comes from its Hub record
+(as the Architectures page reads it). Computed once per snapshot, library, task and records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, get_args
+
+import numpy as np
+import pandas as pd
+
+from components.domain.results import EXCLUDED, FAIL, PASS
+from components.domain.stacks import FIRST_LIBRARY, Stack, library_order, normalise_library
+from components.queries.answers import GridAnswer, GridCell, GridRow, GridStack, GridStatus
+from components.queries.arguments import Refused, quoted
+from components.sources.records import Records
+from components.sources.snapshot import Snapshot
+
+# A model's run on a stack, as the grid reads it (NONE: no run there). A cell counts each model by this code.
+NONE, PASSED, FAILED, EXCLUDED_RUN, OTHER_RUN = 0, 1, 2, 3, 4
+UNTESTED: Final = "untested"
+PARTIAL: Final = "partial"
+STATUSES: tuple[GridStatus, ...] = get_args(GridStatus)  # what a cell's status can be, in the legend's order
+
+
+def libraries(snapshot: Snapshot) -> list[str]:
+    """The libraries with a stack in the data, Transformers first (pip's spelling)."""
+    return sorted({normalise_library(s.library) for s in snapshot.stacks}, key=library_order)
+
+
+def library_asked(snapshot: Snapshot, value: object) -> str:
+    """The library asked for ("" is Transformers), in pip's spelling; raises Refused naming the libraries in the data
+    for any other."""
+    text = normalise_library(str(value or "")) or FIRST_LIBRARY
+    known = libraries(snapshot)
+    if text not in known:
+        raise Refused(f"parameter 'library' is {quoted(value)}; the data has the libraries {', '.join(known)}")
+    return text
+
+
+def library_stacks(snapshot: Snapshot, library: str) -> list[Stack]:
+    """The stacks of `library`, oldest first: the app's own stack order reversed."""
+    wanted = normalise_library(library) or FIRST_LIBRARY
+    return [s for s in reversed(snapshot.stacks) if normalise_library(s.library) == wanted]
+
+
+def grid(snapshot: Snapshot, records: Records, library: str = FIRST_LIBRARY, task: str = "") -> GridAnswer:
+    """The grid of `library` (a library in the data, see `libraries`), counting only models of `task` ("" for all).
+    Memoised per snapshot: treat the answer as read-only."""
+    library = normalise_library(library) or FIRST_LIBRARY
+
+    def compute() -> tuple[Records, GridAnswer]:
+        return records, _grid(snapshot, records, library, task)  # records kept alive: its id is in the key
+
+    _, answer = snapshot.memo(("grid", library, task, id(records)), compute)
+    return answer
+
+
+def _newest_runs(snapshot: Snapshot, stacks: Sequence[Stack]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(model codes, stack indexes, run codes): each model's newest run (by tested_at) on each of `stacks`."""
+    positions = [snapshot.stack_positions(s) for s in stacks]
+    at = np.concatenate(positions) if positions else np.empty(0, dtype=np.int64)
+    stack_index = np.repeat(np.arange(len(stacks)), [len(p) for p in positions])
+    models = snapshot.model_code[at]
+    tested = pd.to_datetime(snapshot.rows["tested_at"].to_numpy()[at], utc=True, errors="coerce")
+    when = np.where(tested.isna(), np.iinfo(np.int64).min, tested.asi8)  # an unknown time is the oldest
+    order = np.lexsort((when, stack_index, models))
+    models, stack_index, at = models[order], stack_index[order], at[order]
+    last = np.ones(len(order), dtype=bool)  # the last of each (model, stack) in that order is its newest
+    last[:-1] = (models[1:] != models[:-1]) | (stack_index[1:] != stack_index[:-1])
+    kinds = snapshot.kind[at[last]]
+    runs = np.full(len(kinds), OTHER_RUN, dtype=np.int8)
+    runs[kinds == PASS] = PASSED
+    runs[kinds == FAIL] = FAILED
+    runs[kinds == EXCLUDED] = EXCLUDED_RUN
+    return models[last], stack_index[last], runs
+
+
+def _grid(snapshot: Snapshot, records: Records, library: str, task: str) -> GridAnswer:
+    stacks = library_stacks(snapshot, library)
+    codes, stack_index, runs = _newest_runs(snapshot, stacks)
+    model_codes, local = np.unique(codes, return_inverse=True)
+    found = [records.get(snapshot.model_ids[c]) for c in model_codes]
+    # with a task, a model without a record is of no known task: it is left out, not counted as unknown
+    kept = np.array([not task or (r is not None and r.task == task) for r in found], dtype=bool)
+    names = [r.architecture if r is not None else None for r in found]
+    known = kept & np.array([bool(n) for n in names], dtype=bool)
+    unknown_architecture = int((kept & ~known).sum())
+
+    # One row of runs per model (NONE where it has none), then, stack by stack from the oldest, what its last
+    # PASS-or-FAIL before that stack was, and where its unbroken run of FAILs began.
+    matrix = np.zeros((len(model_codes), len(stacks)), dtype=np.int8)
+    matrix[local, stack_index] = runs
+    matrix = matrix[known]
+    architectures = sorted({n for n, k in zip(names, known) if k and n})
+    arch_index = {n: i for i, n in enumerate(architectures)}
+    arch_of = np.array([arch_index[n] for n, k in zip(names, known) if k and n], dtype=np.int64)
+
+    regressed = np.zeros(matrix.shape, dtype=bool)
+    fail_run_from = np.full(matrix.shape, -1, dtype=np.int64)
+    passed_before = np.zeros(matrix.shape, dtype=bool)
+    last_decisive = np.full(len(matrix), NONE, dtype=np.int8)
+    run_from = np.full(len(matrix), -1, dtype=np.int64)
+    ever_passed = np.zeros(len(matrix), dtype=bool)
+    for j in range(len(stacks)):
+        run = matrix[:, j]
+        fails = run == FAILED
+        regressed[:, j] = fails & (last_decisive == PASSED)
+        passed_before[:, j] = ever_passed
+        run_from = np.where(fails & (last_decisive != FAILED), j, run_from)
+        run_from = np.where(run == PASSED, -1, run_from)
+        fail_run_from[:, j] = np.where(fails, run_from, -1)
+        decisive = (run == PASSED) | fails
+        last_decisive = np.where(decisive, run, last_decisive)
+        ever_passed |= run == PASSED
+
+    shape = (len(architectures), len(stacks))
+    counts = {
+        code: _per_architecture(arch_of, matrix == code, shape) for code in (PASSED, FAILED, EXCLUDED_RUN, OTHER_RUN)
+    }
+    regressions = _per_architecture(arch_of, regressed, shape)
+    models = np.bincount(arch_of, minlength=len(architectures)) if len(arch_of) else np.zeros(0, dtype=np.int64)
+    rows: list[GridRow] = []
+    for a, name in enumerate(architectures):
+        cells = [
+            _cell(int(counts[PASSED][a, j]), int(counts[FAILED][a, j]), int(counts[EXCLUDED_RUN][a, j]),
+                  int(counts[OTHER_RUN][a, j]), int(regressions[a, j]))
+            for j in range(len(stacks))
+        ]  # fmt: skip
+        mine = arch_of == a
+        since = _regressed_since(cells, matrix[mine], fail_run_from[mine], passed_before[mine])
+        rows.append(
+            {
+                "architecture": name,
+                "models": int(models[a]),
+                "cells": cells,
+                "works_since": _stack(stacks, _works_since(cells)),
+                "regressed_since": _stack(stacks, since),
+            }
+        )
+    rows.sort(key=lambda r: (-r["models"], r["architecture"]))
+    return {
+        "library": library,
+        "task": task,
+        "stacks": [_stack_answer(s) for s in stacks],
+        "unknown_architecture_models": unknown_architecture,
+        "rows": rows,
+    }
+
+
+def _per_architecture(arch_of: np.ndarray, mask: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """How many models of each architecture are set in `mask` (models × stacks), per stack."""
+    out = np.zeros(shape, dtype=np.int64)
+    if mask.size:
+        np.add.at(out, arch_of, mask.astype(np.int64))
+    return out
+
+
+def _cell(passed: int, failed: int, excluded: int, other: int, regressed: int) -> GridCell:
+    status: GridStatus = PARTIAL if passed and failed else PASS if passed else FAIL if failed else UNTESTED
+    return {
+        "status": status,
+        "passed": passed,
+        "failed": failed,
+        "excluded": excluded,
+        "other": other,
+        "regressed": regressed,
+    }
+
+
+def newest_tested(cells: Sequence[GridCell]) -> int | None:
+    """The index of the newest stack whose cell is not untested, or None."""
+    return next((j for j in range(len(cells) - 1, -1, -1) if cells[j]["status"] != UNTESTED), None)
+
+
+def _works_since(cells: Sequence[GridCell]) -> int | None:
+    newest = newest_tested(cells)
+    if newest is None or cells[newest]["status"] != PASS:
+        return None
+    since = newest
+    for j in range(newest - 1, -1, -1):
+        status = cells[j]["status"]
+        if status == UNTESTED:
+            continue
+        if status != PASS:
+            break
+        since = j
+    return since
+
+
+def _regressed_since(
+    cells: Sequence[GridCell], matrix: np.ndarray, fail_run_from: np.ndarray, passed_before: np.ndarray
+) -> int | None:
+    newest = newest_tested(cells)
+    if newest is None:
+        return None
+    broke = (matrix[:, newest] == FAILED) & passed_before[:, newest]
+    return int(fail_run_from[broke, newest].min()) if broke.any() else None
+
+
+def _stack_answer(stack: Stack) -> GridStack:
+    return {"neuronx_cc": stack.neuronx_cc, "library_version": stack.library_version}
+
+
+def _stack(stacks: Sequence[Stack], index: int | None) -> GridStack | None:
+    return None if index is None else _stack_answer(stacks[index])
