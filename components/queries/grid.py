@@ -8,7 +8,8 @@ per pair, and when each architecture started working or last regressed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final, get_args
 
 import numpy as np
@@ -18,6 +19,7 @@ from components.domain.results import EXCLUDED, FAIL, PASS
 from components.domain.stacks import FIRST_LIBRARY, Stack, library_order, normalise_library
 from components.queries.answers import GridAnswer, GridCell, GridRow, GridStack, GridStatus
 from components.queries.arguments import Refused, quoted
+from components.runtime import settings
 from components.sources.records import Records
 from components.sources.snapshot import Snapshot
 
@@ -25,6 +27,7 @@ from components.sources.snapshot import Snapshot
 NONE, PASSED, FAILED, EXCLUDED_RUN, OTHER_RUN = 0, 1, 2, 3, 4
 UNTESTED: Final = "untested"
 PARTIAL: Final = "partial"
+MAX_TEXT = settings.SEARCH_TEXT.value  # a link's search of architecture names, as long as a search of models
 STATUSES: tuple[GridStatus, ...] = get_args(GridStatus)  # what a cell's status can be, in the legend's order
 
 
@@ -209,3 +212,57 @@ def _stack_answer(stack: Stack) -> GridStack:
 
 def _stack(stacks: Sequence[Stack], index: int | None) -> GridStack | None:
     return None if index is None else _stack_answer(stacks[index])
+
+
+# ---- the Grid page's state: what a link to it asks for ----------------------------------------------------
+
+# the page's orders (`sort=`), the first the default
+SORTS = {"models": "most models first", "name": "by name", "regressed": "regressed first"}
+GRID_PARAMS = ("library", "task", "q", "sort")  # the parameters of a link to the Grid page
+
+
+@dataclass(frozen=True)
+class GridView:
+    """What the Grid page shows: a library, a task ("" for all), a search of architecture names, an order."""
+
+    library: str = FIRST_LIBRARY
+    task: str = ""
+    text: str = ""
+    sort: str = "models"
+
+    def params(self) -> list[tuple[str, str]]:
+        """The link's parameters, defaults left out."""
+        pairs = [("library", "" if self.library == FIRST_LIBRARY else self.library), ("task", self.task),
+                 ("q", self.text), ("sort", "" if self.sort == "models" else self.sort)]  # fmt: skip
+        return [(k, v) for k, v in pairs if v]
+
+
+def grid_view(params: Mapping[str, str], snapshot: Snapshot, tasks: Sequence[str]) -> GridView:
+    """The view a link to the Grid page opens; a missing, unknown or huge value falls back to its default (a page
+    never refuses: the endpoint does). `tasks`: the tasks on offer."""
+
+    def get(name: str) -> str:
+        value = params.get(name)
+        return " ".join(value.split())[:MAX_TEXT] if isinstance(value, str) else ""
+
+    library = normalise_library(get("library"))
+    task = get("task").lower()
+    sort = get("sort").lower()
+    return GridView(
+        library if library in libraries(snapshot) else FIRST_LIBRARY,
+        task if task in tasks else "",
+        get("q"),
+        sort if sort in SORTS else "models",
+    )
+
+
+def shown_rows(answer: GridAnswer, text: str = "", sort: str = "models") -> list[GridRow]:
+    """The rows the page shows: those whose name holds every word of `text` (case ignored), in `sort` order
+    (`SORTS`: most models first; by name; regressed first, then most models)."""
+    words = text.casefold().split()
+    rows = [r for r in answer["rows"] if all(w in r["architecture"].casefold() for w in words)]
+    if sort == "name":
+        return sorted(rows, key=lambda r: r["architecture"].casefold())
+    if sort == "regressed":
+        return sorted(rows, key=lambda r: (r["regressed_since"] is None, -r["models"], r["architecture"]))
+    return rows
