@@ -24,7 +24,8 @@ from components.sources.records import Records
 from components.sources.snapshot import Snapshot
 
 # A model's run on a stack, as the grid reads it (NONE: no run there). A cell counts each model by this code.
-NONE, PASSED, FAILED, EXCLUDED_RUN, OTHER_RUN = 0, 1, 2, 3, 4
+RUNS = ("no run", PASS, FAIL, EXCLUDED, "other")
+NONE, PASSED, FAILED, EXCLUDED_RUN, OTHER_RUN = range(len(RUNS))  # codes, not values: a run's place in RUNS
 UNTESTED: Final = "untested"
 PARTIAL: Final = "partial"
 MAX_TEXT = settings.SEARCH_TEXT.value  # a link's search of architecture names, as long as a search of models
