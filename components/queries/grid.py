@@ -8,12 +8,14 @@ per pair, and when each architecture started working or last regressed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, get_args
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from components.domain.results import EXCLUDED, FAIL, PASS
 from components.domain.stacks import FIRST_LIBRARY, Stack, library_order, normalise_library
@@ -220,6 +222,7 @@ def _stack(stacks: Sequence[Stack], index: int | None) -> GridStack | None:
 # the page's orders (`sort=`), the first the default
 SORTS = {"models": "most models first", "name": "by name", "regressed": "regressed first"}
 GRID_PARAMS = ("library", "task", "q", "sort")  # the parameters of a link to the Grid page
+PATH = "grid"  # the page's path, and the `page=` of its downloads
 
 
 @dataclass(frozen=True)
@@ -267,3 +270,38 @@ def shown_rows(answer: GridAnswer, text: str = "", sort: str = "models") -> list
     if sort == "regressed":
         return sorted(rows, key=lambda r: (r["regressed_since"] is None, -r["models"], r["architecture"]))
     return rows
+
+
+# ---- the grid as a file: one row per architecture and stack ------------------------------------------------
+
+EXPORT_SCHEMA = pa.schema(
+    [("architecture", pa.string()), ("models", pa.int64()), ("neuronx_cc", pa.string()), ("library", pa.string()),
+     ("library_version", pa.string()), ("status", pa.string()), ("passed", pa.int64()), ("failed", pa.int64()),
+     ("excluded", pa.int64()), ("other", pa.int64()), ("regressed", pa.int64()),
+     ("works_since_neuronx_cc", pa.string()), ("works_since_library_version", pa.string()),
+     ("regressed_since_neuronx_cc", pa.string()), ("regressed_since_library_version", pa.string())]
+)  # fmt: skip
+
+
+def export_table(answer: GridAnswer) -> pa.Table:
+    """The grid as a typed table: one row per architecture and stack (stacks oldest first), each with its cell and
+    its architecture's `models` and two "since" stacks (null when none)."""
+    rows = []
+    for row in answer["rows"]:
+        works, broke = row["works_since"], row["regressed_since"]
+        for stack, cell in zip(answer["stacks"], row["cells"]):
+            rows.append({
+                "architecture": row["architecture"], "models": row["models"], "neuronx_cc": stack["neuronx_cc"],
+                "library": answer["library"], "library_version": stack["library_version"], **cell,
+                "works_since_neuronx_cc": works["neuronx_cc"] if works else None,
+                "works_since_library_version": works["library_version"] if works else None,
+                "regressed_since_neuronx_cc": broke["neuronx_cc"] if broke else None,
+                "regressed_since_library_version": broke["library_version"] if broke else None,
+            })  # fmt: skip
+    return pa.Table.from_pylist(rows, schema=EXPORT_SCHEMA)
+
+
+def file_name(answer: GridAnswer, fmt: str) -> str:
+    """`torch-neuronx-support_grid_transformers.csv` (`_text-generation` with a task): safe as a file name."""
+    task = f"_{answer['task']}" if answer["task"] else ""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"torch-neuronx-support_grid_{answer['library']}{task}") + f".{fmt}"

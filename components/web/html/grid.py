@@ -19,6 +19,7 @@ from components.queries import grid, links, views
 from components.queries.answers import GridAnswer, GridCell, GridRow, GridStack
 from components.queries.formatting import noun
 from components.queries.grid import SORTS, STATUSES, GridView, shown_rows
+from components.queries.grid_feed import FEED_PATH
 from components.queries.views import Query
 from components.sources.app_sources import Moment
 from components.web.html.markup import join
@@ -171,6 +172,18 @@ def form_html(view: GridView, libraries: Sequence[str], tasks: Sequence[str]) ->
     )
 
 
+def _downloads(answer: GridAnswer) -> Markup:
+    """The grid as a file (every architecture, whatever the search: one row per architecture and stack) through the
+    app's export route, and the feed of its changes; relative addresses, so they work under any root."""
+    asked = [("library", answer["library"]), *([("task", answer["task"])] if answer["task"] else [])]
+    query = urlencode([("page", grid.PATH), *asked])
+    return Markup(
+        '<p class="g-legend">Download the grid: <a id="grid-csv" href="export/csv?{}" download>CSV</a> · '
+        '<a id="grid-parquet" href="export/parquet?{}" download>Parquet</a> · '
+        '<a href="{}">Feed of its changes</a> · <a href="api/v1/grid?{}">JSON</a></p>'
+    ).format(query, query, FEED_PATH.lstrip("/"), urlencode(asked))
+
+
 def legend_html() -> Markup:
     return Markup('<p class="g-legend">{} <span>↓ regressed: fails where it passed on the stack before it ran on.</span>'
                   " Each model counts once per stack, by its newest run there.</p>").format(
@@ -190,7 +203,7 @@ def table_html(answer: GridAnswer, view: GridView) -> Markup:
         len(rows), noun(len(rows), "architecture"), answer["library"],
         Markup(" ({})").format(answer["task"]) if answer["task"] else "", len(stacks), noun(len(stacks), "stack"),
         left_out,
-    )  # fmt: skip
+    ) + _downloads(answer)  # fmt: skip
     if not rows:
         return summary + Markup('<p class="g-empty">No architecture matches. Try fewer words or another task.</p>')
     head = join(

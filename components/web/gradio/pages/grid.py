@@ -12,11 +12,12 @@ from collections.abc import Callable
 import gradio as gr
 from markupsafe import Markup
 
+from components.queries import grid as grid_answer
 from components.sources.app_sources import Sources
 from components.web.gradio.pages.wiring import PAGE_EVENT
 from components.web.html import grid, notice
 
-PATH = "grid"
+PATH = grid_answer.PATH
 
 
 def build(opened: Callable, sources: Sources, header: gr.HTML) -> None:
