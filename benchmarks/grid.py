@@ -36,7 +36,11 @@ def records_file(dataset: Path) -> Path:
     ids = sorted(set(pq.read_table(dataset, columns=["model_id"]).column("model_id").to_pylist()))
     records = []
     for i, model_id in enumerate(ids):
-        config = {} if i % UNKNOWN_EVERY == 0 else {"architectures": [f"Arch{zlib.crc32(model_id.encode()) % ARCHITECTURES}ForCausalLM"]}
+        config = (
+            {}
+            if i % UNKNOWN_EVERY == 0
+            else {"architectures": [f"Arch{zlib.crc32(model_id.encode()) % ARCHITECTURES}ForCausalLM"]}
+        )
         records.append({"id": model_id, "pipeline_tag": "text-generation", "config": config})
     out.write_text(json.dumps(records))
     return out

@@ -114,3 +114,23 @@ def test_another_library_has_its_own_stacks(sample):
     assert libraries(snapshot) == ["transformers", "diffusers", "sentence-transformers"]
     answer = grid(snapshot, records, "diffusers")
     assert [s["library_version"] for s in answer["stacks"]] == ["0.36.0"] and answer["rows"]
+
+
+def test_a_snapshot_holding_re_runs_counts_each_models_newest_run_on_a_stack(made):
+    """The loader keeps one run per model and stack; rows given otherwise may hold several: the newest counts."""
+    import pandas as pd
+
+    from components.sources.snapshot import Snapshot
+
+    snapshot, records = made
+    rows = snapshot.rows.astype({"result": "object", "tested_at": "object"})
+    rerun = rows[(rows["model_id"] == "works/a-1B") & (rows["library_version"] == "4.57.1")].copy()
+    rerun["result"] = "FAIL"
+    rerun["tested_at"] = pd.Timestamp("2020-01-01", tz="UTC")  # older than the PASS: the PASS counts
+    newer = rerun.copy()
+    newer["tested_at"] = pd.Timestamp("2030-01-01", tz="UTC")
+    newer = newer[newer["neuronx_cc"] == S4["neuronx_cc"]]  # newer than the PASS on S4: the FAIL counts there
+    both = Snapshot(pd.concat([rows, rerun, newer], ignore_index=True), snapshot.provenance)
+    works = by_name(grid(both, records))["WorksForCausalLM"]
+    assert [c["status"] for c in works["cells"]] == ["pass", "untested", "pass", "fail"]
+    assert works["cells"][3]["regressed"] == 1 and works["regressed_since"] == S4
