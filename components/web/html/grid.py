@@ -48,13 +48,15 @@ CSS = """
 .g-table th, .g-table td { padding: 0.2em 0.4em; text-align: left; vertical-align: top; border: none; }
 .g-table thead th { font-weight: 600; white-space: nowrap; font-size: 0.85em; }
 .g-table thead th span { display: block; }
-.g-table tbody th { position: sticky; left: 0; z-index: 1; min-width: 11em; max-width: 17em; font-weight: normal;
-  background: var(--background-fill-primary, Canvas); word-break: break-word; }
+.g-table tbody th, .g-table thead th:first-child { position: sticky; left: 0; z-index: 1; min-width: 11em;
+  max-width: 17em; background: var(--background-fill-primary, Canvas); word-break: break-word;
+  box-shadow: -3px 0 0 var(--background-fill-primary, Canvas); }
+.g-table tbody th { font-weight: normal; }
 .g-table tbody th code { font-weight: 600; }
-.g-table tbody th small, .g-cell small { display: block; }
-.g-cell { min-width: 5.2em; white-space: nowrap; border-radius: 4px; }
-.g-cell a { color: inherit; text-decoration: none; display: block; }
-.g-cell a:hover b, .g-cell a:focus b { text-decoration: underline; }
+.g-table tbody th small, .g-table td small { display: block; }
+.g-table td { min-width: 5.2em; white-space: nowrap; border-radius: 4px; }
+.g-table td a { color: inherit; text-decoration: none; display: block; }
+.g-table td a:hover b, .g-table td a:focus b { text-decoration: underline; }
 .g-pass { background: rgba(37, 99, 235, 0.16); }
 .g-fail { background: rgba(234, 88, 12, 0.22); }
 .g-partial { background: repeating-linear-gradient(135deg, rgba(37, 99, 235, 0.16) 0 6px,
@@ -73,7 +75,7 @@ PAINTED = """
 #first-paint .g-table :is(th, td) { display: table-cell; text-align: left; padding: 0.2em 0.4em; border: none;
   word-break: normal; }
 #first-paint .g-table tbody th { word-break: break-word; }
-#first-paint .g-cell { white-space: nowrap; }
+#first-paint .g-table td { white-space: nowrap; }
 """
 STYLE = Markup("<style>{}</style>").format(Markup(" ".join((CSS + PAINTED).split())))
 
@@ -88,13 +90,11 @@ def stack_words(stack: GridStack) -> str:
 
 
 def cell_link(library: str, stack: GridStack, architecture: str, task: str = "") -> str:
-    """The Models view of `architecture`'s models on `stack` (of `task`), as a link from the Grid page."""
+    """The Models view of `architecture`'s models on `stack` (of `task`), as a link from the Grid page: the compiler
+    without its +local tag, which matches the stack that has it (a grid holds hundreds of these links)."""
     ref = stack_ref(library, stack)
-    return "./?" + links.build(
-        links.PageState(
-            Query(task=task, neuronx_cc=ref.neuronx_cc, library_version=ref.spec, architecture=architecture)
-        )
-    )
+    query = Query(task=task, neuronx_cc=short_version(ref.neuronx_cc), library_version=ref.spec)
+    return "./?" + links.build(links.PageState(replace(query, architecture=architecture)))
 
 
 def compare_link(library: str, before: GridStack, after: GridStack) -> str:
@@ -122,9 +122,9 @@ def _cell(answer: GridAnswer, row: GridRow, j: int, cell: GridCell) -> Markup:
     ]
     said = Markup("<b>{} {}</b><small>{}</small>{}").format(SYMBOLS[status], status, counts, join(more))
     if not (cell["passed"] or cell["failed"] or cell["excluded"] or cell["other"]):
-        return Markup('<td class="g-cell g-untested">{}</td>').format(said)
+        return Markup('<td class="g-untested">{}</td>').format(said)
     href = cell_link(answer["library"], stack, row["architecture"], answer["task"])
-    return Markup('<td class="g-cell g-{}"><a href="{}">{}</a></td>').format(status, href, said)
+    return Markup('<td class="g-{}"><a href="{}">{}</a></td>').format(status, href, said)
 
 
 def _row(answer: GridAnswer, row: GridRow) -> Markup:
