@@ -67,3 +67,19 @@ def test_the_feed_has_an_entry_per_architecture_that_starts_working_or_regresses
     ]
     link = entries[0].find(f"{ATOM}link").get("href")
     assert link.startswith("http://testserver/?architecture=")
+
+
+def test_a_repeat_of_the_grid_route_sends_the_kept_json_of_the_kept_answer(made):
+    from components.web.routes import api_v1
+
+    snapshot, records = made
+    store = RecordsStore(records, live=False)
+    store.begin()
+    http = TestClient(Starlette(routes=api_v1.routes(served(snapshot, records=store))))
+    first, again = http.get("/api/v1/grid"), http.get("/api/v1/grid")
+    assert first.content == again.content and first.headers["etag"] == again.headers["etag"]
+    kept, body = api_v1._last_kept
+    assert kept is grid(snapshot, records) and body == first.content
+    other = http.get("/api/v1/grid", params={"task": TG})  # another answer: encoded for itself
+    assert other.json() == grid(snapshot, records, task=TG) and other.content != first.content
+    assert http.get("/api/v1/grid", headers={"If-None-Match": first.headers["etag"]}).status_code == 304
