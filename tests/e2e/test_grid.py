@@ -68,3 +68,33 @@ def test_the_first_column_stays_while_the_stacks_scroll_and_a_cell_opens_its_mod
     expect(page.locator("#results")).to_contain_text("microsoft/phi-2")
     assert page.locator("#results tr[data-model]").count() == 1
     expect(page.locator("#architecture-note")).to_contain_text("PhiForCausalLM")
+
+
+def test_the_live_grid_takes_the_painted_ones_place_without_a_jump(page: Page, sample_app):
+    from tests.e2e.test_first_response import CLS
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.add_init_script(CLS)
+    page.goto(sample_app.url + "/grid?sort=regressed")
+    expect(page.locator("#grid-box #grid-table")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#first-paint")).to_have_count(0, timeout=TIMEOUT)
+    for element_id in ("grid-table", "grid-form", "grid-summary", "header"):
+        assert page.locator(f"[id='{element_id}']").count() == 1, element_id
+    assert page.evaluate("window.__cls") <= 0.1
+
+
+def test_without_javascript_the_grid_is_read_and_its_form_changes_it(browser, sample_app):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(sample_app.url + "/grid")
+        expect(page.locator("#first-paint #g-Qwen3ForCausalLM")).to_contain_text("works since")
+        page.locator("#grid-form input[name=q]").fill("gemma2")
+        page.locator("#grid-form select[name=sort]").select_option("name")
+        page.locator("#grid-form button").click()
+        expect(page.locator("#grid-summary")).to_contain_text("1 architecture")
+        assert "q=gemma2" in page.url and "sort=name" in page.url
+        page.locator("#g-Gemma2ForCausalLM td a").last.click()
+        expect(page.locator("#first-paint tbody tr")).to_have_count(3)  # its three models on the newest stack
+    finally:
+        context.close()
