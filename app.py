@@ -30,6 +30,7 @@ from components.web.gradio.pages import charts as charts_page
 from components.web.gradio.pages import compare as compare_page
 from components.web.gradio.pages import endpoints as endpoints_page
 from components.web.gradio.pages import failures as failures_page
+from components.web.gradio.pages import grid as grid_page
 from components.web.gradio.pages import wanted as wanted_page
 from components.web.gradio.pages.models import ModelsPage
 from components.web.gradio.pages.wiring import PAGE_EVENT
@@ -61,6 +62,7 @@ def _lay_out(sources: Sources) -> gr.Blocks:
         ("Compare stacks", "compare", lambda: compare_page.build(demo.load, sources)),
         ("Charts", "charts", lambda: charts_page.build(demo.load, sources)),
         ("Architectures", "architectures", lambda: architectures_page.build(demo.load, sources)),
+        ("Grid", grid_page.PATH, None),  # its load event fills the notice too (below)
         ("Failures", "failures", lambda: failures_page.build(demo.load, sources)),
         ("Wanted", "wanted", lambda: wanted_page.build(demo.load, sources)),
         ("About", "about", lambda: gr.Markdown((ROOT / "assets" / "about.md").read_text(encoding="utf-8"))),
@@ -68,6 +70,9 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     for name, path, lay_out in pages:
         with demo.route(name, f"/{path}"):
             header = page_top()
+            if lay_out is None:  # the Grid: one event fills the notice and the grid, so its painted grid swaps at once
+                grid_page.build(demo.load, sources, header)
+                continue
             demo.load(lambda: notice.page_header(sources, sources.now()), None, header, **PAGE_EVENT)
             lay_out()
 

@@ -15,7 +15,7 @@ evaluated (no `from __future__ import annotations`): Gradio reads them as types,
 """
 
 import typing
-from typing import Annotated, cast
+from typing import Annotated, Literal, cast
 
 from typing_extensions import TypedDict, is_typeddict
 
@@ -36,6 +36,10 @@ __all__ = [
     "FailureCause",
     "FailuresAnswer",
     "FixedIn",
+    "GridAnswer",
+    "GridCell",
+    "GridRow",
+    "GridStack",
     "HistoryEntry",
     "LookupAnswer",
     "ModelCause",
@@ -211,6 +215,57 @@ class ArchitectureAnswer(TypedDict):
     tested: Annotated[int, "how many models of it were run on the stack (excluded ones are not)"]
     passed: Annotated[int, "how many of them passed"]
     models: Annotated[list[ArchitectureModel], "its models on the stack, smallest first"]
+
+
+# what a grid cell says, an enum: pydantic writes it into the OpenAPI document
+GridStatus = Literal["pass", "fail", "partial", "untested"]
+
+
+class GridStack(TypedDict):
+    """A stack of the grid's library (a column of the grid)."""
+
+    neuronx_cc: NeuronxCc
+    library_version: LibraryVersion
+
+
+class GridCell(TypedDict):
+    """An architecture on one stack: each of its models counted once, by its newest run there."""
+
+    status: Annotated[
+        GridStatus,
+        '"pass" (a PASS and no FAIL), "fail" (a FAIL and no PASS), "partial" (both) or "untested" (neither: excluded and other results set no status)',
+    ]
+    passed: Annotated[int, "how many of its models passed"]
+    failed: Annotated[int, "how many failed"]
+    excluded: Annotated[int, "how many were deliberately not tested"]
+    other: Annotated[int, "how many have any other result"]
+    regressed: Annotated[int, "how many fail here and passed on the nearest older stack where they passed or failed"]
+
+
+class GridRow(TypedDict):
+    """One architecture across the library's stacks."""
+
+    architecture: Annotated[str, "the model class the Hub records name, e.g. LlamaForCausalLM"]
+    models: Annotated[int, "how many distinct models of it have a run on any of the stacks"]
+    cells: Annotated[list[GridCell], "one per stack, in the order of stacks"]
+    works_since: Annotated[
+        GridStack | None,
+        "when its newest tested cell passes: the oldest stack of the unbroken run of passing cells reaching it (untested cells skipped); else null",
+    ]
+    regressed_since: Annotated[
+        GridStack | None,
+        "of its models that fail on its newest tested stack and passed on an older one, the oldest stack where such a model's unbroken run of FAILs began; null when none",
+    ]
+
+
+class GridAnswer(TypedDict):
+    """Every architecture of one library across its stacks."""
+
+    library: Annotated[str, "the library of the stacks (pip's spelling)"]
+    task: Annotated[str, 'the task counted ("" for all)']
+    stacks: Annotated[list[GridStack], "the library's stacks, oldest first"]
+    unknown_architecture_models: Annotated[int, "models left out because their architecture is unknown"]
+    rows: Annotated[list[GridRow], "one per architecture, most models first"]
 
 
 class BaseModelEvidence(TypedDict):

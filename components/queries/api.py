@@ -32,12 +32,14 @@ from components.queries import (
     views,
 )
 from components.queries import compare as comparison
+from components.queries import grid as support_grid
 from components.queries import wanted as wanted_models
 from components.queries.answers import (
     ArchitectureAnswer,
     CompareAnswer,
     ConfigCheckAnswer,
     FailuresAnswer,
+    GridAnswer,
     LookupAnswer,
     RowAnswer,
     StackAnswer,
@@ -130,7 +132,7 @@ def _expectation_rules() -> str:
 
 # The named endpoints, each served under its method's name (`/search` is `Api.search`); `search_by_size`
 # is GET /api/v1/search's, not a named endpoint.
-NAMED = ("stacks", "search", "lookup", "compare", "architectures", "failures", "check_config", "wanted")
+NAMED = ("stacks", "search", "lookup", "compare", "architectures", "failures", "check_config", "wanted", "grid")
 
 
 # Gradio reads each line of an Args or Returns entry as its own item, so every description below
@@ -257,6 +259,22 @@ class Api:
         offered = ["", *views.task_choices(now.snapshot, now.rankings, now.records)]
         task_text = arguments.task(task, offered, "the data")
         return architectures.architectures(now.snapshot, now.records, stack, task_text)
+
+    @documented(
+        "stacks oldest first; rows most models first; each model counts once per stack, by its newest run there; models whose architecture is unknown are left out and counted"
+    )
+    def grid(self, library: str = "", task: str = "") -> GridAnswer:
+        """Every architecture of one library across all its stacks: one cell per stack, and since when each works or has regressed.
+
+        Args:
+            library: a library in the data such as "transformers" (the default, for ""), "diffusers" or "sentence-transformers"; any other is an error naming the libraries.
+            task: a Hub task (pipeline tag) such as "text-generation"; only models of that task are counted; "" means all tasks; a task not in the data is an error naming the tasks.
+        """
+        now = self.sources.now()
+        library_name = support_grid.library_asked(now.snapshot, library)
+        offered = ["", *views.task_choices(now.snapshot, now.rankings, now.records)]
+        task_text = arguments.task(task, offered, "the data")
+        return support_grid.grid(now.snapshot, now.records, library_name, task_text)
 
     @documented(
         f"changed means: {comparison.DEFAULT_THRESHOLDS.describe()}; each entry has model_id and each side's fields with the suffix _a or _b",

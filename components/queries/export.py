@@ -79,9 +79,14 @@ def to_bytes(result: ViewResult, fmt: str) -> bytes:
 
     Raises ValueError for an unknown format.
     """
+    return table_bytes(export_table(result), fmt)
+
+
+def table_bytes(table: pa.Table, fmt: str) -> bytes:
+    """A typed table as the bytes of a `fmt` file (a view's rows, the support grid's cells), made in memory, the
+    CSV defused (`csv_frame`). Raises ValueError for an unknown format."""
     if fmt not in FORMATS:
         raise ValueError(f"export format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    table = export_table(result)
     if fmt == "csv":
         return csv_frame(table).to_csv(index=False).encode("utf-8")
     buffer = io.BytesIO()

@@ -19,7 +19,8 @@ from components.sources.snapshot import Snapshot, Stack
 
 HUB = "https://huggingface.co"
 # every parameter a link to the Models page may carry (`build` writes them, `parse` and `StackRef` read them)
-LINK_PARAMS = ("model", "view", "task", "q", "size", "sort", "neuronx_cc", "library", "library_version", "transformers")
+LINK_PARAMS = ("model", "view", "task", "q", "size", "sort", "neuronx_cc", "library", "library_version", "transformers",
+               "architecture")  # fmt: skip
 MAX_VALUE = settings.LINK_VALUE.value
 # What a host may be: a name or an IPv4/IPv6 address, and a port. Anything else is not echoed into links.
 HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?")
@@ -56,7 +57,9 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
         return value[:MAX_VALUE] if isinstance(value, str) else ""
 
     asked = StackRef.from_params(params)
-    query = normalise(get("q"), get("view") or SELECTED, get("task"), asked.neuronx_cc, asked.spec, get("size"))
+    query = normalise(
+        get("q"), get("view") or SELECTED, get("task"), asked.neuronx_cc, asked.spec, get("size"), get("architecture")
+    )
     if tasks is not None and query.task not in tasks:
         query = replace(query, task="")
     # a Hub id not in the data gets the same "not tested" answer as /lookup; anything else is not a model
@@ -116,6 +119,7 @@ def build(state: PageState) -> str:
         ("task", q.task),
         ("q", q.text),
         ("size", q.size),
+        ("architecture", q.architecture),
         ("sort", state.sort),
         *StackRef.asked(q.neuronx_cc, q.library_version).params(),
     ]

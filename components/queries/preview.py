@@ -27,6 +27,7 @@ PAGES = {
     "compare": ("Compare stacks", "What changed between two Neuron SDK stacks: models fixed, broken and still failing"),
     "charts": ("Charts", "Pass rates of Hub models on AWS Trainium, stack by stack"),
     "architectures": ("Architectures", "Which model architectures run on AWS Trainium with torch-neuronx"),
+    "grid": ("Grid", "Which model architectures run on each Neuron SDK stack, and since when"),
     "failures": ("Failures", "Why models fail on AWS Trainium: failures grouped by cause, with fixes"),
     "about": ("About", "How models are tested on AWS Trainium and what a result means"),
     "wanted": ("Wanted", "The untested models people look up most, for the dataset's maintainers to test next"),
@@ -113,6 +114,7 @@ def view_words(query: views.Query) -> str:
     words += [query.task] if query.task else []
     words += [f"“{query.text}”"] if query.text else []
     words += [sizes.label(query.size)] if query.size else []
+    words += [query.architecture] if query.architecture else []
     return " · ".join(words)
 
 

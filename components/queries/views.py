@@ -49,6 +49,7 @@ class Query:
     neuronx_cc: str = ""
     library_version: str = ""
     size: str = ""  # a size range in billions ("1-10", "100-"; `sizes`), "" for any size
+    architecture: str = ""  # only models of this architecture (a Grid cell's link, `architecture=`), "" for all
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ def normalise(
     neuronx_cc: object = "",
     library_version: object = "",
     size: object = "",
+    architecture: object = "",
 ) -> Query:
     """Turn whatever arrived (a form, an API call, a URL) into a valid Query (an unreadable size: any size)."""
     view_text = str(view or "").strip().lower()
@@ -115,6 +117,7 @@ def normalise(
         neuronx_cc=str(neuronx_cc or "").strip()[:MAX_QUERY],
         library_version=str(library_version or "").strip()[:MAX_QUERY],
         size=sizes.normalise(size),
+        architecture=str(architecture or "").strip()[:MAX_QUERY],
     )
 
 
@@ -164,6 +167,8 @@ def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Que
     keep, unknown = sizes.in_range(sizes.parameter_counts(frame["num_parameters"]), query.size)
     if query.size:
         frame = frame[keep].reset_index(drop=True)
+    if query.architecture:  # compared as the Hub record writes it: a model of unknown architecture is left out
+        frame = frame[(frame["architecture"] == query.architecture).to_numpy(dtype=bool)].reset_index(drop=True)
     return ViewResult(stack, frame, query, int(unknown.sum()) if query.size else 0)
 
 

@@ -44,7 +44,7 @@ from components.web.middleware import (
     streams,
 )
 from components.web.middleware.observed import Observed
-from components.web.routes import api_v1, badge_feed, card, downloads, health, scripts, wanted, webhook
+from components.web.routes import api_v1, badge_feed, card, downloads, grid_feed, health, scripts, wanted, webhook
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +218,7 @@ class PeerCappedH11Protocol(DeadlineH11Protocol):
 
 def routes(sources: Sources, watched: metrics.Metrics | None = None) -> list[BaseRoute]:
     """Every route the app serves itself, ahead of Gradio's: the webhook, the downloads, the badge and feed,
-    the plain HTTP API, the link preview card, the wanted feed and the busy tab's script; the probes and
+    the plain HTTP API, the link preview card, the wanted and grid feeds and the busy tab's script; the probes and
     `watched`'s `/metrics`."""
     return [
         *health.routes(sources, watched),
@@ -228,6 +228,7 @@ def routes(sources: Sources, watched: metrics.Metrics | None = None) -> list[Bas
         *api_v1.routes(sources),
         *card.routes(sources),
         *wanted.routes(sources),
+        *grid_feed.routes(sources),
         *scripts.routes(),
     ]
 

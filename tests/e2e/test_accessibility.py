@@ -22,6 +22,7 @@ PAGES = [
     ("compare", "/compare", "#compare-counts"),
     ("charts", "/charts", "#chart-wall .js-plotly-plot"),
     ("architectures", "/architectures", "#arch-table"),
+    ("grid", "/grid?sort=regressed", "#grid-box #grid-table"),
     ("failures", "/failures?cause=v1-", "#failures-summary"),
     ("model failed", "/?model=llava-hf/llava-1.5-7b-hf&neuronx_cc=2.28.7631.0&transformers=5.0.0", "#cause"),
     ("about", "/about", "#header .provenance"),

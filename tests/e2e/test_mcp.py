@@ -1,4 +1,4 @@
-"""The named endpoints as MCP tools: eight of them, with their arguments and readable descriptions."""
+"""The named endpoints as MCP tools: nine of them, with their arguments and readable descriptions."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ EXPECTED = {
     "failures": {"neuronx_cc", "library_version"},
     "check_config": {"config_json", "neuronx_cc", "library_version"},
     "wanted": set(),
+    "grid": {"library", "task"},
 }
 
 
@@ -22,7 +23,7 @@ def schema(url: str) -> list[dict]:
         return json.load(r)
 
 
-def test_the_schema_lists_exactly_the_eight_tools_with_their_arguments(sample_app):
+def test_the_schema_lists_exactly_the_nine_tools_with_their_arguments(sample_app):
     tools = {t["name"]: t for t in schema(sample_app.url)}
     assert set(tools) == set(EXPECTED)
     for name, arguments in EXPECTED.items():
@@ -60,16 +61,17 @@ def call_tools(url: str, calls: list[tuple[str, dict]]) -> list:
 
 def test_an_mcp_client_parses_every_answer_as_json(sample_app):
     config = '{"architectures": ["Qwen3ForCausalLM"], "hidden_size": 1024, "num_hidden_layers": 28, "num_attention_heads": 16}'
-    lookup, search, stacks, checked = call_tools(
+    lookup, search, stacks, checked, grid = call_tools(
         sample_app.url,
         [
             ("lookup", {"model_id": "Qwen/Qwen3-0.6B", "neuronx_cc": "", "library_version": ""}),
             ("search", {"query": "qwen3", "view": "trending", "task": "", "neuronx_cc": "", "library_version": ""}),
             ("stacks", {}),
             ("check_config", {"config_json": config, "neuronx_cc": "", "library_version": ""}),
+            ("grid", {"library": "", "task": "text-generation"}),
         ],
     )
-    for result in (lookup, search, stacks, checked):
+    for result in (lookup, search, stacks, checked, grid):
         assert not result.isError and [c.type for c in result.content] == ["text"]
     answer = json.loads(lookup.content[0].text)  # JSON, not Python's repr ({'notes': None})
     assert answer["model_id"] == "Qwen/Qwen3-0.6B" and answer["result"] == "PASS" and type(answer["tp"]) is int
@@ -78,6 +80,8 @@ def test_an_mcp_client_parses_every_answer_as_json(sample_app):
     assert rows and all(type(r["rank"]) is int for r in rows) and {r["task"] for r in rows} == {"text-generation"}
     assert json.loads(stacks.content[0].text)[0]["models"] > 0
     assert json.loads(checked.content[0].text)["architecture"] == "Qwen3ForCausalLM"
+    rows = {r["architecture"]: r for r in json.loads(grid.content[0].text)["rows"]}
+    assert rows["PhiForCausalLM"]["regressed_since"]["library_version"] == "5.0.0"
 
 
 def test_the_api_page_describes_each_answers_fields(sample_app):

@@ -7,6 +7,7 @@ OTHER_PAGES = {
     "compare": "compare-result",
     "charts": "chart-wall",
     "architectures": "arch-table",
+    "grid": "grid-box",
     "failures": "failures-result",
     "wanted": "wanted-result",
 }

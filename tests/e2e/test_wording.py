@@ -24,6 +24,7 @@ PAGES = {
     "compare": "/compare",
     "charts": "/charts",
     "architectures": "/architectures",
+    "grid": "/grid",
     "failures": "/failures",
     "wanted": "/wanted",
     "about": "/about",

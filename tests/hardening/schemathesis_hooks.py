@@ -1,9 +1,10 @@
-"""Schemathesis hooks for `test_no_server_errors.py`: the two rules of the API that its OpenAPI document cannot
+"""Schemathesis hooks for `test_no_server_errors.py`: the rules of the API that its OpenAPI document cannot
 state (`routes/openapi.py`'s FORMS), given to the generator so that "valid data is accepted" is checked on
 every other value.
 
 - A task must be one the data has: the test passes those (every view offers them) in env `API_TASKS`, a JSON
   list, and each `task` parameter takes them as its values.
+- A library must be one the data has (`/grid`): env `API_LIBRARIES`, a JSON list, as for tasks.
 - A size range's low end must be below its high end: a generated range the wrong way round is turned round.
 """
 
@@ -20,12 +21,12 @@ RANGE = re.compile(r"^(\d[\d.]*)-(\d[\d.]*)$")
 
 @schemathesis.hook
 def before_load_schema(context, raw_schema):
-    tasks = json.loads(os.environ["API_TASKS"])
+    taken = {"task": json.loads(os.environ["API_TASKS"]), "library": json.loads(os.environ.get("API_LIBRARIES", "[]"))}
     for path in raw_schema.get("paths", {}).values():
         for operation in path.values():
             for parameter in operation.get("parameters", ()):
-                if parameter.get("name") == "task":
-                    parameter["schema"] = {"type": "string", "enum": ["", *tasks]}  # "": the view's default
+                if parameter.get("name") in taken:  # "": the default (the view's task, transformers)
+                    parameter["schema"] = {"type": "string", "enum": ["", *taken[parameter["name"]]]}
 
 
 @schemathesis.hook

@@ -19,15 +19,17 @@ OWN = (
     "/api/v1/failures",
     "/api/v1/architectures",
     "/api/v1/wanted",
+    "/api/v1/grid",
     "/api/v1/openapi.json",
     "/badge?model=Qwen/Qwen3-0.6B",
     "/feed.atom",
     "/wanted.atom",
+    "/grid.atom",
     "/card.png?model=Qwen/Qwen3-0.6B",
     "/export/csv",
     "/busy.js",
 )
-PAGES = ("/", "/compare", "/failures", "/architectures", "/wanted", "/about", "/charts", "/endpoints")
+PAGES = ("/", "/compare", "/failures", "/architectures", "/grid", "/wanted", "/about", "/charts", "/endpoints")
 OTHER_METHODS = ("PUT", "DELETE", "PATCH")
 
 

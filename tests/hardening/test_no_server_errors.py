@@ -20,11 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from components.queries import grid
+from components.sources.dataset import SAMPLE_DIR, load
 from tests.helpers import ROOT, SAMPLE_ARGS, Server
 
 MCP = "/gradio_api/mcp/"
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-PAGES = ("/", "/compare", "/failures", "/architectures", "/wanted", "/about", "/charts", "/endpoints")
+PAGES = ("/", "/compare", "/failures", "/architectures", "/grid", "/wanted", "/about", "/charts", "/endpoints")
 # What the pages and Gradio's page routes read from a query, and some they do not.
 PARAMETERS = ("model", "view", "task", "q", "size", "neuronx_cc", "transformers", "library", "library_version",
               "page", "deep_link", "__theme", "rows", "x")  # fmt: skip
@@ -128,7 +130,9 @@ def test_schemathesis_finds_nothing_in_api_v1(app, tmp_path):
     ]  # fmt: skip
     tasks = tasks_every_view_offers()
     assert tasks  # the hooks need some: an empty list would let only "" through
-    env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS, "API_TASKS": json.dumps(tasks), "PYTHONPATH": str(ROOT)}
+    libraries = grid.libraries(load(SAMPLE_DIR))  # /grid takes a library the data has, as a task
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS, "API_TASKS": json.dumps(tasks),
+           "API_LIBRARIES": json.dumps(libraries), "PYTHONPATH": str(ROOT)}  # fmt: skip
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
-    assert "8/8" in run.stdout  # every operation of the document was tested
+    assert "9/9" in run.stdout  # every operation of the document was tested

@@ -101,6 +101,7 @@ def argument_pools(api: Api) -> dict[str, list]:
         "query": ["", "qwen", "llama 8b", "no-such-model-anywhere"],
         "view": list(VIEWS),
         "task": ["", "text-generation", "image-text-to-text", "text-to-image"],
+        "library": ["", "transformers", "diffusers", "sentence-transformers"],
         "config_json": [
             '{"architectures": ["Qwen3ForCausalLM"], "hidden_size": 1024, "num_hidden_layers": 28, '
             '"num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936}',

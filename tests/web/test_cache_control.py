@@ -13,7 +13,7 @@ from components.web.gradio import mount
 from tests.web.routes.test_health import sample_sources
 
 SHARED = ("/api/v1/stacks", "/card.png?model=Qwen/Qwen3-0.6B", "/badge?model=Qwen/Qwen3-0.6B", "/feed.atom",
-          "/wanted.atom")  # fmt: skip
+          "/wanted.atom", "/grid.atom", "/api/v1/grid")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,8 @@ def test_on_a_space_the_page_varies_only_with_the_encoding(client, monkeypatch):
 
 # Pages and feeds (their links name the app's origin), then what a shared cache may keep or not, the app's and
 # Gradio's: the rule below holds for each one a cache may keep.
-SHAPED_BY_ORIGIN = ("/?model=Qwen/Qwen3-0.6B", "/?q=qwen", "/compare", "/wanted", "/feed.atom", "/wanted.atom")
+SHAPED_BY_ORIGIN = ("/?model=Qwen/Qwen3-0.6B", "/?q=qwen", "/compare", "/wanted", "/grid", "/feed.atom", "/wanted.atom",
+                    "/grid.atom")  # fmt: skip
 ANSWERS = (*SHARED, *SHAPED_BY_ORIGIN[:4], "/api/v1/openapi.json", "/api/v1/lookup?model=Qwen/Qwen3-0.6B",
            "/busy.js", "/config", "/gradio_api/info", "/theme.css")  # fmt: skip
 

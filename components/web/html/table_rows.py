@@ -16,7 +16,7 @@ from markupsafe import Markup
 from components.queries import links, ordering, sizes, snippets, views
 from components.sources.app_sources import Moment
 from components.sources.records import hub_id
-from components.web.html import downloads, evidence, table
+from components.web.html import downloads, evidence, grid, table
 from components.web.html.config_check import snippets_html
 
 
@@ -61,6 +61,7 @@ def table_rows(now: Moment, query: views.Query, limit: int, sort: str) -> TableR
     elif result.total:
         summary += downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT
     summary += table.size_note(result.size_unknown, sizes.label(query.size))
+    summary += grid.architecture_note(query)  # a Grid cell's link: which architecture, and the way back
     pandas_code, sql = snippets.view_snippets(result)
     rows = table.live_rows(
         shown, query.view, order, lambda opened, asked: links.build(links.PageState(query, opened, sort=asked))

@@ -38,6 +38,7 @@ from components.web import cache_control, etags, page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, base_url, page_query
 from components.web.html import busy, first_paint, without_scripts
+from components.web.html import grid as html_grid
 
 MAX_BODY = settings.PAGE_SCAN.value
 GRADIO_PAGES = settings.GRADIO_PAGES.value
@@ -90,6 +91,8 @@ def rewrite(
     elif page == "":
         first = previews.first_rows(moment, params)
         content = without_scripts.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)
+    elif page == "grid":  # the whole grid, usable with scripts off (its form is a GET form)
+        content = first_paint.page_block(preview) + html_grid.STYLE + html_grid.page_for(moment, params)[1]
     else:
         content = first_paint.page_block(preview)
     html = re.sub(_GRADIO_TAG, "", slim(html))

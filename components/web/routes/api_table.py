@@ -45,6 +45,7 @@ class Endpoint:
     name: str
     body: str | None = None
     function: str = ""  # the `Api` method that answers, when not `name` (a route may take more than the endpoint)
+    kept: bool = False  # its answer is one object per data moment, never changed: its JSON is kept with it (`api_v1`)
 
     @property
     def answers_with(self) -> str:
@@ -70,6 +71,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("architectures"),
     Endpoint("check_config", body="config_json"),
     Endpoint("wanted"),
+    Endpoint("grid", kept=True),  # `grid.grid` is memoised per snapshot and read-only
 )
 
 

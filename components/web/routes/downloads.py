@@ -1,7 +1,7 @@
 """The CSV and Parquet downloads of a view: plain links, served by a route of their own.
 
 `GET /export/csv?<the page's link>` (or `/export/parquet`) sends every row the link's filters match,
-not only the rows shown, as a file made in memory: no download writes to disk, so no caller can
+not only the rows shown (`page=grid` and the Grid page's link: the support grid, one row per architecture and stack), as a file made in memory: no download writes to disk, so no caller can
 pile files up and nothing is left behind when the app stops. A link needs no component, event or script on the
 page (a download button and its hidden file component weighed ~10 KB of the first page), and it
 can be copied, opened in a new tab or fetched with curl.
@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from components.queries import export, links, views
+from components.queries import export, grid, links, views
 from components.runtime import settings
 from components.sources.app_sources import Sources
 
@@ -29,6 +29,10 @@ class Downloads:
         """Every row the link's filters match, as a `fmt` file: (its name, its bytes)."""
         now = self.sources.now()
         snapshot, rankings, records = now.snapshot, now.rankings, now.records
+        if params.get("page") == grid.PATH:  # the Grid page's links: its cells, one row per architecture and stack
+            view = grid.grid_view(params, snapshot, views.task_choices(snapshot, rankings, records))
+            answer = grid.grid(snapshot, records, view.library, view.task)
+            return grid.file_name(answer, fmt), export.table_bytes(grid.export_table(answer), fmt)
         state = links.parse(params, snapshot, views.task_choices(snapshot, rankings, records))
         result = views.select(snapshot, rankings, state.query, records)
         return export.file_name(result, fmt), export.to_bytes(result, fmt)

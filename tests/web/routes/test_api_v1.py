@@ -36,6 +36,8 @@ SAME = [
     ("failures", {}, ("failures",)),
     ("failures", {"neuronx_cc": OLD_CC}, ("failures", OLD_CC)),
     ("architectures", {"task": "text-generation"}, ("architectures", "", "", "text-generation")),
+    ("grid", {}, ("grid",)),
+    ("grid", {"library": "Transformers", "task": "text-generation"}, ("grid", "Transformers", "text-generation")),
 ]  # fmt: skip
 
 
@@ -71,7 +73,7 @@ def test_the_parameters_are_the_endpoints_arguments_under_their_http_names():
         "lookup": ["model", "neuronx_cc", "library_version"],
         "compare": ["neuronx_cc_a", "library_version_a", "neuronx_cc_b", "library_version_b"],
         "failures": ["neuronx_cc", "library_version"], "architectures": ["neuronx_cc", "library_version", "task"],
-        "wanted": [],
+        "wanted": [], "grid": ["library", "task"],
     }  # fmt: skip
     lookup = api_v1.parameters(api.lookup, api_v1.Endpoint("lookup"))
     assert [p.required for p in lookup] == [True, False, False] and "Hub id" in lookup[0].description
@@ -162,6 +164,8 @@ def test_any_origin_may_read_and_a_preflight_is_answered(http):
             f"No tested stack matches neuronx-cc 2.99.0. Known stacks: {NEW_CC}",
         ),
         ("architectures", "library_version=diffusers==1.0", 404, "Known stacks:"),
+        ("grid", "library=%3Cb%3E", 400, "parameter 'library' is '<b>'; the data has the libraries transformers"),
+        ("grid", "task=bogus", 400, "parameter 'task' is 'bogus'; the data has the tasks \"\" (all tasks)"),
         ("no-such-route", "", 404, "no such route '/api/v1/no-such-route'; the routes are /api/v1/stacks"),
     ],
 )
@@ -181,6 +185,8 @@ def test_each_refusal_is_json_naming_what_was_wrong(http, caplog, name, query, s
         ("search", {"task": "bogus"}, ("search", "", "selected", "bogus")),
         ("search", {"view": "downloads", "task": "text-to-image"}, ("search", "", "downloads", "text-to-image")),
         ("architectures", {"task": "bogus"}, ("architectures", "", "", "bogus")),
+        ("grid", {"library": "diffusers"}, ("grid", "diffusers")),
+        ("grid", {"task": "bogus"}, ("grid", "", "bogus")),
         ("lookup", {"model": "not a model id!!"}, ("lookup", "not a model id!!")),
         ("lookup", {"model": "evil/<img>", "neuronx_cc": "2.99.0"}, ("lookup_on_stack", "evil/<img>", "2.99.0")),
     ],

@@ -11,8 +11,9 @@ from collections.abc import Callable
 import gradio as gr
 from markupsafe import Markup
 
-from components.domain.stacks import PICKER_PARTS, picker_choices
+from components.domain.stacks import PICKER_PARTS, UnknownStack, picker_choices
 from components.queries import compare
+from components.queries.links import MAX_VALUE
 from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.gradio.pages.wiring import PAGE_EVENT, answering, by_name, components
@@ -38,9 +39,15 @@ class ComparePage:
             self.stack_b = gr.Dropdown(label=f"B (to): {PICKER_PARTS}", elem_id="compare-b", scale=1, min_width=260)
         self.result = gr.HTML(elem_id="compare-result", css_template=CSS)
 
-    def on_open(self, stack_a: str | None = None, stack_b: str | None = None) -> dict:
-        """Fill the pickers (keeping a choice that is still in the data) and show the comparison."""
+    def on_open(
+        self, stack_a: str | None = None, stack_b: str | None = None, request: gr.Request | None = None
+    ) -> dict:
+        """Fill the pickers (keeping a choice that is still in the data) and show the comparison. A link names
+        its stacks as /compare's arguments do (`neuronx_cc_a`, `library_version_a`, `…_b`: the Grid's links);
+        an unknown one falls back to the default."""
         snapshot = self.sources.now().snapshot
+        params = dict(request.query_params) if request is not None else {}
+        stack_a, stack_b = (stack_a or _linked(snapshot, params, "a")), (stack_b or _linked(snapshot, params, "b"))
         a, b = self._stacks(snapshot, stack_a, stack_b)
         choices = picker_choices(snapshot.stacks)
         return {
@@ -61,6 +68,18 @@ class ComparePage:
     @staticmethod
     def _draw(snapshot: Snapshot, stack_a: Stack | None, stack_b: Stack | None) -> Markup:
         return comparison_html(compare.compare(snapshot, stack_a, stack_b), stack_a, stack_b)
+
+
+def _linked(snapshot: Snapshot, params: dict[str, str], side: str) -> str | None:
+    """The picker value of the stack a link names for `side` ("a" or "b"), or None."""
+    cc, spec = params.get(f"neuronx_cc_{side}", ""), params.get(f"library_version_{side}", "")
+    if not (cc or spec):
+        return None
+    try:
+        stack = snapshot.resolve_stack(cc[:MAX_VALUE], spec[:MAX_VALUE])
+    except UnknownStack:
+        return None
+    return stack.picker_value if stack else None
 
 
 def build(opened: Callable, sources: Sources) -> None:

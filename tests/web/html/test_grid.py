@@ -1,0 +1,106 @@
+"""components/web/html/grid.py: the Grid page's content says what the grid answer says, cell by cell, each cell
+links its models on that stack (and `architecture=` filters the Models view to them), and names are escaped."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from components.queries import links, views
+from components.queries.grid import GridView, grid
+from components.sources.app_sources import Moment
+from components.sources.rankings import empty_rankings
+from components.sources.records import ModelRecord, Records
+from components.web.html.grid import grid_page, page_for
+from tests.helpers import row, write
+from tests.queries.grid_stacks import STACKS, four_stacks
+
+CELL = re.compile(
+    r'<td class="g-(\w+)">(?:<a href="([^"]*)">)?<b>\S+ (\w+)</b><small>(?:(\d+)✓ (\d+)✗)?</small>(.*?)</td>'
+)
+
+
+def painted(content: str) -> dict[str, dict]:
+    """Each row of the painted grid: its name, notes and cells as (status, passed, failed, regressed, link)."""
+    found = {}
+    for name, head, cells in re.findall(
+        r'<tr id="[^"]*"><th scope="row"><code>(.*?)</code>(.*?)</th>(.*?)</tr>', content
+    ):
+        parsed = []
+        for status_class, href, status, passed, failed, rest in CELL.findall(cells):
+            assert status_class == status
+            regressed = re.search(r"↓ (\d+) regressed", rest)
+            parsed.append((status, int(passed or 0), int(failed or 0), int(regressed[1]) if regressed else 0,
+                           html.unescape(href)))  # fmt: skip
+        found[html.unescape(name)] = {"head": head, "cells": parsed}
+    return found
+
+
+@pytest.fixture
+def made(tmp_path):
+    return four_stacks(tmp_path)
+
+
+def test_the_painted_grid_is_the_api_answer_cell_by_cell(made):
+    snapshot, records = made
+    answer = grid(snapshot, records)
+    shown = painted(str(grid_page(answer, GridView(), ["transformers"], ["text-generation"])))
+    assert list(shown) == [r["architecture"] for r in answer["rows"]]
+    for r in answer["rows"]:
+        cells = shown[r["architecture"]]["cells"]
+        assert [(c[0], c[1], c[2], c[3]) for c in cells] == [
+            (c["status"], c["passed"], c["failed"], c["regressed"]) for c in r["cells"]
+        ], r["architecture"]
+        head = shown[r["architecture"]]["head"]
+        assert ("works since" in head) == (r["works_since"] is not None)
+        assert ("regressed since" in head) == (r["regressed_since"] is not None)
+    # the regression across a gap links Compare: the stack before the one it broke on, and that one
+    gap = shown["GapForCausalLM"]["head"]
+    link = dict(parse_qsl(urlsplit(html.unescape(re.search(r'href="([^"]*)"', gap)[1])).query))
+    assert link == {"neuronx_cc_a": STACKS[1][0], "library_version_a": STACKS[1][1],
+                    "neuronx_cc_b": STACKS[2][0], "library_version_b": STACKS[2][1]}  # fmt: skip
+
+
+def test_each_cell_links_the_models_view_of_its_architecture_on_its_stack(made):
+    snapshot, records = made
+    answer = grid(snapshot, records)
+    shown = painted(str(grid_page(answer, GridView(), ["transformers"], [])))
+    moment = Moment(snapshot, empty_rankings("none"), records)
+    for name, found in shown.items():
+        for j, (status, passed, failed, _, href) in enumerate(found["cells"]):
+            if not href:  # a cell without any run links nowhere
+                assert status == "untested"
+                continue
+            params = dict(parse_qsl(urlsplit(href).query))
+            assert params["architecture"] == name and params["neuronx_cc"] == STACKS[j][0].split("+")[0]
+            state = links.opened(params, snapshot, moment.rankings, records)
+            rows = views.select(snapshot, moment.rankings, state.query, records).frame
+            assert set(rows["architecture"]) == {name}
+            assert (rows["kind"] == "pass").sum() == passed and (rows["kind"] == "fail").sum() == failed
+            assert links.build(state).startswith("architecture=")  # the link the page then shows keeps it
+
+
+def test_the_page_keeps_what_a_link_asks_and_falls_back_on_what_it_cannot_read(made):
+    snapshot, records = made
+    moment = Moment(snapshot, empty_rankings("none"), records)
+    view, content = page_for(moment, {"q": "gap", "sort": "regressed", "library": "nope", "task": "<b>"})
+    assert view == GridView("transformers", "", "gap", "regressed")
+    assert list(painted(str(content))) == ["GapForCausalLM"]
+    assert '<option value="regressed" selected>' in str(content) and 'value="gap"' in str(content)
+    assert (
+        page_for(moment, {"q": "gap", "sort": "regressed"})[1] is page_for(moment, {"q": "gap", "sort": "regressed"})[1]
+    )
+
+
+def test_a_hostile_architecture_name_is_text(tmp_path):
+    evil = "<img src=x onerror=alert(1)>ForCausalLM"
+    write(tmp_path / "a.parquet", [row("evil/model-1B")])
+    from components.sources.dataset import load
+
+    snapshot = load(tmp_path)
+    records = Records({"evil/model-1B": ModelRecord("evil/model-1B", architecture=evil)}, "test")
+    content = str(grid_page(grid(snapshot, records), GridView(text="img"), ["transformers"], []))
+    assert "<img" not in content and "&lt;img src=x onerror=alert(1)&gt;ForCausalLM" in content
