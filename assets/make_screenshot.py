@@ -74,7 +74,7 @@ def shoot(
         page.locator("#results [role=gridcell]").first.wait_for(timeout=30000)
         if click_first_row:
             page.locator("#results [role=gridcell]").first.click(position={"x": 4, "y": 4})
-            page.locator("#details-summary h3").wait_for(timeout=10000)
+            page.locator("#details-summary h2").wait_for(timeout=10000)
         if top:
             page.locator(top).evaluate("(el) => el.scrollIntoView()")
         page.wait_for_timeout(1200)
@@ -92,7 +92,7 @@ def docs_shot(url: str, shot: Shot) -> None:
         page.locator("#results [role=gridcell]").first.wait_for(timeout=30000)
         if shot.tap:
             page.locator("#results tbody tr", has_text=shot.tap).first.tap()
-            page.locator("#details-summary h3", has_text=shot.tap).wait_for(timeout=30000)
+            page.locator("#details-summary h2", has_text=shot.tap).wait_for(timeout=30000)
         page.wait_for_timeout(1500)  # the page has scrolled to the answer, the viewer has drawn
         target = page.locator(shot.element) if shot.element else page
         target.screenshot(path=str(ROOT / "docs" / shot.name))

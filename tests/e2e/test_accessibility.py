@@ -59,7 +59,7 @@ def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: 
         pytest.fail("Tab never reached the results table")
     model = page.evaluate("() => document.activeElement.closest('tr').dataset.model")
     page.keyboard.press("Enter")
-    expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_contain_text(model, timeout=TIMEOUT)
     expect(page.locator("#run-py pre.code")).to_be_attached(timeout=TIMEOUT)
 
     reached = set()

@@ -75,7 +75,7 @@ def test_numbers_sort_as_numbers_and_the_sorted_header_says_so(page: Page, sampl
 def test_the_table_has_no_spreadsheet_chrome_and_copies_as_text(page: Page, sample_app):
     open_at(page, sample_app.url + "/", WIDE)
     page.locator("#results tbody tr td").nth(2).click()  # a click on a figure opens the model, edits nothing
-    expect(page.locator("#details-summary h3")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_be_visible(timeout=TIMEOUT)
     assert page.locator("#results input, #results textarea, #results [contenteditable], #results button").count() == 0
     assert "⋮" not in page.locator("#results").inner_text() and "↑" not in page.locator("#results").inner_text()
     copied = page.evaluate(
@@ -128,7 +128,7 @@ def test_a_tapped_row_scrolls_its_answer_into_view_on_a_phone(browser: Browser, 
         page.goto(sample_app.url + "/")
         expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
         page.locator("#results tbody tr", has_text=FAILED).first.tap()
-        head = page.locator("#details-summary h3")
+        head = page.locator("#details-summary h2")
         expect(head).to_contain_text(FAILED, timeout=TIMEOUT)
         expect(head).to_be_in_viewport(timeout=TIMEOUT)
         expect(page.locator("#lead")).to_be_in_viewport()
@@ -149,7 +149,7 @@ def test_the_keyboard_moves_between_rows_and_enter_opens_one(page: Page, sample_
     model = page.evaluate("() => document.activeElement.closest('tr').dataset.model")
     assert model == page.locator("#results tbody tr").nth(1).get_attribute("data-model")
     page.keyboard.press("Enter")
-    expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_contain_text(model, timeout=TIMEOUT)
     expect(page.locator(f'#results tr[aria-selected="true"][data-model="{model}"]')).to_have_count(1)
 
 
@@ -159,12 +159,12 @@ def test_back_returns_to_the_table_with_the_same_view_and_search(page: Page, sam
     first, second = rows.nth(0).get_attribute("data-model"), rows.nth(1).get_attribute("data-model")
     for model in (first, second):
         page.locator(f'#results tbody tr[data-model="{model}"]').click()
-        expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
+        expect(page.locator("#details-summary h2")).to_contain_text(model, timeout=TIMEOUT)
         page.wait_for_function(
             "(m) => new URLSearchParams(location.search).get('model') === m", arg=model, timeout=TIMEOUT
         )
     page.go_back()
-    expect(page.locator("#details-summary h3")).to_contain_text(first, timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_contain_text(first, timeout=TIMEOUT)
     page.go_back()
     expect(page.locator("#details-summary .details-guide")).to_be_visible(timeout=TIMEOUT)  # no model open
     assert page.url.startswith(sample_app.url) and "model=" not in page.url
@@ -182,7 +182,7 @@ def test_the_panel_leads_with_the_answer_and_shows_what_to_run_whole(page: Page,
         "FAIL on 2.28.7631.0 · transformers 5.0.0 — last PASS on 2.28.7631.0 · transformers 4.57.1", timeout=TIMEOUT
     )
     assert "transformers=4.57.1" in (lead.locator("a").get_attribute("href") or "")  # a link to that run
-    first = page.evaluate("() => document.querySelector('#details-summary .details-head h3').nextElementSibling.id")
+    first = page.evaluate("() => document.querySelector('#details-summary .details-head h2').nextElementSibling.id")
     assert first == "lead"
     expect(page.locator("#run-py .line").first).to_be_attached(timeout=TIMEOUT)
     assert page.evaluate(

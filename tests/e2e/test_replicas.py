@@ -198,11 +198,11 @@ def test_a_browser_gets_its_cookie_from_the_page_and_its_tab_stays_on_one_replic
         "response", lambda r: served.append(r.headers.get("x-replica", "")) if "/gradio_api/queue/" in r.url else None
     )
     page.goto(deployment.url + LINK)
-    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=60_000)
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-0.6B", timeout=60_000)
     other = page.locator("#results [role=gridcell] a").filter(has_not_text="Qwen/Qwen3-0.6B").first
     name = other.text_content()
     other.click()
-    expect(page.locator("#details-summary h3")).to_contain_text(name, timeout=60_000)
+    expect(page.locator("#details-summary h2")).to_contain_text(name, timeout=60_000)
     (cookie,) = [c for c in page.context.cookies() if c["name"] == replicas_.COOKIE]
     assert re.fullmatch(r"[0-9a-f]{24}", cookie["value"]) and cookie["path"] == "/"
     assert len(served) >= 2 and len(set(served)) == 1 and served[0].startswith("replica-"), served

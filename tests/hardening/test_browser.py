@@ -111,7 +111,7 @@ def test_the_details_of_a_hostile_model_are_text(guarded, model_id):
     page = guarded()
     search(page, model_id[:40])
     page.locator("#results [role=gridcell]", has_text=model_id[:30]).first.click(position={"x": 4, "y": 4})
-    head = page.locator("#details-summary h3")
+    head = page.locator("#details-summary h2")
     expect(head).to_contain_text(model_id[:30])
     details = page.locator("#details-summary")
     expect(details).to_contain_text("window.__pwned='exclusion'")  # the exclusion, as text
@@ -186,7 +186,7 @@ def test_deep_links_to_hostile_models_and_stacks_show_them_as_text(guarded):
     from urllib.parse import urlencode
 
     page = guarded("?" + urlencode({"model": HOSTILE_MODEL, "neuronx_cc": HOSTILE_CC, "transformers": "x"}))
-    expect(page.locator("#details-summary h3")).to_contain_text(HOSTILE_MODEL)
+    expect(page.locator("#details-summary h2")).to_contain_text(HOSTILE_MODEL)
     expect(page.locator("#details-summary")).to_contain_text(HOSTILE_CC)
     no_injected_elements(page, "body")
 

@@ -127,6 +127,6 @@ def regressions_by_cause(regressions: list[ComparedModel]) -> Markup:
             )  # fmt: skip
         )
     return Markup(
-        '<section class="compare-section" id="compare-regressions-by-cause"><h3>Regressions by cause</h3>'
+        '<section class="compare-section" id="compare-regressions-by-cause"><h2>Regressions by cause</h2>'
         "<ul>{}</ul></section>"
     ).format(join(items))

@@ -16,10 +16,10 @@ from components.queries.answers import HistoryEntry, LookupAnswer
 from components.runtime import settings
 from components.web.html.markup import badge, code_block, join, model_link, nowrap
 
-# Until a model is opened, the details column says what it will hold (never empty boxes).
+# Beside the table, what a model's page holds (never empty boxes).
 GUIDE = Markup(
     '<div class="details-guide"><p><b>Open a model</b> (click its row, or Tab to the table and press Enter) '
-    "to get:</p><ul>"
+    "for its own page:</p><ul>"
     "<li>its result on the chosen stack, the Trainium cores, the wall time and the peak device memory;</li>"
     "<li>the <code>pip install</code> line pinned to the stack, and the command that fetches its compiled "
     "graphs;</li>"
