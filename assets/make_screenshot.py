@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README_SHOTS = (
     ("screenshot.png", 1400, 1000, False, None),
     ("screenshot-dark.png", 1400, 1000, True, None),
-    ("screenshot-phone.png", 390, 844, False, "#summary"),
+    ("screenshot-phone.png", 390, 844, False, None),
 )
 README_STATE = "/?q=qwen3&model=Qwen/Qwen3-0.6B"
 
@@ -71,10 +71,12 @@ def shoot(
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": width, "height": height}, color_scheme="dark" if dark else "light")
         page.goto(url)
-        page.locator("#results [role=gridcell]").first.wait_for(timeout=30000)
+        # a model's link is the model's page: the table is there, one step back, out of sight
+        page.locator("#results [role=gridcell]").first.wait_for(state="attached", timeout=30000)
+        page.locator("#first-paint").wait_for(state="detached", timeout=30000)
         if click_first_row:
             page.locator("#results [role=gridcell]").first.click(position={"x": 4, "y": 4})
-            page.locator("#details-summary h3").wait_for(timeout=10000)
+            page.locator("#details-summary h2").wait_for(timeout=10000)
         if top:
             page.locator(top).evaluate("(el) => el.scrollIntoView()")
         page.wait_for_timeout(1200)
@@ -89,11 +91,12 @@ def docs_shot(url: str, shot: Shot) -> None:
         touch = {"has_touch": True, "is_mobile": True} if shot.width < 600 else {}
         page = browser.new_page(viewport={"width": shot.width, "height": shot.height}, color_scheme="light", **touch)
         page.goto(url + shot.path)
-        page.locator("#results [role=gridcell]").first.wait_for(timeout=30000)
+        page.locator("#results [role=gridcell]").first.wait_for(state="attached", timeout=30000)
+        page.locator("#first-paint").wait_for(state="detached", timeout=30000)
         if shot.tap:
             page.locator("#results tbody tr", has_text=shot.tap).first.tap()
-            page.locator("#details-summary h3", has_text=shot.tap).wait_for(timeout=30000)
-        page.wait_for_timeout(1500)  # the page has scrolled to the answer, the viewer has drawn
+            page.locator("#details-summary h2", has_text=shot.tap).wait_for(timeout=30000)
+        page.wait_for_timeout(1500)  # the model's page has drawn
         target = page.locator(shot.element) if shot.element else page
         target.screenshot(path=str(ROOT / "docs" / shot.name))
         browser.close()

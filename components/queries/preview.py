@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from components.domain.results import FAIL, KIND_LABELS, NOT_TESTED, OTHER
+from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER
 from components.domain.stacks import StackRef
 from components.domain.versions import short_version
 from components.queries import details, formatting, links, ordering, sizes, views
@@ -59,6 +59,13 @@ class Preview:
     run_py: str = ""
     run_py_from: str = ""  # an untested model's script: the tested model it was adapted from
     unknown_stack: str = ""  # the link asked for a stack the data lacks: that stack and the known ones
+    table_query: str = ""  # a model link's table, the way back to it: its query string without the model
+
+    @property
+    def figures(self) -> str:
+        """The figures the run has, in words ("1 Trainium core · wall time 14 min 42 s"); "" for a model that
+        never ran (an excluded one said "cores unknown · wall time —")."""
+        return " · ".join([self.cores] * bool(self.cores) + [f"wall time {self.wall_time}"] * bool(self.wall_time))
 
 
 @dataclass(frozen=True)
@@ -123,7 +130,9 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
     answer = details.lookup(moment.snapshot, state.model, query.neuronx_cc, query.library_version, moment.records)
     model, kind = answer["model_id"], answer.get("kind") or OTHER
     stack = StackRef.of(answer).label if answer.get("neuronx_cc") else "no stack"
-    cores, wall = formatting.cores_words(answer.get("tp")), formatting.duration(answer.get("wall_s"))
+    # only the figures a run has ("" for the others)
+    cores = formatting.cores_words(answer.get("tp")) if answer.get("tp") is not None else ""
+    wall = formatting.duration(answer.get("wall_s")) if answer.get("wall_s") is not None else ""
     detail = ""
     if kind == NOT_TESTED:
         expectation = answer.get("expectation")
@@ -137,9 +146,12 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
             # a traceback's last line names the exception
             lines = [line.strip() for line in str(answer.get("error") or "").splitlines() if line.strip()]
             detail = lines[-1][:MAX_ERROR] if lines else ""
-        description = f"{model}: {verdict} on {stack}, {cores}, wall time {wall}."
-        if detail:
-            description += f" Error: {detail}"
+        figures = [cores] * bool(cores) + [f"wall time {wall}"] * bool(wall)
+        description = f"{model}: {verdict} on {stack}" + "".join(f", {f}" for f in figures) + "."
+        if kind == EXCLUDED and answer.get("exclusion"):
+            description += f" Excluded because: {' '.join(str(answer['exclusion']).split())}."
+        if detail:  # its own sentence: what follows (the sample's label) must not run into the error line
+            description += f" Error: {detail}" + ("" if detail.endswith(".") else ".")
     detail = detail[:MAX_ERROR]
     if sample:
         description += f" {SAMPLE_LABEL}."
@@ -152,7 +164,7 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
         cache_notes=tuple(answer.get("cache_sync_notes") or ()) if answer.get("cache_sync_command") else (),
         run_py=answer.get("run_py") or answer.get("suggested_run_py") or "",
         run_py_from="" if answer.get("run_py") else answer.get("suggested_from") or "",
-        unknown_stack=state.unknown_stack,
+        unknown_stack=state.unknown_stack, table_query=links.build(links.PageState(query, "", sort=state.sort)),
     )  # fmt: skip
 
 

@@ -26,7 +26,12 @@ PAGES = [
     ("failures", "/failures?cause=v1-", "#failures-summary"),
     ("model failed", "/?model=llava-hf/llava-1.5-7b-hf&neuronx_cc=2.28.7631.0&transformers=5.0.0", "#cause"),
     ("about", "/about", "#header .provenance"),
+    ("wanted", "/wanted", "#header .provenance"),
+    ("endpoints", "/endpoints", "#endpoints-list"),
 ]
+# the levels of the headings shown, in order
+HEADINGS = "() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter((h) => h.getClientRects().length)"
+HEADINGS += ".map((h) => Number(h.tagName[1]))"
 RUN_AXE = """async () => {
   const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}});
   return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
@@ -40,9 +45,15 @@ def test_no_serious_or_critical_axe_violations(page: Page, sample_app, theme, na
     page.emulate_media(color_scheme=theme)
     page.goto(f"{sample_app.url}{path}{'&' if '?' in path else '?'}__theme={theme}")
     expect(page.locator(drawn).first).to_be_attached(timeout=TIMEOUT)
+    expect(page.locator("#first-paint")).to_have_count(0)  # the live page shown, the painted block gone
     page.wait_for_timeout(500)  # the last values settle
     page.add_script_tag(content=AXE)
     assert page.evaluate(RUN_AXE) == []
+    # headings in order (axe's heading-order is a best practice, outside the tags above): one <h1>, then no
+    # level skipped
+    levels = page.evaluate(HEADINGS)
+    assert levels[0] == 1 and levels.count(1) == 1, levels
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False)), levels
 
 
 def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: Page, sample_app):
@@ -60,7 +71,7 @@ def test_the_keyboard_reaches_the_table_opens_a_row_and_every_copy_button(page: 
         pytest.fail("Tab never reached the results table")
     model = page.evaluate("() => document.activeElement.closest('tr').dataset.model")
     page.keyboard.press("Enter")
-    expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_contain_text(model, timeout=TIMEOUT)
     expect(page.locator("#run-py pre.code")).to_be_attached(timeout=TIMEOUT)
 
     reached = set()

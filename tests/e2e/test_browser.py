@@ -19,7 +19,8 @@ TIMEOUT = 20_000
 def opened(page: Page, sample_app):
     def open_(query: str = "") -> Page:
         page.goto(sample_app.url + "/" + query)
-        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+        # on a model's page the table is one step back, out of sight
+        expect(page.locator("#results [role=gridcell]").first).to_be_attached(timeout=TIMEOUT)
         return page
 
     return open_
@@ -58,10 +59,10 @@ def test_search_narrows_the_table(opened):
 def test_clicking_a_row_opens_its_details_with_the_right_commands(opened):
     page = opened("?q=qwen3+0.6b")
     page.locator("#results [role=gridcell]", has_text="Qwen/Qwen3-0.6B").first.click(position={"x": 4, "y": 4})
-    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
     cc = page.locator("#stack-cc input").input_value()
     expect(page.locator("#run-py")).to_contain_text("Qwen/Qwen3-0.6B")
-    sync = page.locator("#cache-sync textarea, #cache-sync input").first.input_value()
+    sync = page.locator("#cache-sync pre").inner_text()
     assert sync.startswith("hf buckets sync hf://buckets/aws-neuron/torch-neuronx-neff-cache/neuronxcc-")
     assert sync.endswith(" /tmp/neff_cache")
     assert cc.split(" ")[0] in sync  # the row's compiler version
@@ -69,17 +70,15 @@ def test_clicking_a_row_opens_its_details_with_the_right_commands(opened):
 
 def test_a_deep_link_opens_a_model(opened):
     page = opened("?model=Qwen/Qwen3-0.6B")
-    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
-    expect(page.locator("#install textarea, #install input").first).to_have_value(
-        re.compile(r"pip install .*torch-neuronx==")
-    )
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    expect(page.locator("#install pre")).to_have_text(re.compile(r"pip install .*torch-neuronx=="))
     expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"model=Qwen%2FQwen3-0.6B"))
 
 
 def test_a_deep_link_to_a_model_not_in_the_data_says_not_tested(opened):
     page = opened("?model=does/not-exist")
     summary = page.locator("#details-summary")
-    expect(summary.locator("h3")).to_contain_text("does/not-exist", timeout=TIMEOUT)
+    expect(summary.locator("h2")).to_contain_text("does/not-exist", timeout=TIMEOUT)
     expect(summary).to_contain_text("not tested")
     expect(summary.locator("#lead")).to_contain_text("nor on any other stack")
     expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"model=does%2Fnot-exist"))
@@ -110,7 +109,7 @@ def test_a_model_link_to_an_unknown_stack_shows_its_own_answer_a_notice_and_the_
 
 def test_copy_buttons_exist(opened):
     page = opened("?model=Qwen/Qwen3-0.6B")
-    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
     for element in ("#run-py", "#cache-sync", "#install"):
         expect(
             page.locator(f"{element} button[aria-label*='opy' i], {element} button[title*='opy' i]").first
@@ -164,7 +163,7 @@ def test_the_library_picker_opens_the_sample_diffusers_stack(opened):
     expect(page.locator("#stack-tf input").first).to_have_value("0.36.0")
     expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"library=diffusers"))
     page.locator("#results [role=gridcell]").first.click(position={"x": 4, "y": 4})
-    expect(page.locator("#install textarea, #install input").first).to_have_value(re.compile(r"diffusers==0\.36\.0"))
+    expect(page.locator("#install pre")).to_have_text(re.compile(r"diffusers==0\.36\.0"))
     expect(page.locator("#run-py")).to_contain_text("diffusers", timeout=TIMEOUT)
 
 
@@ -187,35 +186,116 @@ def in_first_screen(page: Page, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
+# The headings shown, in order, as levels: each one at most one level below the one before, starting at 1.
+HEADINGS = "() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter((h) => h.getClientRects().length)"
+HEADINGS += ".map((h) => Number(h.tagName[1]))"
+
+
+def headings_in_order(levels: list[int]) -> bool:
+    return bool(levels) and levels[0] == 1 and all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False))
+
+
+# Each copy button of the page and what is drawn at its centre: the button itself (or a node inside it), never a
+# label laid over it. Each is scrolled into view first (elementFromPoint reads the viewport only).
+COPY_BUTTONS_ON_TOP = """() => [...document.querySelectorAll("#details button.copy-button, #link button")]
+  .filter((b) => b.getClientRects().length && /copy/i.test(b.getAttribute("aria-label") || b.title || b.textContent))
+  .map((b) => {
+    b.scrollIntoView({block: "center"});
+    const r = b.getBoundingClientRect(), hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    const name = b.closest("[id]").id + ":" + (b.getAttribute("aria-label") || b.title);
+    return [name, Boolean(hit && b.contains(hit)), hit ? hit.tagName + "." + hit.className : "nothing"];
+  })"""
+# How many characters of run.py's font fit in its box beside the line numbers.
+RUN_PY_COLUMNS = """() => {
+  const pre = document.getElementById("run-py-code"), line = pre.querySelector(".line");
+  const gutter = getComputedStyle(line, "::before");
+  const beside = parseFloat(gutter.width) + parseFloat(gutter.marginRight);
+  const probe = document.createElement("span");
+  probe.textContent = "x".repeat(100);
+  line.append(probe);
+  const char = probe.getBoundingClientRect().width / 100;
+  probe.remove();
+  const style = getComputedStyle(pre);
+  return (pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - beside) / char;
+}"""
+
+
+def test_a_model_link_leads_with_its_answer_and_commands_on_a_wide_screen(page: Page, sample_app):
+    """Issue 62: at 1366×768 a model's link shows, without scrolling, the model, its result and summary line and the
+    beginnings of the install line, the NEFF cache command and run.py (run.py at least 80 characters wide), each
+    with a Copy button that is what is drawn at its centre; a click on a heading copies nothing."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=sample_app.url)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{sample_app.url}/?model=Qwen/Qwen3-8B")
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-8B", timeout=TIMEOUT)
+    expect(page.locator("#run-py pre.code")).to_be_visible()
+    expect(page.locator("#first-paint")).to_have_count(0)  # the live page is shown
+    assert page.evaluate("window.scrollY") == 0
+    for shown in ("#details-summary h2 .badge", "#lead", "#details-summary .back-to-table a"):
+        assert in_first_screen(page, shown), shown
+    for command in ("#install pre", "#cache-sync pre", "#run-py pre.code"):
+        box = page.locator(command).bounding_box()
+        assert box is not None and 0 <= box["y"] < 768 - 20, (command, box)  # its first line shows
+    assert page.evaluate(RUN_PY_COLUMNS) >= 80
+    # the table and the filters are one step back
+    expect(page.locator("#results")).to_be_hidden()
+    expect(page.locator("#search")).to_be_hidden()
+    assert headings_in_order(page.evaluate(HEADINGS)), page.evaluate(HEADINGS)
+    on_top = page.evaluate(COPY_BUTTONS_ON_TOP)
+    assert len(on_top) >= 5 and all(hit for _, hit, _ in on_top), on_top  # install, run, cache, run.py, the link
+
+    page.evaluate("() => navigator.clipboard.writeText('untouched')")
+    page.locator("#install h3").click()
+    page.locator("#run-command h3").click()
+    assert page.evaluate("() => navigator.clipboard.readText()") == "untouched"
+    page.locator("#install button[data-copy]").click()
+    install = page.locator("#install pre").inner_text()
+    assert install.startswith("pip install ")
+    page.wait_for_function("(text) => navigator.clipboard.readText().then((t) => t === text)", arg=install)
+
+
+def test_a_row_opens_its_models_page_and_back_returns_to_the_table(opened):
+    """A row clicked with the mouse opens the model's page at its top, the focus on its heading (not left on the
+    body); the back link, and the browser's Back, return to the table."""
+    page = opened("?q=qwen3")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.mouse.wheel(0, 400)
+    page.locator("#results tr[data-model='Qwen/Qwen3-8B'] td").first.click(position={"x": 4, "y": 4})
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-8B", timeout=TIMEOUT)
+    expect(page.locator("#results")).to_be_hidden()
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'model-heading'")
+    assert page.evaluate("window.scrollY") == 0
+    assert in_first_screen(page, "#run-py .code-head")
+    page.go_back()  # the browser's Back
+    expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+    assert "model=" not in page.url and "q=qwen3" in page.url
+    page.locator("#results tr[data-model='Qwen/Qwen3-0.6B'] td").first.click(position={"x": 4, "y": 4})
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
+    page.locator("#details-summary .back-to-table a").click()  # the page's own way back
+    expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+    assert "model=" not in page.url and "q=qwen3" in page.url
+
+
 @pytest.mark.parametrize("model", ["Qwen/Qwen3-0.6B", "ByteDance-Seed/UI-TARS-1.5-7B"])
 def test_on_a_phone_a_model_link_opens_on_its_answer_with_a_way_back(page: Page, sample_app, model):
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{sample_app.url}/?model={model}")
-    expect(page.locator("#details-summary h3")).to_contain_text(model, timeout=TIMEOUT)
-    # the panel sits below the filters and the table; the page scrolls to it once it shows
-    page.wait_for_function("() => window.scrollY > 0", timeout=TIMEOUT)
-    page.wait_for_timeout(1000)  # the table's rows render above it meanwhile
-    assert in_first_screen(page, "#details-summary h3 .badge"), "the result is not on the first screen"
+    expect(page.locator("#details-summary h2")).to_contain_text(model, timeout=TIMEOUT)
+    expect(page.locator("#first-paint")).to_have_count(0)  # the live page is shown
+    assert in_first_screen(page, "#details-summary h2 .badge"), "the result is not on the first screen"
+    assert in_first_screen(page, "#details-summary .back-to-table a")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert headings_in_order(page.evaluate(HEADINGS)), page.evaluate(HEADINGS)
     if model.startswith("ByteDance"):  # untested: what to expect is on the first screen too
         assert in_first_screen(page, "#expectation")
         expect(page.locator("#expectation")).to_contain_text("Likely fails")
-    back = page.locator("#details-summary .back-to-table a")
-    assert in_first_screen(page, "#details-summary .back-to-table a")
-    back.click()
-    page.wait_for_function(
-        "() => { const r = document.getElementById('results').getBoundingClientRect();"
-        " return r.top >= -1 && r.top < window.innerHeight / 2; }",
-        timeout=TIMEOUT,
-    )
-
-
-def test_on_a_wide_screen_a_model_link_does_not_scroll(page: Page, sample_app):
-    page.set_viewport_size({"width": 1366, "height": 700})
-    page.goto(f"{sample_app.url}/?model=Qwen/Qwen3-0.6B")
-    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=TIMEOUT)
-    page.wait_for_timeout(1000)
-    assert page.evaluate("window.scrollY") == 0  # the panel is beside the table: the filters stay in sight
-    expect(page.locator("#details-summary .back-to-table")).to_be_hidden()
+        return
+    on_top = page.evaluate(COPY_BUTTONS_ON_TOP)
+    assert len(on_top) >= 5 and all(hit for _, hit, _ in on_top), on_top
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#details-summary .back-to-table a").click()
+    expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+    assert "model=" not in page.url
 
 
 def test_a_size_link_shows_only_models_of_that_size_and_the_picker_says_so(opened, client):

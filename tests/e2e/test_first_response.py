@@ -19,9 +19,14 @@ MODEL = "Qwen/Qwen3-8B"
 # sums every layout shift not caused by input, from the first paint on (Core Web Vitals' CLS, one window)
 CLS = """(() => { window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())
   if (!e.hadRecentInput) window.__cls += e.value; }).observe({type: 'layout-shift', buffered: true}); })();"""
-# at the first frame after the painted block leaves: is the live table's first filled cell shown, and at
-# what opacity (every ancestor's opacity multiplied)? Gradio's transitions and its pending look would leave
-# it hidden or faint for a few frames (a blank flash where the rows were).
+# at the first frame after the painted block leaves: is what the page shows first (the live table's first filled
+# cell; on a model's page its heading and run.py) shown, and at what opacity (every ancestor's opacity multiplied)?
+# Gradio's transitions and its pending look would leave it hidden or faint for a few frames (a blank flash where
+# the rows were).
+FIRST_SHOWN = {
+    "": '[[...document.querySelectorAll("#results [role=gridcell]")].find((c) => c.textContent.trim())]',
+    "model": '[document.querySelector("#details-summary h2"), document.querySelector("#run-py pre.code")]',
+}
 AT_SWAP = """(() => {
   window.__atSwap = null;
   new MutationObserver((records, observer) => {
@@ -29,11 +34,10 @@ AT_SWAP = """(() => {
     if (!gone) return;
     observer.disconnect();
     requestAnimationFrame(() => {
-      const cell = [...document.querySelectorAll("#results [role=gridcell]")].find((c) => c.textContent.trim());
-      let opacity = 1;
-      for (let e = cell; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
-      window.__atSwap = {cell: Boolean(cell), opacity,
-        shown: Boolean(cell) && cell.checkVisibility({opacityProperty: true, visibilityProperty: true})};
+      const shown = FIRST_SHOWN;
+      const opacities = shown.map((el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; });
+      window.__atSwap = {cell: shown.every(Boolean), opacity: Math.min(...opacities),
+        shown: shown.every((el) => el && el.checkVisibility({opacityProperty: true, visibilityProperty: true}))};
     });
   }).observe(document, {childList: true, subtree: true});
 })();"""
@@ -97,7 +101,9 @@ def test_the_live_page_takes_the_painted_rows_place(browser: Browser, sample_app
         page = context.new_page()
         page.add_init_script(CLS)
         page.goto(sample_app.url + "/" + query)
-        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+        # what the page leads with: the table, or a model's page (the table one step back)
+        first = "#run-py pre.code" if query else "#results [role=gridcell]"
+        expect(page.locator(first).first).to_be_visible(timeout=TIMEOUT)
         expect(page.locator("#first-paint")).to_have_count(0)
         for element_id in ("results", "summary", "header", "details-summary", "link"):
             assert page.locator(f"[id='{element_id}']").count() == 1, element_id
@@ -122,13 +128,17 @@ def test_a_tested_models_link_is_live_without_asking_the_queue_and_behaves_as_a_
         page.goto(sample_app.url + f"/?model={MODEL}")
         expect(page.locator("#details-summary")).to_contain_text(MODEL, timeout=TIMEOUT)
         expect(page.locator("#first-paint")).to_have_count(0)
-        expect(page.locator("#install textarea")).to_have_value(re.compile(r"^pip install "))
+        expect(page.locator("#install pre")).to_have_text(re.compile(r"^pip install "))
         expect(page.locator("#link input, #link textarea").first).to_have_value(
             re.compile(r"^http://.*/\?model=Qwen%2FQwen3-8B&neuronx_cc=.*&transformers=")
         )
         assert "neuronx_cc=" in page.evaluate("location.search")  # the state applied, as the load event shows it
         page.wait_for_timeout(500)
         assert asked == []  # no load event, no queue, no heartbeat
+        # the model's page: the table one step back; the next model opened from it is a new history entry
+        page.locator("#details-summary .back-to-table a").click()
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+        asked.clear()
         other = page.locator("#results [role=gridcell] a").filter(has_not_text=MODEL).first
         name = other.text_content()
         other.click()
@@ -136,7 +146,8 @@ def test_a_tested_models_link_is_live_without_asking_the_queue_and_behaves_as_a_
         expect(page).to_have_title(f"{name} · torch-neuronx model support", timeout=TIMEOUT)
         assert any("/gradio_api/queue/join" in url for url in asked)  # a person's click runs its event
         page.go_back()
-        expect(page.locator("#details-summary")).to_contain_text(MODEL, timeout=TIMEOUT)
+        expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
+        assert "model=" not in page.url
     finally:
         page.close()
 
@@ -145,7 +156,7 @@ def test_a_tested_models_link_is_live_without_asking_the_queue_and_behaves_as_a_
 def test_the_live_rows_show_in_the_frame_the_painted_rows_leave(browser: Browser, sample_app, query):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
-        page.add_init_script(AT_SWAP)
+        page.add_init_script(AT_SWAP.replace("FIRST_SHOWN", FIRST_SHOWN["model" if query else ""]))
         page.goto(sample_app.url + "/" + query)
         page.wait_for_function("window.__atSwap !== null", timeout=TIMEOUT)
         assert page.evaluate("window.__atSwap") == {"cell": True, "shown": True, "opacity": 1}

@@ -17,11 +17,7 @@ from tests.conftest import CHROMIUM
 from tests.helpers import ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-# A model's panel heads its model with an <h3> right under the page's <h1> (html/details.py): Lighthouse's
-# heading-order costs accessibility 1 point. That file is the model panel's rework's (issue 62): strict, so the
-# test says when it is fixed.
-HEADING_ORDER = pytest.mark.xfail(strict=True, reason="heading-order: html/details.py's <h3> follows the <h1>")
-PAGES = {"home": "/", "model link": pytest.param("/?model=Qwen/Qwen3-0.6B", marks=HEADING_ORDER, id="model link")}
+PAGES = {"home": "/", "model link": "/?model=Qwen/Qwen3-0.6B"}
 JUDGED = ("accessibility", "best-practices", "seo")
 
 

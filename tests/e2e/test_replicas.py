@@ -238,17 +238,19 @@ def test_new_data_reaches_every_replica_though_the_webhook_reached_one(deploymen
 def test_a_browser_gets_its_cookie_from_the_page_and_its_tab_stays_on_one_replica(deployment, page):
     """In Chromium through nginx: the first HTML's script sets the cookie before the page joins the queue, and
     every one of the tab's queue calls reaches the same replica. (A tested model's link mounts filled, with no
-    queue call: opening another model from its table makes them.)"""
+    queue call: opening another model from its table, one step back, makes them.)"""
     served: list[str] = []
     page.on(
         "response", lambda r: served.append(r.headers.get("x-replica", "")) if "/gradio_api/queue/" in r.url else None
     )
     page.goto(deployment.url + LINK)
-    expect(page.locator("#details-summary h3")).to_contain_text("Qwen/Qwen3-0.6B", timeout=60_000)
+    expect(page.locator("#details-summary h2")).to_contain_text("Qwen/Qwen3-0.6B", timeout=60_000)
+    page.locator("#details-summary .back-to-table a").click()  # the model's page: its table is one step back
+    expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=60_000)
     other = page.locator("#results [role=gridcell] a").filter(has_not_text="Qwen/Qwen3-0.6B").first
     name = other.text_content()
     other.click()
-    expect(page.locator("#details-summary h3")).to_contain_text(name, timeout=60_000)
+    expect(page.locator("#details-summary h2")).to_contain_text(name, timeout=60_000)
     (cookie,) = [c for c in page.context.cookies() if c["name"] == replicas_.COOKIE]
     assert re.fullmatch(r"[0-9a-f]{24}", cookie["value"]) and cookie["path"] == "/"
     assert len(served) >= 2 and len(set(served)) == 1 and served[0].startswith("replica-"), served

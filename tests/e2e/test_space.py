@@ -165,7 +165,7 @@ def test_an_mcp_client_calls_a_tool_named_after_the_space(space_app):
 
 def test_a_deep_link_opens_its_model(page: Page, space_app):
     page.goto(f"{space_app.url}/?model={MODEL}")
-    expect(page.locator("#details-summary h3")).to_contain_text(MODEL, timeout=TIMEOUT)
+    expect(page.locator("#details-summary h2")).to_contain_text(MODEL, timeout=TIMEOUT)
     expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"model=Qwen%2FQwen3-0\.6B"))
 
 

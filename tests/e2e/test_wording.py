@@ -63,7 +63,7 @@ def read(browser: Browser, sample_app) -> dict[str, dict]:
             page.goto(sample_app.url + path)
             expect(page.locator("#header")).to_contain_text("Sample data", timeout=TIMEOUT)  # the page's load ran
             if path.startswith("/?model="):
-                expect(page.locator("#details-summary h3")).to_contain_text(path.split("=", 1)[1], timeout=TIMEOUT)
+                expect(page.locator("#details-summary h2")).to_contain_text(path.split("=", 1)[1], timeout=TIMEOUT)
             # the charts and the fonts, drawn late: read once the page has stopped fetching; a loaded machine may
             # keep a request open past it, and the content waited for above is there
             with contextlib.suppress(PlaywrightTimeoutError):

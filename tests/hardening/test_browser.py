@@ -63,7 +63,10 @@ def guarded(page: Page, hostile_app):
 
     def open_(query: str = "") -> Page:
         page.goto(hostile_app.url + "/" + query)
-        expect(page.locator("#results [role=gridcell]").first).to_be_visible()
+        cell = expect(page.locator("#results [role=gridcell]").first)
+        # a model's page has the table one step back, out of sight
+        cell.to_be_attached() if "model=" in query else cell.to_be_visible()
+        expect(page.locator("#first-paint")).to_have_count(0)  # the live page shown
         return page
 
     yield open_
@@ -111,14 +114,14 @@ def test_the_details_of_a_hostile_model_are_text(guarded, model_id):
     page = guarded()
     search(page, model_id[:40])
     page.locator("#results [role=gridcell]", has_text=model_id[:30]).first.click(position={"x": 4, "y": 4})
-    head = page.locator("#details-summary h3")
+    head = page.locator("#details-summary h2")
     expect(head).to_contain_text(model_id[:30])
-    details = page.locator("#details-summary")
+    details = page.locator("#details")  # the model's page: its head, then (under the commands) its body
     expect(details).to_contain_text("window.__pwned='exclusion'")  # the exclusion, as text
     expect(details).to_contain_text("<script>window.__pwned='notes'</script>")
-    page.locator("#details-summary details.error summary").click()
+    page.locator("#details-body details.error summary").click()
     # the panel shows the end of a long error (the whole of it is in /lookup): its last line, as text
-    expect(details.locator("pre")).to_contain_text("NCC_X: <script>window.__pwned='error-last'</script>")
+    expect(details.locator(".error pre")).to_contain_text("NCC_X: <script>window.__pwned='error-last'</script>")
     expect(page.locator("#run-py")).to_contain_text("window.__pwned='run_py'")
     no_injected_elements(page, "#details")
 
@@ -128,6 +131,8 @@ def test_a_hostile_stack_is_text_in_the_pickers_and_the_history(guarded):
     search(page, "evil img")
     page.locator("#results [role=gridcell]", has_text="evil/<img").first.click(position={"x": 4, "y": 4})
     expect(page.locator("#history")).to_contain_text(HOSTILE_CC)
+    page.locator("#details-summary .back-to-table a").click()  # the pickers are on the table's page
+    expect(page.locator("#results [role=gridcell]").first).to_be_visible()
     page.locator("#stack-cc input").click()
     expect(page.locator("[role=option]", has_text=HOSTILE_CC).first).to_be_attached()
     page.keyboard.press("Escape")
@@ -186,7 +191,7 @@ def test_deep_links_to_hostile_models_and_stacks_show_them_as_text(guarded):
     from urllib.parse import urlencode
 
     page = guarded("?" + urlencode({"model": HOSTILE_MODEL, "neuronx_cc": HOSTILE_CC, "transformers": "x"}))
-    expect(page.locator("#details-summary h3")).to_contain_text(HOSTILE_MODEL)
+    expect(page.locator("#details-summary h2")).to_contain_text(HOSTILE_MODEL)
     expect(page.locator("#details-summary")).to_contain_text(HOSTILE_CC)
     no_injected_elements(page, "body")
 

@@ -72,8 +72,8 @@ def draw(card: Preview) -> bytes:
         facts = _font(32)
         pen.text((MARGIN, y), _fit(pen, card.stack, facts, inner), font=facts, fill=TEXT)
         y += 46
-        if card.kind != NOT_TESTED:
-            pen.text((MARGIN, y), f"{card.cores} · wall time {card.wall_time}", font=facts, fill=TEXT)
+        if card.kind != NOT_TESTED and card.figures:
+            pen.text((MARGIN, y), card.figures, font=facts, fill=TEXT)
             y += 46
         if card.detail:
             pen.text((MARGIN, y), _fit(pen, card.detail, _font(26), inner), font=_font(26), fill=SUBDUED)

@@ -69,11 +69,8 @@ def cause_panel(answer: LookupAnswer) -> Markup:
         return Markup("")
     stack = StackRef.of(answer)
     shared = cause.get("shared_with") or []
-    parts = [
-        Markup('<div class="cause-panel" id="cause"><p><b>Why it failed:</b> <code>{}</code></p>').format(
-            cause.get("example")
-        )
-    ]
+    # the error's line is shown above (`details._error_block`): the panel says what else fails the same way
+    parts = [Markup('<div class="cause-panel" id="cause">')]
     if shared:
         parts.append(
             Markup(
@@ -130,6 +127,6 @@ def regressions_by_cause(regressions: list[ComparedModel]) -> Markup:
             )  # fmt: skip
         )
     return Markup(
-        '<section class="compare-section" id="compare-regressions-by-cause"><h3>Regressions by cause</h3>'
+        '<section class="compare-section" id="compare-regressions-by-cause"><h2>Regressions by cause</h2>'
         "<ul>{}</ul></section>"
     ).format(join(items))

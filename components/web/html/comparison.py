@@ -49,7 +49,8 @@ CSS = """
 .compare-table th:nth-child(4) { width: 5em; }
 .compare-table td { word-break: break-word; }
 .compare-table .badge { white-space: normal; }
-.compare-section h3 { margin: 1.1em 0 0.1em; }
+/* each section's heading is the page's second level, under its one <h1>, sized as a third */
+.compare-section h2 { margin: 1.1em 0 0.1em; font-size: 1.17em; }
 .compare-section .meaning { margin: 0 0 0.3em; color: var(--body-text-color-subdued); font-size: 0.9em; }
 @media (max-width: 640px) {
   .compare-table, .compare-table tbody, .compare-table tr, .compare-table td { display: block; width: auto; }
@@ -89,7 +90,7 @@ def comparison_html(answer: CompareAnswer, stack_a: Stack | None, stack_b: Stack
 def _section(
     entries: list[ComparedModel], name: str, title: str, meaning: str, stack_a: Stack, stack_b: Stack
 ) -> Markup:
-    head = Markup('<h3 id="compare-{}-title">{} ({:,})</h3><p class="meaning">{}</p>').format(
+    head = Markup('<h2 id="compare-{}-title">{} ({:,})</h2><p class="meaning">{}</p>').format(
         name, title, len(entries), meaning
     )
     if not entries:

@@ -14,44 +14,50 @@ from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
 from components.queries import formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer
 from components.runtime import settings
-from components.web.html.markup import badge, code_block, join, model_link
+from components.web.html.markup import badge, code_block, join, model_link, nowrap
 
-# Until a model is opened, the details column says what it will hold (never empty boxes).
+# Beside the table, what a model's page holds (never empty boxes).
 GUIDE = Markup(
     '<div class="details-guide"><p><b>Open a model</b> (click its row, or Tab to the table and press Enter) '
-    "to get:</p><ul>"
+    "for its own page:</p><ul>"
     "<li>its result on the chosen stack, the Trainium cores, the wall time and the peak device memory;</li>"
     "<li>the <code>pip install</code> line pinned to the stack, and the command that fetches its compiled "
     "graphs;</li>"
     "<li>the exact <code>run.py</code> the harness ran, to copy or download;</li>"
     "<li>how it fared on every other stack, or why it was excluded.</li></ul></div>"
 )
+# The commands' headings, live and painted (`html/without_scripts.py`)
+INSTALL_LABEL = "Install (pinned to this stack)"
+CACHE_LABEL = "Fetch the compiled graphs (NEFF cache)"
+RUN_LABEL = "Then run it (a sharded script starts its own ranks)"
 ERROR_PREVIEW_LINES = settings.ERROR_PREVIEW_LINES.value
 MAX_ERROR_CHARS = settings.ERROR_SHOWN.value
 
 
 def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = None) -> Markup:
-    """The top of the details panel: result and meaning, the reason or the error, and the stack; then
-    `other_fields`, the row's columns the app does not know (a newer dataset's), as text."""
+    """The whole panel's text, head then body (`head`, `body`), as one fragment."""
+    return head(answer) + body(answer, other_fields)
+
+
+def head(answer: LookupAnswer) -> Markup:
+    """What a model's page leads with, above the commands: the model and its result (the `<h2>` the commands'
+    `<h3>`s sit under), the answer in one sentence (`lead`), its task and architecture, and its figures on
+    one line."""
     if not answer:
         return Markup("")
     kind = answer.get("kind") or OTHER
     model_id = answer.get("model_id", "")
+    # the heading takes focus when a row opens the model (the table is then out of sight)
     out = [
-        Markup('<div class="details-head"><h3>{} {}</h3>').format(
+        Markup('<div class="details-head"><h2 id="model-heading" tabindex="-1">{} {}</h2>').format(
             model_link(model_id), badge(kind, answer.get("result"))
         )
     ]
-    stack = answer.get("neuronx_cc")
-    if stack:
+    if answer.get("neuronx_cc"):
         out.append(lead(answer))
     known = [v for v in (answer.get("task"), answer.get("architecture")) if v]
     if known:
         out.append(Markup('<p class="model-kind">{}</p>').format(" · ".join(str(v) for v in known)))
-    if kind != NOT_TESTED:  # the lead says there is no run, the evidence below what to expect
-        out.append(Markup('<p class="meaning">{}</p>').format(meaning(kind, answer.get("library"))))
-    if answer.get("exclusion"):
-        out.append(Markup('<p class="exclusion"><b>Excluded because:</b> {}</p>').format(answer["exclusion"]))
     if answer.get("tp") is not None:
         instance = answer.get("instance")
         out.append(
@@ -60,18 +66,33 @@ def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = No
                 "<li><b>Wall time</b> (compilation included): {}</li>"
                 "<li><b>Peak device memory:</b> {}</li>{}{}</ul>"
             ).format(
-                formatting.cores(answer.get("tp")),
-                formatting.duration(answer.get("wall_s")),
-                formatting.memory(answer.get("hbm_peak_gb"), answer.get("hbm_capacity_gb")),
+                nowrap(formatting.cores(answer.get("tp"))),
+                nowrap(formatting.duration(answer.get("wall_s"))),
+                nowrap(formatting.memory(answer.get("hbm_peak_gb"), answer.get("hbm_capacity_gb"))),
                 _check_line(answer),
                 Markup("<li><b>Smallest instance:</b> {}</li>").format(instance) if instance else "",
             )
         )
+    out.append(Markup("</div>"))
+    return join(out)
+
+
+def body(answer: LookupAnswer, other_fields: Mapping[str, object] | None = None) -> Markup:
+    """Below the commands: what the result means, the reason or the error, the notes and the stack; then
+    `other_fields`, the row's columns the app does not know (a newer dataset's), as text."""
+    if not answer:
+        return Markup("")
+    kind = answer.get("kind") or OTHER
+    out = [Markup('<div class="details-body">')]
+    if kind != NOT_TESTED:  # the lead says there is no run, the evidence what to expect
+        out.append(Markup('<p class="meaning">{}</p>').format(meaning(kind, answer.get("library"))))
+    if answer.get("exclusion"):
+        out.append(Markup('<p class="exclusion"><b>Excluded because:</b> {}</p>').format(answer["exclusion"]))
     if answer.get("error"):
         out.append(_error_block(str(answer["error"])))
     if answer.get("notes"):
         out.append(Markup('<p class="notes"><b>Notes:</b> {}</p>').format(answer["notes"]))
-    if stack and kind != NOT_TESTED:  # a model with no run has no stack of its own to show
+    if answer.get("neuronx_cc") and kind != NOT_TESTED:  # a model with no run has no stack of its own to show
         out.append(_stack_table(answer))
     library = normalise_library(str(answer.get("library") or ""))
     other_fields = {k: v for k, v in (other_fields or {}).items() if normalise_library(k) != library}

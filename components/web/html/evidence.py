@@ -34,9 +34,9 @@ def evidence_html(answer: LookupAnswer) -> Markup:
     base = found.get("base_model")
     if base:
         hops = base.get("hops") or 1
-        via = Markup("its base model") if hops == 1 else Markup("a base model {} steps up").format(hops)
+        via = Markup("") if hops == 1 else Markup(" ({} steps up)").format(hops)
         items.append(
-            Markup("<li><b>Base model:</b> {} <code>{}</code>: <b>{}</b>{} on this stack.</li>").format(
+            Markup("<li><b>Base model{}:</b> <code>{}</code>, <b>{}</b>{} on this stack.</li>").format(
                 via, base["model_id"], base.get("result") or "unknown", cores_phrase(base.get("tp"))
             )
         )
@@ -50,7 +50,7 @@ def evidence_html(answer: LookupAnswer) -> Markup:
             for m in arch.get("closest", [])
         )  # fmt: skip
         items.append(
-            Markup("<li><b>Architecture</b> <code>{}</code>: {} of {} tested models pass on this stack{}</li>").format(
+            Markup("<li><b>Architecture:</b> <code>{}</code>, {} of {} tested models pass on this stack{}</li>").format(
                 arch["name"],
                 arch["passed"],
                 arch["tested"],

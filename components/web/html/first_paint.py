@@ -136,15 +136,19 @@ def _heading(preview: Preview) -> Markup:
 
 
 def model_block(preview: Preview) -> Markup:
-    """A model link's answer: the model, its verdict on the stack, cores and wall time, and why."""
-    figures = Markup("")
-    if preview.kind != "not tested":
-        figures = Markup("<li>{} · wall time {}</li>").format(preview.cores, preview.wall_time)
-    detail = Markup("<li>{}</li>").format(preview.detail) if preview.detail else Markup("")
+    """A model link's answer, laid out as the live model page is (the page is the model's, the table a step
+    back): the way back, the model and its verdict on the stack, its figures and why, then what to copy."""
+    facts = [preview.figures] * bool(preview.kind != "not tested" and preview.figures) + [preview.detail] * bool(
+        preview.detail
+    )
+    listed = Markup("").join(Markup("<li>{}</li>").format(f) for f in facts)
     asked = Markup('<p class="fp-note"><strong>{}</strong></p>').format(preview.unknown_stack)
-    return Markup('{}<h2>{}</h2><p>{} on {}</p><ul>{}{}</ul>{}<p class="fp-note"><a href="./">All models</a></p>').format(
-        asked if preview.unknown_stack else Markup(""), preview.model, _badge(preview.kind, preview.verdict),
-        preview.stack, figures, detail, without_scripts.job(preview),
+    return Markup(
+        '{}<p class="fp-back"><a href="./?{}">← Back to the table</a></p><h2>{}</h2><p>{} on {}</p>{}{}'
+    ).format(
+        asked if preview.unknown_stack else Markup(""), preview.table_query, preview.model,
+        _badge(preview.kind, preview.verdict), preview.stack,
+        Markup('<ul class="fp-facts">{}</ul>').format(listed) if facts else Markup(""), without_scripts.job(preview),
     )  # fmt: skip
 
 
@@ -171,9 +175,15 @@ def _asked(query: Query) -> str:
     return f"the {VIEW_LABELS[query.view]} view" + (f" · {words}" if words else "")
 
 
+# A model link's page is the model's own (style.css `.model-page`): the live page mounts so, beneath the block.
+MODEL_PAGE = Markup('<script>document.documentElement.classList.add("model-page")</script>')
+
+
 def block(preview: Preview, content: Markup) -> Markup:
     """The painted block: the heading, `content` and the swap script."""
-    return Markup('<div id="first-paint">{}{}</div>{}').format(_heading(preview), content, SCRIPT)
+    return Markup('<div id="first-paint">{}{}</div>{}{}').format(
+        _heading(preview), content, SCRIPT, MODEL_PAGE if preview.model else Markup("")
+    )
 
 
 def page_block(preview: Preview) -> Markup:

@@ -10,51 +10,18 @@ def minified_head(text: str) -> str:
     return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 
-# A link that opens a model (`?model=...`) on a phone: the columns stack, and the model's answer sits below
-# the filters and the table, about two screens down. Once the answer shows, the page scrolls to it when the
-# panel sits below the table (beside it, on a wide screen, it is in sight), unless the person scrolled already.
-# It waits for the live page to show (the painted block gone): a link's first HTML may carry the answer, and the
-# panel is then filled as the page mounts. What is above it may still grow or shrink as it renders, and the
-# search box's autofocus may scroll the page up to it: for 3 s the panel is placed again after each change of
-# the page's size and each focus, until the person scrolls, taps or types. The back link scrolls in place:
-# the page's <base> would resolve "#results" to another address.
+# An open model is a page of its own, the table one step back (style.css `.model-page`): its back link returns
+# to the table the person came from where the table opened the model in this tab (that history entry is the
+# address script's, `wiring.ADDRESS_JS`, and Back shows its address: `html/table.py`), else it goes to the
+# table's address as a link does.
 OPEN_MODEL = """(() => {
   document.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest(".back-to-table a");
-    const table = document.getElementById("results");
-    if (!link || !table) return;
+    if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    if (!(window.history.state && window.history.state.fromTable)) return;
     event.preventDefault();
-    table.scrollIntoView({ block: "start" });
+    window.history.back();
   });
-  if (!new URLSearchParams(location.search).get("model")) return;
-  let moved = false, shown = false, until = 0;
-  const stop = () => { moved = true; };
-  ["wheel", "touchmove", "keydown", "mousedown"].forEach((e) => addEventListener(e, stop, { once: true, passive: true }));
-  const placing = () => !moved && performance.now() < until;
-  const place = () => {
-    const panel = document.getElementById("details");
-    if (!placing() || !panel) return;
-    if (Math.abs(panel.getBoundingClientRect().top) > 8) panel.scrollIntoView({ block: "start" });
-  };
-  // the search box's autofocus scrolls it into view as the page mounts: that is not the person moving the page
-  document.addEventListener("focusin", () => { if (placing()) setTimeout(place, 0); });
-  const show = () => {
-    if (shown || document.getElementById("first-paint") || !document.querySelector("#details-summary .details-head")) return;
-    shown = true;
-    observer.disconnect();
-    const panel = document.getElementById("details"), table = document.getElementById("results");
-    const stacked = panel && table && panel.getBoundingClientRect().top >= table.getBoundingClientRect().bottom - 1;
-    if (moved || window.scrollY > 0 || !stacked) return;
-    until = performance.now() + 3000;
-    place();
-    // what is above it still grows or shrinks as it renders: the panel is placed again each time, for 3 s
-    const kept = new ResizeObserver(() => place());
-    kept.observe(document.body);
-    setTimeout(() => kept.disconnect(), 3000);
-  };
-  const observer = new MutationObserver(show);
-  observer.observe(document.documentElement, { childList: true, subtree: true });
-  show();
 })();"""
 
 # Gradio's footer link "Use via API or MCP" opens the API panel of the page it is on (`?view=api`, on the

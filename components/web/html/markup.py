@@ -22,6 +22,11 @@ def join(parts: Iterable[str]) -> Markup:
     return Markup("").join(parts)
 
 
+def nowrap(text: object) -> Markup:
+    """A figure that stays on one line ("14 min 42 s", never "14 min 42" and a lone "s" below)."""
+    return Markup('<span class="nowrap">{}</span>').format(text)
+
+
 def model_link(model_id: str) -> Markup:
     """The model's id, linking to its page on the Hub."""
     return Markup('<a href="{}" target="_blank" rel="noopener noreferrer" class="model-link">{}</a>').format(
@@ -45,6 +50,21 @@ def copy_block(element_id: str, text: str, label: str, relative: bool = False) -
     ).format(element_id, Markup(" data-relative") if relative else "", text, element_id, label)
 
 
+def command_block(element_id: str, text: str, label: str, notes: tuple[str, ...] = ()) -> Markup:
+    """A command to copy under its heading, the Copy button beside the heading (never under it: the heading is
+    text, and a click on it copies nothing), `notes` in a list below the command. The page script
+    (`html/head.py`) copies the `<pre>`'s text. Headings are `<h3>`: under the model's `<h2>`."""
+    listed = Markup("").join(Markup("<li>{}</li>").format(note) for note in notes)
+    return Markup(
+        '<div class="code-head"><h3 class="code-label">{label}</h3>'
+        '<button type="button" class="copy-button" data-copy="{id}" aria-label="Copy: {label}">Copy</button></div>'
+        '<pre class="command" id="{id}">{text}</pre>{notes}'
+    ).format(
+        id=element_id, label=label, text=text,
+        notes=Markup('<ul class="command-notes">{}</ul>').format(listed) if notes else "",
+    )  # fmt: skip
+
+
 def code_block(element_id: str, text: str, label: str, filename: str) -> Markup:
     """A script shown whole, its line numbers beside its lines, with Copy and Download buttons (`html/head.py`'s
     page script). The numbers are drawn by CSS (a counter per line), so the `<pre>`'s text, what a selection or
@@ -52,7 +72,7 @@ def code_block(element_id: str, text: str, label: str, filename: str) -> Markup:
     # each line escaped and wrapped by hand: `Markup.format` costs ~8 µs a call, and a script has dozens of lines
     lines = Markup("\n".join(f'<span class="line">{escape(line)}</span>' for line in text.split("\n")))
     return Markup(
-        '<div class="code-head"><span class="code-label">{label}</span>'
+        '<div class="code-head"><h3 class="code-label">{label}</h3>'
         '<button type="button" class="copy-button" data-copy="{id}" aria-label="Copy {file}">Copy</button>'
         '<button type="button" class="copy-button" data-download="{id}" data-filename="{file}" '
         'aria-label="Download {file}">Download</button></div>'

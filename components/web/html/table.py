@@ -183,9 +183,9 @@ def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_
 # and started by gr.HTML's `js_on_load` (`TABLE_JS`: `element` is the table's box, `trigger` sends one of its
 # events to the server, `watch` runs after each new value is drawn). The table is links (`results_table`);
 # the script runs them in place:
-# - a click or Enter on a row opens its model beside the table (`select`, with the model's id), unless a
-#   modifier key asks for a new tab; where the panel sits below the table (a phone) the page then scrolls
-#   to the answer once it shows;
+# - a click or Enter on a row opens its model's page (`select`, with the model's id), unless a modifier key
+#   asks for a new tab; once the answer shows, the page is at its top and the focus on the model's heading
+#   (the row clicked is out of sight: the focus must not be left on the body);
 # - a header orders the rows (`select` too, with its column's key), and keeps the focus;
 # - one row is a tab stop (the open one, else the first); the arrow keys, Home and End move between rows;
 # - Back and Forward (the address bar's entries, `wiring.ADDRESS_JS`) open their address, as a link does.
@@ -214,13 +214,17 @@ const rove = (active) => {
   all.forEach((r) => { const a = linkOf(r); if (a) a.tabIndex = r === stop ? 0 : -1; });
 };
 const answerShown = (model) => {
-  const head = document.querySelector("#details-summary h3 .model-link");
+  const head = document.querySelector("#details-summary h2 .model-link");
   return head && head.textContent === model;
 };
 const toAnswer = (model) => {
   const panel = document.getElementById("details");
-  if (!panel || panel.getBoundingClientRect().top < element.getBoundingClientRect().bottom - 1) return;
-  const go = () => { panel.scrollIntoView({ block: "start" }); };
+  if (!panel) return;
+  const go = () => {
+    window.scrollTo(0, 0);
+    const heading = document.getElementById("model-heading");
+    if (heading) heading.focus({ preventScroll: true });
+  };
   if (answerShown(model)) return go();
   const observer = new MutationObserver(() => { if (answerShown(model)) { observer.disconnect(); go(); } });
   observer.observe(panel, { childList: true, subtree: true, characterData: true });

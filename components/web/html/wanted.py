@@ -78,7 +78,7 @@ def unchecked_html(answer: WantedAnswer) -> Markup:
         for m in answer["not_checked"]
     )
     return Markup(
-        '<h3 id="wanted-not-checked">Not checked</h3><p class="hint">Looked up, but not yet confirmed by the Hub '
+        '<h2 id="wanted-not-checked">Not checked</h2><p class="hint">Looked up, but not yet confirmed by the Hub '
         "(it could not be asked: the app is offline, or the look-up is still pending). They are not counted above "
         "until the Hub knows them; an id the Hub does not know is dropped.</p>"
         '<table id="wanted-unchecked-table"><thead><tr><th scope="col">Model id</th><th scope="col">Lookups</th>'

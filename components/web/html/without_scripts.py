@@ -12,10 +12,15 @@ from markupsafe import Markup, escape
 
 from components.queries.details import RUN_COMMAND
 from components.queries.preview import Preview, SearchForm
-from components.web.html.details import run_py_title
+from components.web.html.details import CACHE_LABEL, INSTALL_LABEL, RUN_LABEL, run_py_title
 
 # only a model link carries it (`first_paint.head`): scripts wrap and scroll
-STYLE = Markup("<style>#first-paint pre{white-space:pre-wrap;max-height:24em;overflow:auto}</style>")
+STYLE = Markup(
+    "<style>#first-paint pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:24em;overflow:auto;margin:0;"
+    "font-size:13px;line-height:20px}#first-paint h3{font-size:.95rem;margin:.6em 0 .2em}"
+    "#first-paint .fp-commands{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:0 16px}"
+    "#first-paint .fp-facts{list-style:none;padding:0;margin:.2em 0}#first-paint .fp-back{margin:.2em 0}</style>"
+)
 
 
 def _select(name: str, label: str, choices: tuple[tuple[str, str], ...], chosen: str) -> Markup:
@@ -55,15 +60,18 @@ def _copy(element_id: str, title: str, text: str, notes: tuple[str, ...] = ()) -
 
 
 def job(preview: Preview) -> Markup:
-    """What a model link's reader came to copy: the install line, the cache command and its notes, run.py
-    and the command that runs it; nothing the answer does not have."""
-    parts = []
+    """What a model link's reader came to copy, placed as the live model page places it: the install line and
+    the command that runs run.py beside the cache command and its notes, then run.py; nothing the answer does
+    not have."""
+    left, right = [], []
     if preview.install:
-        parts.append(_copy("fp-install", "Install (pinned to this stack)", preview.install))
-    if preview.cache_sync:
-        title = "Fetch the compiled graphs (NEFF cache)"
-        parts.append(_copy("fp-cache-sync", title, preview.cache_sync, preview.cache_notes))
+        left.append(_copy("fp-install", INSTALL_LABEL, preview.install))
     if preview.run_py:
-        parts.append(_copy("fp-run-py", run_py_title(preview.run_py_from), preview.run_py))
-        parts.append(_copy("fp-run-command", "Then run it (a sharded script starts its own ranks)", RUN_COMMAND))
-    return Markup("").join(parts)
+        left.append(_copy("fp-run-command", RUN_LABEL, RUN_COMMAND))
+    if preview.cache_sync:
+        right.append(_copy("fp-cache-sync", CACHE_LABEL, preview.cache_sync, preview.cache_notes))
+    commands = Markup('<div class="fp-commands"><div>{}</div><div>{}</div></div>').format(
+        Markup("").join(left), Markup("").join(right)
+    )
+    script = _copy("fp-run-py", run_py_title(preview.run_py_from), preview.run_py) if preview.run_py else ""
+    return commands + script if left or right else Markup(script)

@@ -87,7 +87,8 @@ def rewrite(
     card_query = preview.query or (f"page={page}" if page else "")
     image = base + CARD_PATH + (f"?{card_query}" if card_query else "")
     if preview.model:
-        content = without_scripts.search_form(previews.search_form(moment, params)) + first_paint.model_block(preview)
+        # the answer first, as on the live model page; the form under it, to search with scripts off
+        content = first_paint.model_block(preview) + without_scripts.search_form(previews.search_form(moment, params))
     elif page == "":
         first = previews.first_rows(moment, params)
         content = without_scripts.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)

@@ -7,6 +7,7 @@ import pytest
 
 from components.queries import compare, details
 from components.web.html import causes
+from components.web.html import details as html_details
 from tests.web.failing import NEW, OLD, failing_snapshot, no_markup_from_data
 
 
@@ -19,8 +20,11 @@ def test_a_failed_models_panel_names_its_cause_the_others_its_docs_and_the_repor
     monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
     html = causes.cause_panel(details.lookup(snap, "a/one", NEW, ""))
     no_markup_from_data(html)
-    # the model's own error line, escaped: never the masked form that is the cause's identity ("alert(N)")
-    assert "RuntimeError: &lt;img src=x onerror=alert(1)&gt;" in html and "alert(N)" not in html
+    # the model's own error line is the error block's, above the panel (said once), escaped: never the masked
+    # form that is the cause's identity ("alert(N)")
+    assert "Why it failed" not in html and "alert(N)" not in html
+    above = html_details.body(details.lookup(snap, "a/one", NEW, ""))
+    assert "RuntimeError: &lt;img src=x onerror=alert(1)&gt;" in above and "alert(N)" not in above
     assert "<b>1</b> other model fails the same way" in html and "evil/&lt;b&gt;bold&lt;/b&gt;" in html
     assert 'class="report-link"' in html and "https://github.com/aws-neuron/aws-neuron-sdk/issues/new?title=" in html
     assert (

@@ -38,7 +38,12 @@ def test_not_tested_comes_first_then_the_evidence_all_escaped():
         < html.index("UNTESTED")
     )
     assert "<img" not in html and "&lt;img" in html
-    assert "a base model 2 steps up" in html and "4 of 5 tested models pass" in html and "1.50 B parameters" in html
+    assert (
+        "<b>Base model (2 steps up):</b>" in html
+        and "<b>Architecture:</b>" in html
+        and "4 of 5 tested models pass" in html
+        and "1.50 B parameters" in html
+    )
     assert "There is no NEFF cache for it" in html and "gated" not in html
     assert "gated on the Hub (manual)" in evidence_html(untested(gated="manual"))
 

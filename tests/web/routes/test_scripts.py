@@ -47,8 +47,8 @@ def test_every_pages_script_is_a_file_and_the_head_only_names_it():
     http = TestClient(Starlette(routes=scripts.routes()))
     answer = http.get(head.SCRIPT_PATH)
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/javascript")
-    # the open model's scroll, the API docs' link, the copy buttons and run.py's download
-    for part in ("#details-summary", "/endpoints#api", "button[data-copy]", "button[data-download]"):
+    # the model page's way back, the API docs' link, the copy buttons and run.py's download
+    for part in (".back-to-table", "/endpoints#api", "button[data-copy]", "button[data-download]"):
         assert part in answer.text
     assert answer.text.startswith("if (!window.__pageScript) {")  # once, however often Gradio puts the head in
     # every page's config carries the head: the feed's link and the script's name, not the script

@@ -35,6 +35,7 @@ from components.web.html import causes, evidence, follow, notice, table
 from components.web.html import details as html_details
 from components.web.html.config_check import config_check_html, config_error_html
 from components.web.html.history import history_table
+from components.web.html.markup import command_block
 from components.web.html.table_rows import TableRows, table_rows
 from components.web.middleware import first_html
 
@@ -47,14 +48,16 @@ LOAD_ANSWERS, LOAD_ANSWER_AGE = settings.LOAD_ANSWERS.value, settings.LOAD_ANSWE
 TABLES, TABLES_BYTES = settings.TABLES.value, settings.TABLES_BYTES.value
 ALL_TASKS = ("All tasks", "")
 RUN_COMMAND = details.RUN_COMMAND
-# Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
-# the link at narrow widths only).
-BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="#results">↑ Back to the table</a></p>')
+INSTALL_LABEL, CACHE_LABEL, RUN_LABEL = html_details.INSTALL_LABEL, html_details.CACHE_LABEL, html_details.RUN_LABEL
+# An open model is a page of its own (style.css: `.model-page`, which the address script sets from the link):
+# the filters and the table are one step back, behind this link. It goes back in the tab's history where the
+# table opened the model, else to the table's address (`html/head.py`).
+BACK_TO_TABLE = Markup('<p class="back-to-table"><a href="./?{}" target="_self">← Back to the table</a></p>')
 
 
 # What each event may change, by name (the outputs Gradio marks as pending while it runs).
 TABLE = ("results", "summary", "rows", "more", "snippets")
-PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "history")
+PANEL = ("details", "install", "cache_sync", "run_py", "run_command", "facts", "history")
 PICKERS = ("task", "cc", "library", "version")
 FILTERS = ("search", "view", "task", "size", "cc", "library", "version")
 CHECKED = ("config_answer",)
@@ -76,10 +79,11 @@ class Widgets:
     results: gr.HTML
     more: gr.Button
     details: gr.HTML
-    install: gr.Textbox
-    cache_sync: gr.Textbox
+    install: gr.HTML
+    cache_sync: gr.HTML
     run_py: gr.HTML
-    run_command: gr.Textbox
+    run_command: gr.HTML
+    facts: gr.HTML
     history: gr.HTML
     snippets: gr.HTML
     config_json: gr.Textbox
@@ -179,7 +183,7 @@ class ModelsPage:
         query = views.normalise(
             f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
         )
-        model, panel = self._panel(now, opened_model(now, values), query)
+        model, panel = self._panel(now, opened_model(now, values), query, sort_of(values))
         table_part = self._table(now, query, PAGE_SIZE, model, sort_of(values))
         return {**self._pickers(now, query, stack), **table_part, **panel}
 
@@ -197,7 +201,7 @@ class ModelsPage:
         now = self.sources.now()
         model_id = links.model_in_data(now.snapshot, event_text(evt, "value"))
         self._count(now, model_id, request)
-        model, panel = self._panel(now, model_id, query)
+        model, panel = self._panel(now, model_id, query, sort_of(values))
         return {**panel, "link": links.build(links.PageState(query, model, sort=sort_of(values)))}
 
     async def on_load(self, request: gr.Request | None) -> dict[str, Any]:
@@ -259,7 +263,7 @@ class ModelsPage:
         state = links.opened(params, now.snapshot, now.rankings, now.records)
         query = state.query
         stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
-        model, panel = self._panel(now, state.model, query)
+        model, panel = self._panel(now, state.model, query, state.sort)
         if state.unknown_stack:  # the link asked for a stack the data lacks: say so beside what is shown
             panel["details"] = notice.unknown_stack(state.unknown_stack, stack) + panel["details"]
         answer = {
@@ -327,9 +331,10 @@ class ModelsPage:
             return {"config_answer": config_error_html(str(error))}
         return {"config_answer": config_check_html(answer)}
 
-    def _panel(self, now: Moment, model_id: str, query: views.Query) -> tuple[str, dict[str, Any]]:
-        """The model opened (its id in the data, "" for none) and its details; with no model, a short guide
-        and no empty boxes."""
+    def _panel(self, now: Moment, model_id: str, query: views.Query, sort: str = "") -> tuple[str, dict[str, Any]]:
+        """The model opened (its id in the data, "" for none) and its page: the answer, the three commands,
+        run.py, then the evidence and the history (`sort`: the table's order, for the way back to it); with no
+        model, a short guide and no empty boxes."""
         if not model_id:
             hidden = gr.update(value="", visible=False)
             return "", {
@@ -337,7 +342,8 @@ class ModelsPage:
                 "install": hidden,
                 "cache_sync": hidden,
                 "run_py": hidden,
-                "run_command": gr.update(visible=False),
+                "run_command": hidden,
+                "facts": hidden,
                 "history": "",
             }
         records = self.sources.records
@@ -351,18 +357,24 @@ class ModelsPage:
         # graphs exist only for a model that ran: an excluded row never compiled any
         cache_sync = answer.get("cache_sync_command", "") if answer.get("kind") != EXCLUDED else ""
         run_py = answer.get("run_py") or answer.get("suggested_run_py") or ""
+        table_link = links.build(links.PageState(query, "", sort=sort))
+        # all escaped (markupsafe): the answer first, an untested model's evidence with it (what to expect)
+        head = BACK_TO_TABLE.format(table_link) + html_details.head(answer) + evidence.evidence_html(answer)
+        facts = html_details.body(answer, other_fields) + causes.cause_panel(answer)
+        # what the cache command needs to work as pasted, sent with it (the first page stays light)
+        cache_notes = tuple(answer.get("cache_sync_notes") or ())
         return answer["model_id"], {
-            "details": BACK_TO_TABLE
-            + Markup(html_details.details(answer, other_fields))
-            + evidence.evidence_html(answer)
-            + causes.cause_panel(answer),  # all escaped
-            "install": gr.update(value=install, visible=bool(install)),
-            # what the command needs to work as pasted, sent with it (the first page stays light)
+            "details": head,
+            "install": gr.update(value=command_block("install-command", install, INSTALL_LABEL), visible=bool(install)),
             "cache_sync": gr.update(
-                value=cache_sync, visible=bool(cache_sync), info=" · ".join(answer.get("cache_sync_notes") or ())
+                value=command_block("cache-sync-command", cache_sync, CACHE_LABEL, cache_notes),
+                visible=bool(cache_sync),
             ),
             "run_py": gr.update(value=html_details.run_py(answer), visible=bool(run_py)),
-            "run_command": gr.update(visible=bool(run_py)),
+            "run_command": gr.update(
+                value=command_block("run-command-text", RUN_COMMAND, RUN_LABEL), visible=bool(run_py)
+            ),
+            "facts": gr.update(value=facts, visible=True),
             # under the history: the badge for its model card, and its own feed
             "history": history_table(answer.get("history", [])) + follow.panel_html(answer),
         }
@@ -372,8 +384,10 @@ class ModelsPage:
     def layout(self, header: gr.HTML) -> Widgets:
         """Place the tab's components (inside `with gr.Tab(...)`); values arrive on load, or in the page's config
         for a tested model's link (`first_answer`)."""
-        # The search box first: on a phone it is on the first screen, above the pickers.
-        with gr.Row(equal_height=True):
+        # The search box first: on a phone it is on the first screen, above the pickers. An open model's page
+        # (`.model-page`, style.css) shows none of the filters, the table or the tools under it: its answer
+        # leads.
+        with gr.Row(equal_height=True, elem_id="filters-search"):
             search = gr.Textbox(
                 label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
                 scale=3, min_width=240, max_lines=1, autofocus=True,
@@ -382,7 +396,7 @@ class ModelsPage:
                 [(views.VIEW_LABELS[v], v) for v in views.VIEWS], value=views.VIEWS[0], label="View",
                 elem_id="view", scale=2, min_width=260,
             )  # fmt: skip
-        with gr.Row(equal_height=True):
+        with gr.Row(equal_height=True, elem_id="filters-stack"):
             task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
             size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
             cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=240)  # "2.28.7631.0 (newest)"
@@ -390,30 +404,29 @@ class ModelsPage:
             version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
         summary = gr.HTML(elem_id="summary")
         with gr.Row():
-            # The table takes the width its figures need (one line each); the panel sits beside it where there
-            # is room for both, else below.
-            with gr.Column(scale=3, min_width=760):
+            # The table takes the width its figures need (one line each); the guide sits beside it where there
+            # is room for both, else below. An open model's page hides the table: the panel is the page, full width.
+            with gr.Column(scale=3, min_width=760, elem_id="table-column"):
                 # a plain table of links, every value escaped (table.results_table), run in place by its script
-                results = gr.HTML(elem_id="results", js_on_load=table.TABLE_JS, padding=False)
+                results = gr.HTML(elem_id="results", js_on_load=table.TABLE_JS)
                 more = gr.Button("Show more", visible=False, size="sm", elem_id="more")
             with gr.Column(scale=1, min_width=380, elem_id="details"):
                 details_html = gr.HTML(html_details.GUIDE, elem_id="details-summary")
-                install = gr.Textbox(
-                    label="Install (pinned to this stack)", elem_id="install", buttons=["copy"],
-                    interactive=False, max_lines=12, visible=False,
-                )  # fmt: skip
-                cache_sync = gr.Textbox(
-                    label="Fetch the compiled graphs (NEFF cache)", elem_id="cache-sync", buttons=["copy"],
-                    interactive=False, visible=False,
-                )  # fmt: skip
+                # The commands, each under its heading with its own Copy button (markup.command_block): the app's
+                # markup, not Gradio's textbox, whose label lay over its copy icon. Side by side where there is
+                # room, so that run.py starts on the first screen.
+                with gr.Row(elem_id="commands"):
+                    with gr.Column(min_width=320):
+                        install = gr.HTML(elem_id="install", visible=False)
+                        run_command = gr.HTML(elem_id="run-command", visible=False)
+                    with gr.Column(min_width=320):
+                        cache_sync = gr.HTML(elem_id="cache-sync", visible=False)
                 # whole, numbered, with Copy and Download (markup.code_block): plain HTML, so the page loads no
                 # code editor (~390 KB of scripts) for a script that is only read
-                run_py = gr.HTML(elem_id="run-py", visible=False, padding=False)
-                run_command = gr.Textbox(
-                    value=RUN_COMMAND, label="Then run it (a sharded script starts its own ranks)",
-                    elem_id="run-command", buttons=["copy"], interactive=False, visible=False,
-                )  # fmt: skip
-                history = gr.HTML(elem_id="history")
+                run_py = gr.HTML(elem_id="run-py", visible=False)
+                with gr.Row(elem_id="evidence-and-history"):
+                    facts = gr.HTML(elem_id="details-body", visible=False, min_width=320)
+                    history = gr.HTML(elem_id="history", min_width=320)
         # closed until asked for: the first page stays light
         with gr.Accordion("Query it yourself: the pandas and DuckDB query for the rows shown", open=False,
                           elem_id="query-yourself"):  # fmt: skip
@@ -430,7 +443,7 @@ class ModelsPage:
         self.widgets = Widgets(
             header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
-            cache_sync=cache_sync, run_py=run_py, run_command=run_command, history=history,
+            cache_sync=cache_sync, run_py=run_py, run_command=run_command, facts=facts, history=history,
             snippets=snippets_box, config_json=config_json, config_button=config_button, config_answer=config_answer,
             link=link, rows=rows,
         )  # fmt: skip

@@ -38,7 +38,8 @@ PAGE_EVENT: EventOptions = {"api_visibility": "private", "preprocess": False}
 # or an answer's HTML naming its view in `data-query` (the Failures page); other HTML, or a full link already,
 # leaves the address alone. Opening another model adds an entry to the browser's history, so Back returns
 # to the table as it was (the table's script shows the state of the address Back goes to: `html/table.py`);
-# any other change (a filter, an order, the state a link opened) replaces the entry. The tab's title follows
+# any other change (a filter, an order, the state a link opened) replaces the entry. A link with a model is
+# the model's own page (`.model-page` on the root, style.css): the table is one step back. The tab's title follows
 # the Models page's link once it moves away from the link the page was opened with (whose title the first
 # response gave): the model opened, else the app's name.
 ADDRESS_JS = """(value) => {
@@ -50,9 +51,13 @@ ADDRESS_JS = """(value) => {
   const model = m ? "" : u.searchParams.get("model") || "";
   const opened = seen !== undefined && model && model !== (new URLSearchParams(window.location.search).get("model") || "");
   try {
-    if (u.href !== window.location.href) window.history[opened ? "pushState" : "replaceState"](null, "", u);
+    if (u.href !== window.location.href) {
+      if (opened) window.history.pushState({ fromTable: true }, "", u);
+      else window.history.replaceState(window.history.state, "", u);
+    }
   } catch (e) {}
   if (!m) {
+    document.documentElement.classList.toggle("model-page", Boolean(model));
     window.__openedWith = seen === undefined ? u.search : seen;
     if (seen !== undefined && u.search !== seen) {
       document.title = model ? model + " · APP_NAME" : "APP_NAME";

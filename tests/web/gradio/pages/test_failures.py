@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from components.domain.stacks import STACK_KEY
+from components.queries import views
 from components.web.gradio.pages import failures as failures_tab
 from components.web.gradio.pages.models import ModelsPage
 from components.web.gradio.pages.wiring import ADDRESS_JS
@@ -25,9 +26,10 @@ def snap(tmp_path):
 def test_the_models_page_shows_the_cause_in_the_panel(snap):
     sources = served(snap)
     tab = ModelsPage(sources)
-    query = SimpleNamespace(neuronx_cc=NEW, library_version="4.57.1")
-    assert 'id="cause"' in tab._panel(sources.now(), "a/one", query)[1]["details"]
-    assert 'id="cause"' not in tab._panel(sources.now(), "a/passes", query)[1]["details"]
+    query = views.Query(neuronx_cc=NEW, library_version="4.57.1")
+    # under the commands, with the error it explains
+    assert 'id="cause"' in tab._panel(sources.now(), "a/one", query)[1]["facts"]["value"]
+    assert 'id="cause"' not in tab._panel(sources.now(), "a/passes", query)[1]["facts"]["value"]
 
 
 def test_the_failures_page_opens_on_the_stack_its_address_names(snap):

@@ -1,12 +1,21 @@
 """The Models tab's handlers: inputs and answers by name, the filters as one value, the pickers."""
 
+import html
 import json
+import re
 
 import gradio as gr
 
 from components.web.gradio.pages.filters import Filters
 from components.web.gradio.pages.models import PANEL, TABLE, ModelsPage
 from tests.helpers import NEW_CC, OLD_CC, page_opened, served, shown
+
+
+def command(block: str) -> str:
+    """The text of a command block (`markup.command_block`), as Copy takes it."""
+    found = re.search(r'<pre class="command" id="[^"]*">(.*?)</pre>', str(block), re.DOTALL)
+    assert found, block
+    return html.unescape(found.group(1))
 
 
 def value(update):
@@ -34,8 +43,8 @@ def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab
     answer = tab.on_library(**base, link="?model=BAAI/bge-small-en-v1.5")
     assert value(answer["version"]) == "5.1.2"  # 5.0.0 is a Transformers version
     assert shown(answer) == ["BAAI/bge-small-en-v1.5"]
-    assert value(answer["install"]).endswith("sentence-transformers==5.1.2")
-    assert "Trainium cores:</b> 1" in str(answer["details"])  # from the neuron_cores column
+    assert command(value(answer["install"])).endswith("sentence-transformers==5.1.2")
+    assert 'Trainium cores:</b> <span class="nowrap">1</span>' in str(answer["details"])  # the neuron_cores column
 
 
 def test_a_compiler_without_the_library_falls_back_to_its_first_stack(tab):
@@ -63,7 +72,7 @@ def test_the_librarys_own_column_is_a_row_of_the_stack_table_not_an_unknown_fiel
     answer = tab.on_stack(
         view="selected", cc=NEW_CC, library="diffusers", version="0.36.0", link="?model=stabilityai/sd-turbo"
     )
-    details = str(answer["details"])
+    details = str(value(answer["facts"]))  # under the commands
     stack = details[details.index('<table class="stack-table">') :]
     assert '<th scope="row">diffusers</th><td><code>0.36.0</code>' in stack[: stack.index("</table>")]
     assert "Other fields" not in details
@@ -105,8 +114,8 @@ def test_the_cache_command_comes_with_what_it_needs_to_work_as_pasted(tab):
     from components.queries.details import CACHE_SYNC_NOTES
 
     opened = page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})
-    assert value(opened["cache_sync"]).startswith("hf buckets sync ")
-    info = opened["cache_sync"]["info"]
+    assert command(value(opened["cache_sync"])).startswith("hf buckets sync ")
+    info = html.unescape(value(opened["cache_sync"]))  # the notes, listed under the command
     assert all(note in info for note in CACHE_SYNC_NOTES)
     assert 'pip install -U "huggingface_hub>=1.5"' in info and "--dry-run" in info
     assert "TORCH_NEURONX_NEFF_CACHE_DIR" in info
@@ -348,7 +357,9 @@ def test_a_tested_models_link_carries_its_answer_in_the_page_and_other_links_kee
                 {k: v for k, v in value.items() if k != "__type__"}))  # fmt: skip
         else:
             assert props[elem_id]["value"] == value
-    assert tested[0] in props["details-summary"]["value"] and props["install"]["value"].startswith("pip install")
+    assert tested[0] in props["details-summary"]["value"] and command(props["install"]["value"]).startswith(
+        "pip install"
+    )
     assert links.model_of(props["link"]["value"]) == tested[0]
     assert not [d for d in config["dependencies"] if d["backend_fn"] and any(t[1] == "load" for t in d["targets"])]
 
