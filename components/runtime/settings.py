@@ -187,13 +187,13 @@ DIRECT_CALLS = Setting(8, "calls", "named-endpoint calls over plain HTTP run at 
     "components/web/gradio/direct_calls.py DIRECT_CALLS")
 UNREAD_AGE = Setting(60.0, "s", "an unread /call result",
     "an abandoned result would stay in memory",
-    "components/web/gradio/direct_calls.py UNREAD_SECONDS and components/web/gradio/patches/unread.py UNREAD_SECONDS")
+    "components/web/gradio/direct_calls.py UNREAD_SECONDS")
 UNREAD_SWEEP_EVERY = Setting(1.0, "s", "how often unread results are swept",
     "one client sends a few dozen calls a second: the budget is enforced at each sweep", "components/web/gradio/patches/unread.py SWEEP_EVERY")
 UNREAD_BYTES = Setting(8 * MB, "bytes",
     "all unread results together, as JSON: plain calls' (kept by the app) and the queue's (swept), oldest dropped first",
     "300 unread all-row searches held ~1 GB for a minute; a plain call keeps its answer only, never its input",
-    "components/web/gradio/direct_calls.py UNREAD_BYTES (the sweep gets what it leaves)")
+    "components/web/gradio/direct_calls.py UNREAD_BYTES")
 UNREAD_GIVE_BACK_EVERY = Setting(10.0, "s", "how often swept memory is given back to the system",
     "malloc_trim walks the whole heap: not on every sweep", "components/web/gradio/patches/unread.py GIVE_BACK_EVERY")
 UNREAD_LOG_EVERY = Setting(60.0, "s", "the dropped results' count line",

@@ -37,6 +37,7 @@ import logging
 import re
 import time
 import uuid
+from http import HTTPStatus
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -235,7 +236,9 @@ class DirectCalls:
         del body  # from here the call holds its values only, and once answered its result only
         if self.waiting >= self.most_waiting:
             detail = f"Queue is full. Max size is {self.most_waiting} and size is {self.waiting}."
-            await respond(send, b"application/json", json.dumps({"detail": detail}).encode(), 503)
+            await respond(
+                send, b"application/json", json.dumps({"detail": detail}).encode(), HTTPStatus.SERVICE_UNAVAILABLE
+            )
             return
         self.waiting += 1
         try:
@@ -295,7 +298,7 @@ class DirectCalls:
             await asyncio.to_thread(memory.give_back)
 
 
-async def respond(send: Send, content_type: bytes, body: bytes, status: int = 200) -> None:
+async def respond(send: Send, content_type: bytes, body: bytes, status: HTTPStatus = HTTPStatus.OK) -> None:
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
