@@ -1,4 +1,4 @@
-"""Round one of the bounds (test_bounds.py), the CORS of /api/v1 on a Space and the argument check, run on the
+"""Round one of the bounds (test_bounds.py), the plain calls' (test_plain_calls.py), the CORS of /api/v1 on a Space and the argument check, run on the
 app started with Gradio reporting a release no patch was written for: every patch stands down, and every
 limit still holds, being the app's own code (issue 38)."""
 
@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from tests.hardening.test_bounds import *  # noqa: F403 - every test of round one, run again on this app
+from tests.hardening.test_plain_calls import *  # noqa: F403 - and the plain calls' (issue 61): the app's own code
 from tests.hardening.test_bounds import started
 from tests.helpers import SAMPLE_ARGS, Server, log_message
 

@@ -37,9 +37,9 @@ import logging
 import re
 import time
 import uuid
-from http import HTTPStatus
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from http import HTTPStatus
 from typing import Any
 
 import anyio
