@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from tests.hardening.test_bounds import *  # noqa: F403 - every test of round one, run again on this app
-from tests.hardening.test_plain_calls import *  # noqa: F403 - and the plain calls' (issue 61): the app's own code
 from tests.hardening.test_bounds import started
+from tests.hardening.test_plain_calls import *  # noqa: F403 - and the plain calls' (issue 61): the app's own code
 from tests.helpers import SAMPLE_ARGS, Server, log_message
 
 # Run before the app by Python itself (a `sitecustomize` on PYTHONPATH): Gradio as the next release would
