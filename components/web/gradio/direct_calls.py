@@ -225,15 +225,6 @@ class DirectCalls:
         body = await read_body(receive)
         if body is None:
             return
-        try:
-            values = arguments(body, name, endpoint[1], by_name=bool(found.group(1)))
-        except Refused as refused:
-            await self.keep(send, error_event(refusal(refused)))
-            return
-        if values is None:
-            await self.app(scope, replay(body, receive), send)
-            return
-        del body  # from here the call holds its values only, and once answered its result only
         if self.waiting >= self.most_waiting:
             detail = f"Queue is full. Max size is {self.most_waiting} and size is {self.waiting}."
             await respond(
@@ -242,9 +233,13 @@ class DirectCalls:
             return
         self.waiting += 1
         try:
-            result = await self.run(name, endpoint, values, scope)
+            result = await self.run(name, endpoint, body, bool(found.group(1)), scope)
         finally:
             self.waiting -= 1
+        if result is None:
+            await self.app(scope, replay(body, receive), send)
+            return
+        del body
         await self.keep(send, result)
 
     async def keep(self, send: Send, result: bytes) -> None:
@@ -253,15 +248,18 @@ class DirectCalls:
         self.watch()
         await respond(send, b"application/json", json.dumps({"event_id": event_id}, separators=(",", ":")).encode())
 
-    async def run(self, name: str, endpoint: tuple[Callable[..., Any], dict[str, Any], bool], values: list[Any],
-                  scope: Scope) -> bytes:  # fmt: skip
-        """The event stream that answers the call of `name` with `values`: its result, refusal or failure."""
-        fn, _, asks = endpoint
+    async def run(self, name: str, endpoint: tuple[Callable[..., Any], dict[str, Any], bool], body: bytes,
+                  by_name: bool, scope: Scope) -> bytes | None:  # fmt: skip
+        """The event stream that answers the call of `name` that `body` makes (its result, refusal or failure), or
+        None for a body Gradio refuses itself. The body is read on the worker thread too: a ~1 MB one parsed on
+        the event loop held every other caller up."""
+        fn, taken, asks = endpoint
         kwargs = {ASKER: client_address(scope)} if asks else {}
 
-        def call() -> bytes:
+        def call() -> bytes | None:
             try:
-                return event(fn(*values, **kwargs))
+                values = arguments(body, name, taken, by_name)
+                return None if values is None else event(fn(*values, **kwargs))
             except REFUSALS as refused:
                 return error_event(refusal(refused))
             except Exception as exc:  # noqa: BLE001 - a failure: Gradio's answer, one line, the traceback at DEBUG
