@@ -106,12 +106,8 @@ class Kept:
         whole budget is kept as an error event saying so (holding it would push out every other result)."""
         self.expire()
         if len(body) > self.budget:
-            body = error_event(
-                {
-                    "error": f"the answer is {len(body) / 1e6:.1f} MB, more than the {self.budget / 1e6:.0f} MB"
-                    " unread results may hold together; ask for fewer rows"
-                }  # fmt: skip
-            )
+            too_large = f"the answer is {len(body):,} bytes, more than the {self.budget:,} unread results may hold"
+            body = error_event({"error": too_large + " together; ask for fewer rows"})
         while self.results and self.weight + len(body) > self.budget:
             _, (_, old) = self.results.popitem(last=False)
             self.weight -= len(old)
@@ -198,6 +194,7 @@ class DirectCalls:
         self.kept = kept if kept is not None else Kept()
         self.waiting, self.most_waiting = 0, waiting
         self.sweeper: asyncio.Task[None] | None = None
+        self.logged_at = float("-inf")  # when the budget's count line was last written
         self.listed = ", ".join(f"/{name}" for name in self.endpoints)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -278,17 +275,17 @@ class DirectCalls:
         """While results are kept: drop each as it expires; log what the budget pushed out (a line a minute at
         most), and give freed memory back to the system (at most every `GIVE_BACK_EVERY` seconds, and once when
         the last is gone)."""
-        logged_at = gave_back_at = time.monotonic()
+        gave_back_at = time.monotonic()
         freed = False
         while (wait := self.kept.next_expiry()) is not None:
             await asyncio.sleep(min(max(wait, 0.05), GIVE_BACK_EVERY))
             freed = bool(self.kept.expire()) or freed
             now = time.monotonic()
-            if self.kept.dropped and now - logged_at >= LOG_EVERY:
+            if self.kept.dropped and now - self.logged_at >= LOG_EVERY:
                 mb = self.kept.budget // 1024 // 1024
                 log.warning("unread results over %d MB: dropped %d, oldest first, since the last line", mb,
                             self.kept.dropped)  # fmt: skip
-                self.kept.dropped, logged_at = 0, now
+                self.kept.dropped, self.logged_at = 0, now
             if freed and now - gave_back_at >= GIVE_BACK_EVERY:
                 await asyncio.to_thread(memory.give_back)
                 freed, gave_back_at = False, now
