@@ -30,6 +30,13 @@ def running(tmp_path_factory):
         yield app
 
 
+@pytest.fixture(scope="module")
+def calls_app(tmp_path_factory):
+    """An app of its own for the plain calls' tests: round one's last test stops `running`."""
+    with started(tmp_path_factory, "calls-another-gradio", PYTHONPATH=another_gradio(tmp_path_factory, "calls")) as app:
+        yield app
+
+
 def test_every_patch_stands_down_with_one_line(running):
     lines = [log_message(line) for line in running.log_lines() if "stands down" in line]
     assert sorted(lines) == sorted(
