@@ -125,26 +125,29 @@ def run(quick: bool = False) -> list[Figure]:
     median_during = statistics.median(during) * 1000 if during else float("nan")
     return [
         Figure(
-            f"RSS growth, {calls} unread all-row /search calls (2 s after)", rows, s_after - s0, "MB", None,
+            "unread: RSS growth, all-row /search calls (2 s after)", rows, s_after - s0, "MB", None,
             goal=f"≤ {GOAL_SEARCHES:.0f} MB", met=s_after - s0 <= GOAL_SEARCHES,
-            note=f"RSS {s0:,.0f} → {s_after:,.0f} MB; sent and run in {s_sent:.1f} s, each every row of one of "
-                 f"{len(asks)} stacks",
+            note=f"{calls} calls: RSS {s0:,.0f} → {s_after:,.0f} MB; sent and run in {s_sent:.1f} s, each every row of "
+                 f"one of {len(asks)} stacks",
         ),
         Figure(
-            f"RSS above the start {back_after:.0f} s after the last unread /search", rows, s_back - s0, "MB", None,
-            goal=f"≤ {GOAL_BACK:.0f} MB", met=s_back - s0 <= GOAL_BACK, note=f"{s_back:,.0f} MB",
+            "unread: RSS above the start after the /search calls expired", rows, s_back - s0, "MB", None,
+            goal=f"≤ {GOAL_BACK:.0f} MB", met=s_back - s0 <= GOAL_BACK,
+            note=f"{s_back:,.0f} MB, {back_after:.0f} s after the last call",
         ),
         Figure(
-            f"RSS growth, {calls} refused ~1 MB /check_config calls unread, {AT_ONCE} at a time (2 s after)", rows,
+            "unread: RSS growth, refused ~1 MB calls (2 s after)", rows,
             r_after - r0, "MB", None, goal=f"≤ {GOAL_REFUSED:.0f} MB", met=r_after - r0 <= GOAL_REFUSED,
-            note=f"RSS {r0:,.0f} → {r_after:,.0f} MB (the process's peak so far {peak:,.0f} MB); sent in {r_sent:.1f} s",
+            note=f"{calls} calls, {AT_ONCE} at a time: RSS {r0:,.0f} → {r_after:,.0f} MB (the process's peak so far "
+                 f"{peak:,.0f} MB); sent in {r_sent:.1f} s",
         ),
         Figure(
-            f"RSS above the start {back_after:.0f} s after the last refused call", rows, r_back - r0, "MB", None,
-            goal=f"≤ {GOAL_BACK:.0f} MB", met=r_back - r0 <= GOAL_BACK, note=f"{r_back:,.0f} MB",
+            "unread: RSS above the start after the refused calls expired", rows, r_back - r0, "MB", None,
+            goal=f"≤ {GOAL_BACK:.0f} MB", met=r_back - r0 <= GOAL_BACK,
+            note=f"{r_back:,.0f} MB, {back_after:.0f} s after the last call",
         ),
         Figure(
-            "another visitor's /lookup during the refused calls, median", rows, median_during, "ms", median_before,
+            "unread: another visitor's /lookup during the refused calls, median", rows, median_during, "ms", median_before,
             note=f"baseline: the same visitor in the 2 s before the burst ({len(before)} calls); {len(during)} during it",
         ),
     ]  # fmt: skip
