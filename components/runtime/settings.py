@@ -185,6 +185,11 @@ STREAM_GRACE = Setting(5.0, "s", "a stream told its client left, before it is ca
 DIRECT_CALLS = Setting(8, "calls", "named-endpoint calls over plain HTTP run at once (beside Gradio's queue)",
     "each takes a worker thread for milliseconds; past it, calls wait their turn (at most QUEUE_SIZE of them)",
     "components/web/gradio/direct_calls.py DIRECT_CALLS")
+LARGE_CALLS = Setting(2, "calls", "plain calls with a body over LARGE_CALL_BODY run at once (of the DIRECT_CALLS)",
+    "300 refused ~1 MB calls, 32 at a time, took every slot: another visitor's lookup waited behind them",
+    "components/web/gradio/direct_calls.py LARGE_CALLS")
+LARGE_CALL_BODY = Setting(64 * KB, "bytes", "a plain call's body past which it is a large call",
+    "a call's arguments are a few hundred bytes; a config.json a few KB", "components/web/gradio/direct_calls.py LARGE_BODY")
 UNREAD_AGE = Setting(60.0, "s", "an unread /call result",
     "an abandoned result would stay in memory",
     "components/web/gradio/direct_calls.py UNREAD_SECONDS")

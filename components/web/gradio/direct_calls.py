@@ -17,7 +17,8 @@ input in the queue's event until someone read it, outside every budget: 900 refu
 A plain call of a name that is no named endpoint (a page's private event included: the page calls those
 through `queue/join`) is a 404 naming the endpoints; Gradio raised for an unknown name and answered 500.
 
-Calls wait their turn for one of `DIRECT_CALLS` worker threads, at most `QUEUE_SIZE` of them waiting (past it,
+Calls wait their turn for one of `DIRECT_CALLS` worker threads (a call with a large body for one of the
+`LARGE_CALLS` of them, so that a burst of those never holds every slot), at most `QUEUE_SIZE` of them waiting (past it,
 Gradio's own "queue is full" 503). What goes on to Gradio: a body that is not a JSON object with a `data` list
 (Gradio's validation refuses it, holding nothing), and a read of an id this does not hold (Gradio's, or one
 already read or expired: `patches/unread.py` answers those).
@@ -60,6 +61,8 @@ log = logging.getLogger(__name__)
 CALL = re.compile(r"^/gradio_api/call/(v2/)?([^/]+)/?$")
 READ = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
 DIRECT_CALLS = settings.DIRECT_CALLS.value
+LARGE_CALLS = settings.LARGE_CALLS.value
+LARGE_BODY = settings.LARGE_CALL_BODY.value
 WAITING = settings.QUEUE_SIZE.value
 UNREAD_SECONDS = settings.UNREAD_AGE.value
 UNREAD_BYTES = settings.UNREAD_BYTES.value
@@ -191,6 +194,9 @@ class DirectCalls:
         self.endpoints = {name: (fn, taken(fn), ASKER in inspect.signature(fn).parameters)
                           for name, fn in endpoints.items()}  # fmt: skip
         self.limiter = anyio.CapacityLimiter(at_once)
+        # a large body is a few ms of parsing on a worker thread: a burst of them may hold only a few of the slots,
+        # so a small call never waits in line behind them
+        self.large = anyio.CapacityLimiter(min(LARGE_CALLS, at_once))
         self.kept = kept if kept is not None else Kept()
         self.waiting, self.most_waiting = 0, waiting
         self.sweeper: asyncio.Task[None] | None = None
@@ -264,7 +270,10 @@ class DirectCalls:
                 log.debug("the traceback", exc_info=True)
                 return error_event({"error": None})
 
-        return await anyio.to_thread.run_sync(call, limiter=self.limiter)
+        if len(body) <= LARGE_BODY:
+            return await anyio.to_thread.run_sync(call, limiter=self.limiter)
+        async with self.large:
+            return await anyio.to_thread.run_sync(call, limiter=self.limiter)
 
     def watch(self) -> None:
         """Have the kept results expire on time even when no call comes after them (`sweep`)."""

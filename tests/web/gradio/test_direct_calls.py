@@ -25,9 +25,11 @@ class Endpoints:
     def __init__(self):
         self.asked: list[str | None] = []
         self.entered, self.release = threading.Event(), threading.Event()
+        self.started = 0
         self.release.set()
 
     def search(self, query: str, view: str = "selected") -> list[dict]:
+        self.started += 1
         self.entered.set()
         self.release.wait(5)
         return [{"model_id": query, "view": view}]
@@ -151,6 +153,31 @@ def test_past_the_calls_at_once_the_next_waits_its_turn_here():
         first.join(10)
         second.join(10)
     assert len(answers) == 2 and all("event_id" in a for a in answers)
+
+
+def test_large_calls_never_take_every_slot(monkeypatch):
+    monkeypatch.setattr(direct_calls, "LARGE_CALLS", 1)
+    endpoints = Endpoints()
+    endpoints.release.clear()
+    large = {"data": ["x" * (direct_calls.LARGE_BODY + 1), "selected"]}
+    with app(endpoints, at_once=2) as client:  # one event loop for every call, as a server has
+        held = [threading.Thread(target=lambda: client.post("/gradio_api/call/search", json=large)) for _ in range(2)]
+        held[0].start()
+        try:
+            assert endpoints.entered.wait(5)  # the first large call runs and holds its slot
+            held[1].start()  # the second waits for the large calls' one slot, not for a worker thread
+            small: list[dict] = []
+            asking = threading.Thread(
+                target=lambda: small.append(client.post("/gradio_api/call/lookup", json={"data": ["org/m"]}).json())
+            )
+            asking.start()
+            asking.join(4)  # the held search lets its slot go after 5 s: a lookup waiting for it is not back yet
+            assert small and "event_id" in small[0] and endpoints.started == 1  # answered beside both large calls
+        finally:
+            endpoints.release.set()
+            for thread in held:
+                thread.join(10)
+    assert endpoints.started == 2
 
 
 def test_past_the_calls_waiting_the_next_hears_the_queue_is_full():
