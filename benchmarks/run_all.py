@@ -1,6 +1,6 @@
 """Run every benchmark and print its table: `python benchmarks/run_all.py [--quick] [--markdown FILE]`.
 
-The full run takes about 5-8 minutes on a 2-core machine; `--quick` (small row counts, short
+The full run takes about 8-11 minutes on a 2-core machine; `--quick` (small row counts, short
 load, few queries) takes 1-2 minutes and only proves the scripts still run — its goals are not judged.
 `--repeat N` runs each benchmark N times and reports each figure as the median of its runs (each run's
 ratio against its own baseline, measured in that run, is listed in the figure's note).
@@ -34,6 +34,7 @@ import page_weight
 import refresh
 import search_latency
 import soak
+import unread
 import visitors
 
 BENCHMARKS = (
@@ -42,6 +43,7 @@ BENCHMARKS = (
     ("Search and lookup latency over HTTP", search_latency),
     ("Plain HTTP API (GET /api/v1) beside the named endpoints", api_v1),
     ("Memory (RSS)", memory),
+    ("Unread plain calls: what they hold, and memory 90 s after (RSS)", unread),
     ("In Chromium: typing a query → the table shows it", browser),
     ("In Chromium: navigation → first result rows on screen", first_rows),
     (f"Load: {load.CLIENTS} concurrent clients searching", load),

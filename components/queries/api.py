@@ -45,7 +45,7 @@ from components.queries.answers import (
     StackAnswer,
     WantedAnswer,
 )
-from components.queries.argument_types import check_arguments
+from components.queries.argument_types import answers_as, check_arguments
 from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
@@ -165,6 +165,7 @@ class Api:
         """
         return self.search_by_size(query, view, task, neuronx_cc, library_version)
 
+    @answers_as("search")
     @documented(*SEARCH_RETURNS)
     def search_by_size(
         self,
@@ -215,6 +216,7 @@ class Api:
             wanted_models.note_lookup(self.asked, now.snapshot, str(model_id), asker, now.records)
         return details.lookup(now.snapshot, model_id, neuronx_cc, library_version, now.records, unknown)
 
+    @answers_as("lookup")
     @documented(
         'one object whose keys depend on the case, as /lookup answers; a model with no row on the stack gives result "not tested"',
         UNKNOWN_STACK_IS_AN_ERROR,

@@ -182,15 +182,23 @@ STREAM_LIFETIME = Setting(300.0, "s", "a result or MCP stream",
     "a result arrives in seconds; minutes of heartbeats mean one that will not come", "components/web/middleware/streams.py LIFETIME")
 STREAM_GRACE = Setting(5.0, "s", "a stream told its client left, before it is cancelled",
     "a stream past its lifetime sees the disconnect at its next ask; this bounds one that does not stop", "components/web/middleware/streams.py GRACE")
-DIRECT_CALLS = Setting(8, "calls", "named-endpoint calls over plain HTTP answered beside the queue at once",
-    "each takes a worker thread for milliseconds; past it, calls wait their turn in Gradio's queue",
+DIRECT_CALLS = Setting(8, "calls", "named-endpoint calls over plain HTTP run at once (beside Gradio's queue)",
+    "each takes a worker thread for milliseconds; past it, calls wait their turn (at most QUEUE_SIZE of them)",
     "components/web/gradio/direct_calls.py DIRECT_CALLS")
+LARGE_CALLS = Setting(2, "calls", "plain calls with a body over LARGE_CALL_BODY run at once (of the DIRECT_CALLS)",
+    "300 refused ~1 MB calls, 32 at a time, took every slot: another visitor's lookup waited behind them",
+    "components/web/gradio/direct_calls.py LARGE_CALLS")
+LARGE_CALL_BODY = Setting(64 * KB, "bytes", "a plain call's body past which it is a large call",
+    "a call's arguments are a few hundred bytes; a config.json a few KB", "components/web/gradio/direct_calls.py LARGE_BODY")
 UNREAD_AGE = Setting(60.0, "s", "an unread /call result",
-    "an abandoned result would stay in memory", "components/web/gradio/patches/unread.py UNREAD_SECONDS")
+    "an abandoned result would stay in memory",
+    "components/web/gradio/direct_calls.py UNREAD_SECONDS")
 UNREAD_SWEEP_EVERY = Setting(1.0, "s", "how often unread results are swept",
     "one client sends a few dozen calls a second: the budget is enforced at each sweep", "components/web/gradio/patches/unread.py SWEEP_EVERY")
-UNREAD_BYTES = Setting(8 * MB, "bytes", "all unread /call results together, as JSON, oldest dropped first",
-    "300 unread all-row searches held ~1 GB for a minute", "components/web/gradio/patches/unread.py UNREAD_BYTES")
+UNREAD_BYTES = Setting(8 * MB, "bytes",
+    "all unread results together, as JSON: plain calls' (kept by the app) and the queue's (swept), oldest dropped first",
+    "300 unread all-row searches held ~1 GB for a minute; a plain call keeps its answer only, never its input",
+    "components/web/gradio/direct_calls.py UNREAD_BYTES")
 UNREAD_GIVE_BACK_EVERY = Setting(10.0, "s", "how often swept memory is given back to the system",
     "malloc_trim walks the whole heap: not on every sweep", "components/web/gradio/patches/unread.py GIVE_BACK_EVERY")
 UNREAD_LOG_EVERY = Setting(60.0, "s", "the dropped results' count line",
@@ -200,6 +208,10 @@ REFUSALS_SHOWN = Setting(3, "lines", "refusal log lines of one kind a window, th
 REFUSALS_WINDOW = Setting(60.0, "s", "the refusal log's window", "the same", "components/web/asgi.py REFUSALS_WINDOW")
 REFUSAL_REASONS = Setting(5, "reasons", "reasons named by a refusal count line, the commonest",
     "the line stays one short line", "components/web/asgi.py SHOWN_REASONS")
+LOG_QUOTED = Setting(200, "characters", "a client's value (a path, an exception's text) quoted in a log line",
+    "an unknown endpoint's 60,000-character name made a 120 KB line", "components/runtime/logs.py QUOTED")
+LOG_MESSAGE = Setting(4096, "characters", "a log line's message (and each line of a traceback), cut past it",
+    "whatever a line quotes, it stays a line a person reads", "components/runtime/logs.py MOST_CHARS")
 WEBHOOK_LOGGED = Setting(100, "characters", "a payload value in the log, as a repr",
     "a newline in it cannot start a forged line", "components/web/routes/webhook.py LOGGED_CHARS")
 WEBHOOK_DEBOUNCE = Setting(2.0, "s", "the least spacing of the refreshes webhook calls ask for: after a quiet spell at once, in a burst one at the spacing's end for the calls since (0 to 3,600)",

@@ -202,18 +202,29 @@ PLAIN_CALLS = [
 
 @pytest.mark.parametrize(("name", "data"), PLAIN_CALLS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(PLAIN_CALLS)])
 def test_a_plain_http_call_answers_what_gradios_queue_answers(sample_app, name, data):
-    """`POST /gradio_api/call/NAME` is answered beside the queue (`web/gradio/direct_calls.py`); a body with a
-    `session_hash` still goes through Gradio's queue. Both give the same event stream, byte for byte."""
+    """`POST /gradio_api/call/NAME` is answered beside the queue (`web/gradio/direct_calls.py`), refusals
+    included; the same call through Gradio's queue (`queue/join`, gradio_client's route) gives the same answer,
+    which Gradio's result route would stream as `event: complete` with its data or `event: error` with its output."""
     import uuid
 
     import httpx
 
     with httpx.Client(base_url=sample_app.url, timeout=30) as http:
-        streams = []
-        for body in ({"data": data}, {"data": data, "session_hash": uuid.uuid4().hex}):
-            posted = http.post(f"/gradio_api/call/{name}", json=body)
-            assert posted.status_code == 200, posted.text
-            streams.append(http.get(f"/gradio_api/call/{name}/{posted.json()['event_id']}").text)
-    direct, queued = streams
+        posted = http.post(f"/gradio_api/call/{name}", json={"data": data})
+        assert posted.status_code == 200, posted.text
+        direct = http.get(f"/gradio_api/call/{name}/{posted.json()['event_id']}").text
+        index = next(d["id"] for d in http.get("/config").json()["dependencies"] if d.get("api_name") == name)
+        session = uuid.uuid4().hex
+        joined = http.post("/gradio_api/queue/join", json={"data": data, "fn_index": index, "session_hash": session})
+        assert joined.status_code == 200, joined.text
+        with http.stream("GET", "/gradio_api/queue/data", params={"session_hash": session}) as stream:
+            for line in stream.iter_lines():
+                message = json.loads(line.removeprefix("data: ")) if line.startswith("data: ") else {}
+                if message.get("msg") == "process_completed":
+                    break
+    if message["success"]:
+        queued = f"event: complete\ndata: {json.dumps(message['output']['data'])}\n\n"
+    else:
+        queued = f"event: error\ndata: {json.dumps(message['output'])}\n\n"
     assert direct == queued
     assert direct.startswith(("event: complete\n", "event: error\n")), direct[:200]

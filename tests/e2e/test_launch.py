@@ -33,13 +33,14 @@ def busy_app(tmp_path_factory):
 
 
 def fill_queue(url: str) -> list[int]:
-    """Searches until the queue refuses one; the status of each POST. Each call names a session, so Gradio's
-    queue takes it (a plain `{"data": [...]}` is answered beside the queue: `web/gradio/direct_calls.py`)."""
+    """Searches until the queue refuses one; the status of each POST. Each joins Gradio's queue as a page's event
+    does (`queue/join`; a plain call is answered beside the queue: `web/gradio/direct_calls.py`)."""
     statuses = []
     with httpx.Client(base_url=url, timeout=10) as http:
+        index = next(d["id"] for d in http.get("/config").json()["dependencies"] if d.get("api_name") == "search")
         while not statuses or statuses[-1] == 200 and len(statuses) < 10:
-            body = {"data": ["llama", "selected", "", "", ""], "session_hash": uuid.uuid4().hex}
-            statuses.append(http.post("/gradio_api/call/search", json=body).status_code)
+            body = {"data": ["llama", "selected", "", "", ""], "fn_index": index, "session_hash": uuid.uuid4().hex}
+            statuses.append(http.post("/gradio_api/queue/join", json=body).status_code)
     return statuses
 
 

@@ -1,4 +1,4 @@
-"""Round one of the bounds (test_bounds.py), the CORS of /api/v1 on a Space and the argument check, run on the
+"""Round one of the bounds (test_bounds.py), the plain calls' (test_plain_calls.py), the CORS of /api/v1 on a Space and the argument check, run on the
 app started with Gradio reporting a release no patch was written for: every patch stands down, and every
 limit still holds, being the app's own code (issue 38)."""
 
@@ -9,6 +9,7 @@ import pytest
 
 from tests.hardening.test_bounds import *  # noqa: F403 - every test of round one, run again on this app
 from tests.hardening.test_bounds import started
+from tests.hardening.test_plain_calls import *  # noqa: F403 - and the plain calls' (issue 61): the app's own code
 from tests.helpers import SAMPLE_ARGS, Server, log_message
 
 # Run before the app by Python itself (a `sitecustomize` on PYTHONPATH): Gradio as the next release would
@@ -26,6 +27,13 @@ def another_gradio(tmp_path_factory, name: str) -> str:
 @pytest.fixture(scope="module")
 def running(tmp_path_factory):
     with started(tmp_path_factory, "bounds-another-gradio", PYTHONPATH=another_gradio(tmp_path_factory, "site")) as app:
+        yield app
+
+
+@pytest.fixture(scope="module")
+def calls_app(tmp_path_factory):
+    """An app of its own for the plain calls' tests: round one's last test stops `running`."""
+    with started(tmp_path_factory, "calls-another-gradio", PYTHONPATH=another_gradio(tmp_path_factory, "calls")) as app:
         yield app
 
 

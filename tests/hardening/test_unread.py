@@ -71,11 +71,15 @@ def test_past_the_budget_the_oldest_unread_results_go_first():
     assert set(waiting) == {"late"}
 
 
-# A call Gradio's queue takes: a plain `{"data": [...]}` is answered beside it (`web/gradio/direct_calls.py`,
-# whose kept results have their own bounds: tests/web/gradio/test_direct_calls.py); a session_hash sends it on,
-# one session per call as plain calls have.
-def queued() -> dict:
-    return {"data": ["", "selected", "", "", ""], "session_hash": uuid.uuid4().hex}
+# A call Gradio's queue takes: plain calls are answered beside it (`web/gradio/direct_calls.py`, whose kept
+# results have their own bounds: tests/web/gradio/test_direct_calls.py); `queue/join`, the route of a page's
+# events and gradio_client, goes through it, here one session per call.
+def queued(fn_index: int) -> dict:
+    return {"data": ["", "selected", "", "", ""], "fn_index": fn_index, "session_hash": uuid.uuid4().hex}
+
+
+def search_index(client: httpx.Client) -> int:
+    return next(d["id"] for d in client.get("/config").json()["dependencies"] if d.get("api_name") == "search")
 
 
 @pytest.fixture
@@ -98,7 +102,10 @@ def test_the_launched_app_drops_results_left_unread_and_serves_those_read(quick_
     demo, url = quick_app
     pending = demo._queue.pending_event_ids_session
     with httpx.Client(base_url=url, timeout=30) as client:
-        ids = [client.post("/gradio_api/call/search", json=queued()).json()["event_id"] for _ in range(30)]
+        ids = [
+            client.post("/gradio_api/queue/join", json=queued(search_index(client))).json()["event_id"]
+            for _ in range(30)
+        ]
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and sum(1 for s in pending.values() if s) < 30:
             time.sleep(0.05)
@@ -123,14 +130,17 @@ def test_the_launched_app_keeps_unread_results_within_the_budget_oldest_dropped_
     monkeypatch.setattr(unread, "UNREAD_SECONDS", 600.0)  # only the budget drops results here
     pending = demo._queue.pending_event_ids_session
     with httpx.Client(base_url=url, timeout=30) as client:
-        first = client.post("/gradio_api/call/search", json=queued()).json()["event_id"]
+        first = client.post("/gradio_api/queue/join", json=queued(search_index(client))).json()["event_id"]
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and first in demo._queue.event_ids_to_events:
             time.sleep(0.05)
         one = unread.result_bytes(demo._queue.pending_messages_per_session[next(iter(pending))])
         assert one > 1000  # every row of the newest stack
         monkeypatch.setattr(unread, "UNREAD_BYTES", 5 * one)
-        ids = [client.post("/gradio_api/call/search", json=queued()).json()["event_id"] for _ in range(40)]
+        ids = [
+            client.post("/gradio_api/queue/join", json=queued(search_index(client))).json()["event_id"]
+            for _ in range(40)
+        ]
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and (ids[-1] in demo._queue.event_ids_to_events or len(pending) > 5):
             time.sleep(0.1)

@@ -1,4 +1,5 @@
-"""`DirectCalls`: a named endpoint called over plain HTTP is answered beside Gradio's queue, not through it.
+"""`DirectCalls`: a named endpoint called over plain HTTP is answered beside Gradio's queue, not through it, and
+a plain call of any other name is refused.
 
 Gradio answers `POST /gradio_api/call/NAME` by pushing an event on its queue and answering its id; the queue's
 loop later runs the endpoint on a worker thread and holds the result until `GET /gradio_api/call/NAME/<id>`
@@ -7,15 +8,21 @@ is nearly all of the call: a `/search` cost what a bare Gradio page's no-op cost
 `benchmarks/search_latency.py`). Here the POST runs the endpoint itself, on a worker thread, and keeps the
 result; the GET answers it in one piece, the same `event: complete` with the same JSON Gradio would send.
 
-Everything else goes on to Gradio, which answers as it always has:
-- a body other than exactly `{"data": [...]}` with one value per argument (a `session_hash`, say);
-- a call the endpoint refuses or fails: Gradio runs it again and answers its own error event, so an error
-  reads the same both ways (the refusals come before any side effect, see `Api.lookup`);
-- a call while `DIRECT_CALLS` are already running (the queue takes it, in turn), or while the results kept
-  unread weigh over `UNREAD_BYTES`;
-- a read of an id this does not hold (Gradio's, or one already read or expired: `patches/unread.py`).
+Every plain call of a named endpoint is run here, once, whatever its body holds besides `data` (a
+`session_hash`), and so is the `v2` form (`POST /gradio_api/call/v2/NAME`, the arguments by name). A refusal
+answers Gradio's own error event for a `gr.Error` in the same words; a failure Gradio's `{"error": null}` and
+one log line. Once it has answered, the call holds nothing but its result, weighed in `Kept`'s budget. Handing
+a call to Gradio's queue instead (as the first version did for a refusal, to run it again there) left its
+input in the queue's event until someone read it, outside every budget: 900 refused 990 KB calls held 1.3 GB.
+A plain call of a name that is no named endpoint (a page's private event included: the page calls those
+through `queue/join`) is a 404 naming the endpoints; Gradio raised for an unknown name and answered 500.
 
-A result is read once, and kept unread for `UNREAD_SECONDS` at most, as Gradio's are (`patches/unread.py`).
+Calls wait their turn for one of `DIRECT_CALLS` worker threads (a call with a large body for one of the
+`LARGE_CALLS` of them, so that a burst of those never holds every slot), at most `QUEUE_SIZE` of them waiting (past it,
+Gradio's own "queue is full" 503). What goes on to Gradio: a body that is not a JSON object with a `data` list
+(Gradio's validation refuses it, holding nothing), and a read of an id this does not hold (Gradio's, or one
+already read or expired: `patches/unread.py` answers those).
+
 The caller's address (`Api.lookup`'s `asker`, for /wanted) is the one Gradio's request would give
 (`endpoints.address_of`). gradio_client and MCP use other routes (`/gradio_api/queue/join`, `/gradio_api/mcp/`),
 which this does not touch.
@@ -23,56 +30,91 @@ which this does not touch.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import json
+import logging
 import re
 import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from http import HTTPStatus
 from typing import Any
 
 import anyio
 import anyio.to_thread
+import gradio as gr
 
 from components.queries.api import NAMED, Api
-from components.queries.argument_types import ASKER, parameters
-from components.runtime import settings
-from components.web.asgi import ASGIApp, Receive, Scope, Send, read_body, relative_path
+from components.queries.argument_types import ASKER, MISSING, parameters
+from components.queries.arguments import Refused, quoted
+from components.runtime import logs, memory, settings
+from components.web.asgi import ASGIApp, Receive, Scope, Send, answer, read_body, relative_path
 from components.web.clients import client_address
+from components.web.gradio.endpoints import REFUSALS
 from components.web.middleware.limits import replay
 
-CALL = re.compile(r"^/gradio_api/call/([^/]+)/?$")
+log = logging.getLogger(__name__)
+
+CALL = re.compile(r"^/gradio_api/call/(v2/)?([^/]+)/?$")
 READ = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
 DIRECT_CALLS = settings.DIRECT_CALLS.value
+LARGE_CALLS = settings.LARGE_CALLS.value
+LARGE_BODY = settings.LARGE_CALL_BODY.value
+WAITING = settings.QUEUE_SIZE.value
 UNREAD_SECONDS = settings.UNREAD_AGE.value
 UNREAD_BYTES = settings.UNREAD_BYTES.value
+GIVE_BACK_EVERY = settings.UNREAD_GIVE_BACK_EVERY.value
+LOG_EVERY = settings.UNREAD_LOG_EVERY.value
+EMPTY = inspect.Parameter.empty
+# What a plain call's body may hold besides its arguments (Gradio's `SimplePredictBody`); nothing here reads them.
+NOT_ARGUMENTS = ("session_hash", "oauth_token")
 
 
 class Kept:
-    """Results waiting to be read, oldest first: each read once, dropped after `seconds` unread; `add` refuses
-    one that would take all of them over `budget` bytes."""
+    """Results waiting to be read, oldest first: each read once, dropped after `seconds` unread, and the oldest
+    dropped while all of them weigh over `budget` bytes. `weight` is what they hold; `dropped` counts those the
+    budget pushed out since it was last reset."""
 
     def __init__(self, seconds: float = UNREAD_SECONDS, budget: int = UNREAD_BYTES,
                  clock: Callable[[], float] = time.monotonic):  # fmt: skip
         self.seconds, self.budget, self.clock = seconds, budget, clock
         self.results: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
         self.weight = 0
+        self.dropped = 0
 
-    def _expire(self) -> None:
-        now = self.clock()
+    def expire(self) -> int:
+        """Drop what has waited `seconds`; how many were dropped."""
+        now, gone = self.clock(), 0
         while self.results:
             event_id, (since, body) = next(iter(self.results.items()))
             if now - since < self.seconds:
-                return
+                break
             del self.results[event_id]
             self.weight -= len(body)
+            gone += 1
+        return gone
 
-    def add(self, body: bytes) -> str | None:
-        """Keep `body`; its event id, or None when it does not fit the budget."""
-        self._expire()
-        if self.weight + len(body) > self.budget:
+    def next_expiry(self) -> float | None:
+        """Seconds until the oldest result expires (None when none is kept)."""
+        if not self.results:
             return None
+        since, _ = next(iter(self.results.values()))
+        return max(0.0, since + self.seconds - self.clock())
+
+    def add(self, body: bytes) -> str:
+        """Keep `body`, dropping the oldest while the budget would be exceeded; its event id. A body over the
+        whole budget is kept as an error event saying so (holding it would push out every other result)."""
+        self.expire()
+        if len(body) > self.budget:
+            too_large = f"the answer is {len(body):,} bytes, more than the {self.budget:,} unread results may hold"
+            body = error_event({"error": too_large + " together; ask for fewer rows"})
+        while self.results and self.weight + len(body) > self.budget:
+            _, (_, old) = self.results.popitem(last=False)
+            self.weight -= len(old)
+            self.dropped += 1
         event_id = uuid.uuid4().hex
         self.results[event_id] = (self.clock(), body)
         self.weight += len(body)
@@ -80,12 +122,18 @@ class Kept:
 
     def take(self, event_id: str) -> bytes | None:
         """The result kept under `event_id`, forgotten as it is read; None when none is (unknown or expired)."""
-        self._expire()
+        self.expire()
         kept = self.results.pop(event_id, None)
         if kept is None:
             return None
         self.weight -= len(kept[1])
         return kept[1]
+
+
+def taken(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The arguments a caller gives `fn`, each with its default (`EMPTY` for none)."""
+    signature = inspect.signature(fn).parameters
+    return {name: signature[name].default for name in parameters(fn)}
 
 
 def named(api: Api) -> dict[str, Callable[..., Any]]:
@@ -98,30 +146,62 @@ def event(result: Any) -> bytes:
     return f"event: complete\ndata: {json.dumps([result])}\n\n".encode()
 
 
-def arguments(body: bytes, wanted: int) -> list[Any] | None:
-    """The values of a `{"data": [...]}` body holding exactly `wanted` of them; None for any other body."""
+def error_event(payload: dict[str, Any]) -> bytes:
+    """The result stream Gradio sends for a call that raised: its error payload as it writes it."""
+    return f"event: error\ndata: {json.dumps(payload)}\n\n".encode()
+
+
+def refusal(refused: Exception) -> dict[str, Any]:
+    """The error payload Gradio sends for the `gr.Error` an endpoint's refusal becomes (`endpoints.named_endpoint`),
+    read from that `gr.Error` itself."""
+    error = gr.Error(str(refused), print_exception=False)
+    return {"error": error.message, "duration": error.duration, "visible": error.visible, "title": error.title}
+
+
+def arguments(body: bytes, name: str, taken: Mapping[str, Any], by_name: bool) -> list[Any] | None:
+    """The values a plain call's body gives the endpoint `name`, one per argument of `taken` (each argument's name,
+    and its default or `EMPTY`): `{"data": [...]}` (a short list is filled by `ShortCalls`, in front), or with
+    `by_name` (the `v2` form) `{ARGUMENT: value, ...}`, where an argument left out is its default, or `MISSING`'s
+    marker (which the endpoint refuses, naming it). None for a body Gradio refuses itself; raises `Refused` for
+    values the endpoint does not take (too many, or an argument it does not have)."""
     try:
         call = json.loads(body)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
-    if not isinstance(call, dict) or call.keys() != {"data"}:
+    if not isinstance(call, dict):
         return None
-    data = call["data"]
-    return data if isinstance(data, list) and len(data) == wanted else None
+    if by_name:
+        given = {k: v for k, v in call.items() if k not in NOT_ARGUMENTS}
+        unknown = [k for k in given if k not in taken]
+        if unknown:
+            raise Refused(f"{name}: no argument named {quoted(unknown[0])}; it takes {', '.join(taken) or 'none'}")
+        return [given.get(k, {MISSING: k} if default is EMPTY else default) for k, default in taken.items()]
+    data = call.get("data")
+    if not isinstance(data, list):
+        return None
+    if len(data) > len(taken):
+        raise Refused(f"{name}: {len(taken)} arguments wanted, {len(data)} given")
+    return data
 
 
 class DirectCalls:
     """ASGI middleware: `POST /gradio_api/call/NAME` for one of `endpoints` runs it on a worker thread and keeps
-    its result for `GET /gradio_api/call/NAME/<id>`; what it cannot answer goes on to Gradio (module doc)."""
+    its answer for `GET /gradio_api/call/NAME/<id>`; any other NAME is a 404 (module doc)."""
 
     def __init__(self, app: ASGIApp, endpoints: Mapping[str, Callable[..., Any]], at_once: int = DIRECT_CALLS,
-                 kept: Kept | None = None):  # fmt: skip
+                 kept: Kept | None = None, waiting: int = WAITING):  # fmt: skip
         self.app = app
-        self.endpoints = {
-            name: (fn, len(parameters(fn)), ASKER in inspect.signature(fn).parameters) for name, fn in endpoints.items()
-        }
+        self.endpoints = {name: (fn, taken(fn), ASKER in inspect.signature(fn).parameters)
+                          for name, fn in endpoints.items()}  # fmt: skip
         self.limiter = anyio.CapacityLimiter(at_once)
-        self.kept = kept or Kept()
+        # a large body is a few ms of parsing on a worker thread: a burst of them may hold only a few of the slots,
+        # so a small call never waits in line behind them
+        self.large = anyio.CapacityLimiter(min(LARGE_CALLS, at_once))
+        self.kept = kept if kept is not None else Kept()
+        self.waiting, self.most_waiting = 0, waiting
+        self.sweeper: asyncio.Task[None] | None = None
+        self.logged_at = float("-inf")  # when the budget's count line was last written
+        self.listed = ", ".join(f"/{name}" for name in self.endpoints)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("GET", "POST"):
@@ -137,38 +217,92 @@ class DirectCalls:
             await respond(send, b"text/event-stream; charset=utf-8", body)
             return
         found = CALL.match(path)
-        endpoint = self.endpoints.get(found.group(1)) if found else None
-        if endpoint is None:
+        if found is None:
             await self.app(scope, receive, send)
+            return
+        name = found.group(2)
+        endpoint = self.endpoints.get(name)
+        if endpoint is None:
+            await answer(send, 404, f"no endpoint named {quoted(name)}; the named endpoints are {self.listed}")
             return
         body = await read_body(receive)
         if body is None:
             return
-        event_id = await self.run(endpoint, body, scope)
-        if event_id is None:
+        if self.waiting >= self.most_waiting:
+            detail = f"Queue is full. Max size is {self.most_waiting} and size is {self.waiting}."
+            await respond(
+                send, b"application/json", json.dumps({"detail": detail}).encode(), HTTPStatus.SERVICE_UNAVAILABLE
+            )
+            return
+        self.waiting += 1
+        try:
+            result = await self.run(name, endpoint, body, bool(found.group(1)), scope)
+        finally:
+            self.waiting -= 1
+        if result is None:
             await self.app(scope, replay(body, receive), send)
             return
+        del body
+        await self.keep(send, result)
+
+    async def keep(self, send: Send, result: bytes) -> None:
+        """Keep `result` for its reader and answer its event id."""
+        event_id = self.kept.add(result)
+        self.watch()
         await respond(send, b"application/json", json.dumps({"event_id": event_id}, separators=(",", ":")).encode())
 
-    async def run(self, endpoint: tuple[Callable[..., Any], int, bool], body: bytes, scope: Scope) -> str | None:
-        """Run the call `body` asks for and keep its result: the event id, or None to leave it to Gradio."""
-        fn, wanted, asks = endpoint
-        values = arguments(body, wanted)
-        if values is None or self.limiter.borrowed_tokens >= self.limiter.total_tokens:
-            return None
+    async def run(self, name: str, endpoint: tuple[Callable[..., Any], dict[str, Any], bool], body: bytes,
+                  by_name: bool, scope: Scope) -> bytes | None:  # fmt: skip
+        """The event stream that answers the call of `name` that `body` makes (its result, refusal or failure), or
+        None for a body Gradio refuses itself. The body is read on the worker thread too: a ~1 MB one parsed on
+        the event loop held every other caller up."""
+        fn, taken, asks = endpoint
         kwargs = {ASKER: client_address(scope)} if asks else {}
 
         def call() -> bytes | None:
             try:
-                return event(fn(*values, **kwargs))
-            except Exception:  # a refusal or a failure: Gradio runs it and answers its own error event
-                return None
+                values = arguments(body, name, taken, by_name)
+                return None if values is None else event(fn(*values, **kwargs))
+            except REFUSALS as refused:
+                return error_event(refusal(refused))
+            except Exception as exc:  # noqa: BLE001 - a failure: Gradio's answer, one line, the traceback at DEBUG
+                log.error("/%s failed: %s", name, logs.clipped(repr(exc)))
+                log.debug("the traceback", exc_info=True)
+                return error_event({"error": None})
 
-        result = await anyio.to_thread.run_sync(call, limiter=self.limiter)
-        return self.kept.add(result) if result is not None else None
+        if len(body) <= LARGE_BODY:
+            return await anyio.to_thread.run_sync(call, limiter=self.limiter)
+        async with self.large:
+            return await anyio.to_thread.run_sync(call, limiter=self.limiter)
+
+    def watch(self) -> None:
+        """Have the kept results expire on time even when no call comes after them (`sweep`)."""
+        if self.sweeper is None or self.sweeper.done():
+            self.sweeper = asyncio.get_running_loop().create_task(self.sweep())
+
+    async def sweep(self) -> None:
+        """While results are kept: drop each as it expires; log what the budget pushed out (a line a minute at
+        most), and give freed memory back to the system (at most every `GIVE_BACK_EVERY` seconds, and once when
+        the last is gone)."""
+        gave_back_at = time.monotonic()
+        freed = False
+        while (wait := self.kept.next_expiry()) is not None:
+            await asyncio.sleep(min(max(wait, 0.05), GIVE_BACK_EVERY))
+            freed = bool(self.kept.expire()) or freed
+            now = time.monotonic()
+            if self.kept.dropped and now - self.logged_at >= LOG_EVERY:
+                mb = self.kept.budget // 1024 // 1024
+                log.warning("unread results over %d MB: dropped %d, oldest first, since the last line", mb,
+                            self.kept.dropped)  # fmt: skip
+                self.kept.dropped, self.logged_at = 0, now
+            if freed and now - gave_back_at >= GIVE_BACK_EVERY:
+                await asyncio.to_thread(memory.give_back)
+                freed, gave_back_at = False, now
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(memory.give_back)
 
 
-async def respond(send: Send, content_type: bytes, body: bytes) -> None:
+async def respond(send: Send, content_type: bytes, body: bytes, status: HTTPStatus = HTTPStatus.OK) -> None:
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

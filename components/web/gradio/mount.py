@@ -10,6 +10,7 @@ runs it under uvicorn (`server.config()`); `start()` serves it on a thread, for 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.metadata
 import logging
 import os
@@ -99,11 +100,12 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
         else None
     )
     own = [*server.routes(sources, watched), Route(STARTUP_EVENTS, started, methods=["GET"])]
+    kept = direct_calls.Kept()  # the plain calls' unread results: one budget with the queue's (`unread`)
     listed = server.middleware(
         sources, lambda: queue_look.queue_full(demo), own, watched,
         files=[Middleware(assets.Assets)], slim=page_config.slim,
         answers=page_config.answers_of(demo) or first_html.no_answers,
-        calls=[Middleware(direct_calls.DirectCalls, endpoints=direct_calls.named(Api(sources)))],
+        calls=[Middleware(direct_calls.DirectCalls, endpoints=direct_calls.named(Api(sources)), kept=kept)],
     )  # fmt: skip
     app = FastAPI(
         docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
@@ -111,10 +113,11 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
     )  # fmt: skip
     with warnings.catch_warnings():  # that SSR is off for a multi-page app: it is off here in any case
         warnings.filterwarnings("ignore", message="SSR mode is not supported", category=UserWarning)
-        return mount(app, demo, host=host, port=port, dataset=dataset, page_head=page_head)
+        return mount(app, demo, host=host, port=port, dataset=dataset, page_head=page_head, kept=kept)
 
 
-def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str | None, page_head: str) -> FastAPI:
+def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str | None, page_head: str,
+          kept: direct_calls.Kept) -> FastAPI:  # fmt: skip
     """`app` with `demo` mounted at `/`, with the page's look and the rules for Gradio's own routes."""
     return gr.mount_gradio_app(
         app,
@@ -141,7 +144,8 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         pwa=clients.on_space(),  # as launch() does: on a Space the page can be installed as an app
         app_kwargs={
             "middleware": gradio_middleware(),
-            "lifespan": unread.lifespan,
+            # the queue's unread results swept within what the plain calls' kept results leave of the budget
+            "lifespan": functools.partial(unread.lifespan, held_elsewhere=lambda: kept.weight),
             # Gradio's app answers its own routes' exceptions before they reach `ServerErrors`: the same
             # JSON 500 as it, and the exception goes on to it, which logs one line
             "exception_handlers": {Exception: server_errors.internal_error},

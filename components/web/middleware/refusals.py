@@ -5,7 +5,10 @@ request for ever (40 requests left 34,000 files, 275 MB); nothing on this app's 
 `McpBodyCheck` reads an MCP POST body (already bounded by `limits.BodyLimit`, in front of it) and answers a JSON-RPC error
 itself when the body is not UTF-8 JSON-RPC naming a method MCP knows: the MCP library logged ~95 lines
 of validation errors for one unknown method and an 11-line traceback for a non-UTF-8 body.
-Each refusal is logged through a `RefusalLog` (a few lines a minute, then a count). `quiet_loggers()`
+A `tools/call` whose argument holds text that cannot be encoded as UTF-8 (JSON's `"\\ud800"`, a lone surrogate) reaches
+the tool with `argument_types.NOT_ENCODABLE` in that argument's place (`encodable_arguments`): the MCP library could
+not send such text on to the app (it answered Python's `'utf-8' codec can't encode ...`), and the endpoint's own
+check refuses the marker in the words every other surface gives. Each refusal is logged through a `RefusalLog` (a few lines a minute, then a count). `quiet_loggers()`
 keeps a normal MCP tool call out of the log (its INFO lines: the session, the request type, the
 app's own HTTP call) and cuts what the MCP library still logs for a message it cannot validate, or for
 a call of a tool the app does not have, to one throttled line.
@@ -18,6 +21,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any, get_args
 
+from components.queries.argument_types import NOT_ENCODABLE, encodable
 from components.web.asgi import ASGIApp, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path
 from components.web.middleware.limits import replay
 
@@ -81,6 +85,33 @@ def why_not_mcp(body: bytes, methods: Iterable[str]) -> str | None:
     return None
 
 
+def holds_unencodable(value: Any) -> bool:
+    """Whether a JSON value holds, anywhere, a string (or key) that cannot be encoded as UTF-8."""
+    if isinstance(value, str):
+        return not encodable(value)
+    if isinstance(value, list):
+        return any(holds_unencodable(v) for v in value)
+    if isinstance(value, dict):
+        return any(holds_unencodable(k) or holds_unencodable(v) for k, v in value.items())
+    return False
+
+
+def encodable_arguments(body: bytes) -> bytes | None:
+    """`body` (an MCP message or batch, already checked) with `NOT_ENCODABLE` in place of each `tools/call` argument
+    that holds text that cannot be encoded; None when there is none."""
+    message: Any = json.loads(body)
+    changed = False
+    for one in message if isinstance(message, list) else [message]:
+        params = one.get("params") if one.get("method") == "tools/call" else None
+        arguments = params.get("arguments") if isinstance(params, dict) else None
+        if isinstance(arguments, dict):
+            for name, value in arguments.items():
+                if holds_unencodable(value) or holds_unencodable(name):
+                    arguments[name] = NOT_ENCODABLE
+                    changed = True
+    return json.dumps(message).encode() if changed else None
+
+
 class McpBodyCheck:
     """ASGI middleware: an MCP POST whose body is not MCP gets a JSON-RPC error (400) and one throttled log
     line, and never reaches the MCP library."""
@@ -107,7 +138,11 @@ class McpBodyCheck:
             return
         why = why_not_mcp(body, self.methods)
         if why is None:
-            await self.app(scope, replay(body, receive), send)
+            sent = encodable_arguments(body)
+            if sent is not None:
+                headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() != b"content-length"]
+                scope = {**scope, "headers": [*headers, (b"content-length", str(len(sent)).encode())]}
+            await self.app(scope, replay(sent or body, receive), send)
             return
         self.refusals.refused(f"with a body that is {why}")
         await answer(send, 400, f"not an MCP message: the body is {why}")

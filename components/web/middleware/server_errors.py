@@ -15,6 +15,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse
 
+from components.runtime.logs import clipped
 from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,8 @@ class ServerErrors:
             return  # the client left, or was cut at the request deadline (counted there): no one to answer, no error
         except Exception as exc:  # noqa: BLE001 - any exception: one line, not a traceback
             method, path = scope.get("method"), scope.get("path")
-            self.refusals.refused(f"{method} {path!r} failed: {exc!r}", f"{method} failing with {type(exc).__name__}")
+            quoted = f"{method} {clipped(repr(path))} failed: {clipped(repr(exc))}"
+            self.refusals.refused(quoted, f"{method} failing with {type(exc).__name__}")
             log.debug("the traceback", exc_info=True)
             if not started:
                 await answer(send, 500, "internal error", close=False)

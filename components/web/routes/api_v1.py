@@ -6,8 +6,8 @@ gains is a parameter at once), under the HTTP names in `RENAMED` (the table: `ap
 without a default is required. Every answer carries an ETag (a hash of the body sent, so it changes exactly when the answer
 does: a refresh, a new record), `Cache-Control: public, max-age=60` and `Access-Control-Allow-Origin: *`;
 `If-None-Match` with that ETag is answered 304 without a body. A name the route does not take, a name
-given twice, a missing required one or a query string that is not UTF-8 is a 400 that names it (a typo
-must never fall back to the default answer); a value the endpoint refuses (`arguments.Refused`) is a 400 and a
+given twice or a missing required one is a 400 that names it (a typo
+must never fall back to the default answer); a value the endpoint refuses (`arguments.Refused`: text that is not UTF-8 among them) is a 400 and a
 stack not in the data (`UnknownStack`) a 404, in the words the named endpoint gives.
 Refused requests are not logged: the caller reads why in the answer.
 """
@@ -80,10 +80,8 @@ def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> di
     """The method's keyword arguments from a raw query string; raises Refused for anything else."""
     if len(raw) > MAX_QUERY:
         raise Refused(414, f"query string over {MAX_QUERY} bytes")
-    try:
-        pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="strict")
-    except UnicodeDecodeError:
-        raise Refused(400, "the query string is not UTF-8 (a %-escape decodes to bytes that are not)") from None
+    # bytes that are not UTF-8 become lone surrogates, which the endpoint refuses in the words every surface gives
+    pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="surrogateescape")
     by_name = {p.name: p for p in params}
     takes = ", ".join(by_name) or "no parameters"
     given: dict[str, str] = {}
@@ -221,10 +219,7 @@ async def read_text(request: Request) -> str:
         body += chunk
         if len(body) > MAX_BODY:
             raise Refused(413, f"body over {MAX_BODY // 1024} KB")
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Refused(400, "the body is not UTF-8 text") from None
+    return body.decode("utf-8", errors="surrogateescape")  # refused by the endpoint, as a query's are
 
 
 def routes(sources: Sources, endpoints: Sequence[Endpoint] = ENDPOINTS, wanted: Wanted | None = None) -> list[Route]:

@@ -1,11 +1,12 @@
-"""`DirectCalls`: a named endpoint over plain HTTP answered beside Gradio's queue, and everything it cannot
-answer left to what is behind it (here a stand-in that says it was reached). The same calls against the real
-app, answered both ways: tests/e2e/test_api.py."""
+"""`DirectCalls`: a named endpoint over plain HTTP answered beside Gradio's queue, once, refusals and failures
+included; only a body Gradio refuses itself is left to what is behind it (here a stand-in that says it was
+reached). The same calls against the real app, against Gradio's queue: tests/e2e/test_api.py."""
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 from starlette.applications import Starlette
@@ -24,9 +25,11 @@ class Endpoints:
     def __init__(self):
         self.asked: list[str | None] = []
         self.entered, self.release = threading.Event(), threading.Event()
+        self.started = 0
         self.release.set()
 
     def search(self, query: str, view: str = "selected") -> list[dict]:
+        self.started += 1
         self.entered.set()
         self.release.wait(5)
         return [{"model_id": query, "view": view}]
@@ -46,10 +49,12 @@ async def behind(request: Request) -> JSONResponse:
     )
 
 
-def app(endpoints: Endpoints, kept: direct_calls.Kept | None = None, at_once: int = 4) -> TestClient:
+def app(
+    endpoints: Endpoints, kept: direct_calls.Kept | None = None, at_once: int = 4, waiting: int = 100
+) -> TestClient:
     named = {name: getattr(endpoints, name) for name in ("search", "lookup", "broken")}
     routes = [Route("/gradio_api/call/{rest:path}", behind, methods=["GET", "POST"])]
-    middleware = [Middleware(direct_calls.DirectCalls, endpoints=named, at_once=at_once, kept=kept)]
+    middleware = [Middleware(direct_calls.DirectCalls, endpoints=named, at_once=at_once, kept=kept, waiting=waiting)]
     return TestClient(Starlette(routes=routes, middleware=middleware))
 
 
@@ -81,30 +86,54 @@ def test_the_asking_address_reaches_an_endpoint_that_takes_it():
 
 
 @pytest.mark.parametrize(
-    ("name", "body"),
+    ("name", "body", "error"),
     [
-        ("search", {"data": ["qwen", "selected"], "session_hash": "s"}),  # more than data: Gradio's
-        ("search", {"data": ["qwen"]}),  # too few values (ShortCalls fills them, in front of this)
-        ("search", {"data": ["qwen", "selected", "extra"]}),
-        ("search", {"data": "qwen"}),
-        ("search", [1, 2]),
-        ("search", {"data": [1, "selected"]}),  # refused (not a string): Gradio answers the error
-        ("broken", {"data": ["x"]}),  # fails: Gradio answers the error
-        ("unknown", {"data": []}),  # not a named endpoint
+        ("search", {"data": ["qwen", "selected"], "session_hash": "s"}, None),  # a session changes nothing
+        ("search", {"data": ["qwen", "selected", "extra"]}, "search: 2 arguments wanted, 3 given"),
+        ("search", {"data": [1, "selected"]}, "search: the argument query must be a string, not a number"),
+        ("search", {"data": ["\ud800", "selected"]}, argument_types.not_encodable("search", "query")),
+        ("broken", {"data": ["x"]}, None),  # fails: Gradio's `{"error": null}`
     ],
-)
-def test_what_it_cannot_answer_reaches_gradio_with_its_body(name, body):
-    sent = json.dumps(body)
-    answer = app(Endpoints()).post(f"/gradio_api/call/{name}", content=sent).json()
-    assert answer == {"reached": "gradio", "path": f"/gradio_api/call/{name}", "body": sent}
+)  # fmt: skip
+def test_a_refusal_or_a_failure_is_answered_here_as_gradios_error_event(name, body, error):
+    client = app(Endpoints())
+    posted = client.post(f"/gradio_api/call/{name}", content=json.dumps(body)).json()  # ASCII: a lone surrogate escaped
+    assert "reached" not in posted  # run once, here: never handed to the queue to run again
+    stream = client.get(f"/gradio_api/call/{name}/{posted['event_id']}").text
+    if name == "broken":
+        assert stream == 'event: error\ndata: {"error": null}\n\n'
+    elif error is None:
+        assert stream.startswith("event: complete\n")
+    else:
+        payload = {"error": error, "duration": 10, "visible": True, "title": "Error"}  # what Gradio sends for gr.Error
+        assert stream == f"event: error\ndata: {json.dumps(payload)}\n\n"
 
 
-def test_a_body_that_is_not_json_reaches_gradio():
-    answer = app(Endpoints()).post("/gradio_api/call/search", content=b"\xff{").json()
+def test_the_v2_form_takes_the_arguments_by_name():
+    client = app(Endpoints())
+    event_id = client.post("/gradio_api/call/v2/search", json={"query": "q"}).json()["event_id"]
+    assert client.get(f"/gradio_api/call/search/{event_id}").text == (
+        'event: complete\ndata: [[{"model_id": "q", "view": "selected"}]]\n\n'
+    )
+    event_id = client.post("/gradio_api/call/v2/search", json={"query": "q", "bogus": 1}).json()["event_id"]
+    assert "search: no argument named 'bogus'" in client.get(f"/gradio_api/call/search/{event_id}").text
+
+
+@pytest.mark.parametrize("name", ["unknown", "z" * 5000])
+def test_a_name_that_is_no_named_endpoint_is_a_short_404(name):
+    answer = app(Endpoints()).post(f"/gradio_api/call/{name}", json={"data": []})
+    assert answer.status_code == 404
+    assert answer.json()["error"].endswith("the named endpoints are /search, /lookup, /broken")
+    assert len(answer.json()["error"]) < 200
+
+
+@pytest.mark.parametrize("body", [b"\xff{", b"[1, 2]", b'{"data": "qwen"}'])
+def test_a_body_gradio_refuses_itself_reaches_it(body):
+    answer = app(Endpoints()).post("/gradio_api/call/search", content=body).json()
     assert answer["reached"] == "gradio"
 
 
-def test_past_the_calls_at_once_the_next_waits_in_gradios_queue():
+def test_past_the_calls_at_once_the_next_waits_its_turn_here():
     endpoints = Endpoints()
     endpoints.release.clear()
     client = app(endpoints, at_once=1)
@@ -115,12 +144,55 @@ def test_past_the_calls_at_once_the_next_waits_in_gradios_queue():
     first.start()
     try:
         assert endpoints.entered.wait(5)  # the first call holds the one slot
-        second = client.post("/gradio_api/call/search", json={"data": ["c", "d"]}).json()
+        second = threading.Thread(
+            target=lambda: answers.append(client.post("/gradio_api/call/search", json={"data": ["c", "d"]}).json())
+        )
+        second.start()
     finally:
         endpoints.release.set()
         first.join(10)
-    assert second["reached"] == "gradio"
-    assert "event_id" in answers[0]
+        second.join(10)
+    assert len(answers) == 2 and all("event_id" in a for a in answers)
+
+
+def test_large_calls_never_take_every_slot(monkeypatch):
+    monkeypatch.setattr(direct_calls, "LARGE_CALLS", 1)
+    endpoints = Endpoints()
+    endpoints.release.clear()
+    large = {"data": ["x" * (direct_calls.LARGE_BODY + 1), "selected"]}
+    with app(endpoints, at_once=2) as client:  # one event loop for every call, as a server has
+        held = [threading.Thread(target=lambda: client.post("/gradio_api/call/search", json=large)) for _ in range(2)]
+        held[0].start()
+        try:
+            assert endpoints.entered.wait(5)  # the first large call runs and holds its slot
+            held[1].start()  # the second waits for the large calls' one slot, not for a worker thread
+            small: list[dict] = []
+            asking = threading.Thread(
+                target=lambda: small.append(client.post("/gradio_api/call/lookup", json={"data": ["org/m"]}).json())
+            )
+            asking.start()
+            asking.join(4)  # the held search lets its slot go after 5 s: a lookup waiting for it is not back yet
+            assert small and "event_id" in small[0] and endpoints.started == 1  # answered beside both large calls
+        finally:
+            endpoints.release.set()
+            for thread in held:
+                thread.join(10)
+    assert endpoints.started == 2
+
+
+def test_past_the_calls_waiting_the_next_hears_the_queue_is_full():
+    endpoints = Endpoints()
+    endpoints.release.clear()
+    client = app(endpoints, at_once=1, waiting=1)
+    first = threading.Thread(target=lambda: client.post("/gradio_api/call/search", json={"data": ["a", "b"]}))
+    first.start()
+    try:
+        assert endpoints.entered.wait(5)
+        full = client.post("/gradio_api/call/search", json={"data": ["c", "d"]})
+    finally:
+        endpoints.release.set()
+        first.join(10)
+    assert full.status_code == 503 and full.json()["detail"].startswith("Queue is full.")
 
 
 class Clock:
@@ -143,10 +215,22 @@ def test_kept_results_expire_unread():
     assert kept.weight == 0
 
 
-def test_kept_results_stay_within_their_budget_and_the_rest_go_to_gradio():
+def test_past_the_budget_the_oldest_kept_results_go_first():
     kept = direct_calls.Kept(seconds=60, budget=100, clock=Clock())
     first = kept.add(b"x" * 60)
-    assert first is not None and kept.add(b"y" * 60) is None  # over the budget: not kept
-    assert kept.take(first) == b"x" * 60 and kept.add(b"y" * 60) is not None  # read: room again
-    client = app(Endpoints(), kept=direct_calls.Kept(seconds=60, budget=10, clock=Clock()))
-    assert client.post("/gradio_api/call/search", json={"data": ["a", "b"]}).json()["reached"] == "gradio"
+    second = kept.add(b"y" * 60)  # over the budget: the oldest goes
+    assert kept.take(first) is None and kept.take(second) == b"y" * 60 and kept.dropped == 1
+    huge = kept.add(b"z" * 500)  # over the whole budget: an error event saying so, not the answer
+    assert (kept.take(huge) or b"").startswith(b'event: error\ndata: {"error": "the answer is')
+
+
+def test_kept_results_expire_with_no_call_after_them():
+    """The sweep drops an expired result by itself (the first version waited for the next call to look)."""
+    kept = direct_calls.Kept(seconds=0.2, budget=1000)
+    with app(Endpoints(), kept=kept) as client:  # the event loop runs on between calls, as a server's does
+        client.post("/gradio_api/call/search", json={"data": ["a", "b"]})
+        assert kept.weight > 0
+        deadline = time.monotonic() + 10
+        while kept.results and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert not kept.results and kept.weight == 0

@@ -6,8 +6,10 @@ the messages of its last 2,000 sessions, and each plain HTTP call is a session o
 all-rows `/search` (~0.6 MB of JSON at 2,000 rows a stack) left unread 400 times grew RSS by ~370 MB,
 and 2,000 such calls at 10,000 rows a stack would hold gigabytes. Every `SWEEP_EVERY` seconds, a
 session whose every event has finished is weighed once (the JSON bytes of its results) and dropped when it
-has waited `UNREAD_SECONDS` unread, or, oldest first, while all those waiting weigh over `UNREAD_BYTES`;
-one log line a minute counts the latter. A browser tab reads its results as they come (its stream removes
+has waited `UNREAD_SECONDS` unread, or, oldest first, while all those waiting weigh over what `UNREAD_BYTES`
+leaves once the plain calls' kept results are counted (`direct_calls.Kept`: one budget for every unread result);
+one log line a minute counts the latter. Plain calls no longer reach the queue (`direct_calls.py`), so what this
+sweeps is the results of `queue/join` calls (a page's events, gradio_client, MCP) that no one read. A browser tab reads its results as they come (its stream removes
 each one), so only abandoned results go. After a sweep that dropped results, the allocators' free pages go
 back to the system (`runtime/memory.py`), at most once per `GIVE_BACK_EVERY` seconds.
 
@@ -143,8 +145,9 @@ def forget_unread(
     return len(expired), len(over)
 
 
-async def sweep_forever(get_queue: Callable[[], Any]) -> None:
-    """Sweep the queue `get_queue()` answers every `SWEEP_EVERY` seconds, for as long as the app runs."""
+async def sweep_forever(get_queue: Callable[[], Any], held_elsewhere: Callable[[], int] = lambda: 0) -> None:
+    """Sweep the queue `get_queue()` answers every `SWEEP_EVERY` seconds, for as long as the app runs, within what
+    `UNREAD_BYTES` leaves past `held_elsewhere()` (the unread results the app keeps itself)."""
     waiting: dict[str, Waiting] = {}
     over_budget, logged_at, gave_back_at, dropped_since = 0, float("-inf"), float("-inf"), False
     while True:
@@ -155,7 +158,8 @@ async def sweep_forever(get_queue: Callable[[], Any]) -> None:
         now = time.monotonic()
         # the locks under which Gradio adds a session's entries and removes its events
         async with queue.pending_message_lock, queue.delete_lock:
-            expired, over = forget_unread(queue, waiting, now, UNREAD_SECONDS, UNREAD_BYTES)
+            budget = max(0, UNREAD_BYTES - held_elsewhere())
+            expired, over = forget_unread(queue, waiting, now, UNREAD_SECONDS, budget)
         over_budget += over
         dropped_since = dropped_since or bool(expired or over)
         if over_budget and now - logged_at >= LOG_EVERY:
@@ -168,12 +172,12 @@ async def sweep_forever(get_queue: Callable[[], Any]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def lifespan(app: Any) -> AsyncIterator[None]:
-    """A FastAPI lifespan that sweeps the queue of the Gradio app `app` while it serves."""
+async def lifespan(app: Any, held_elsewhere: Callable[[], int] = lambda: 0) -> AsyncIterator[None]:
+    """A FastAPI lifespan that sweeps the queue of the Gradio app `app` while it serves (`sweep_forever`)."""
     if not in_force():
         yield
         return
-    task = asyncio.create_task(sweep_forever(lambda: gradio_queue(app)))
+    task = asyncio.create_task(sweep_forever(lambda: gradio_queue(app), held_elsewhere))
     try:
         yield
     finally:
