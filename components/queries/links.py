@@ -14,7 +14,7 @@ from components.queries import ordering, views
 from components.queries.views import SELECTED, Query, normalise
 from components.runtime import settings
 from components.sources.rankings import Rankings
-from components.sources.records import Records, hub_id
+from components.sources.records import Records, hub_address, hub_id
 from components.sources.snapshot import Snapshot, Stack
 
 HUB = "https://huggingface.co"
@@ -98,8 +98,9 @@ def _param(link: str, name: str) -> str:
 
 def model_in_data(snapshot: Snapshot, asked: str) -> str:
     """The model `asked` names, as a link's `model=` is read (`parse`): its id in the data, else a well-formed
-    Hub id (a model that was not tested), else ""."""
-    return snapshot.canonical_model_id(asked) or hub_id(asked) or ""
+    Hub id (a model that was not tested; a model's Hub address is its id), else ""."""
+    named = hub_id(asked) if hub_address(asked) else asked
+    return snapshot.canonical_model_id(named or "") or hub_id(named) or ""
 
 
 def model_on_stack(model_id: str, stack: StackRef) -> str:
