@@ -23,7 +23,7 @@ def test_missing_unknown_and_hostile_values_fall_back_to_defaults(world):
     assert state.query.view == "selected" and state.query.task == ""
     assert (state.query.neuronx_cc, state.query.library_version) == (NEW_CC, "5.0.0")
     assert len(state.query.text) <= 200
-    assert parse({}, snap).query == Query("", "selected", "", NEW_CC, "5.0.0")
+    assert parse({}, snap).query == Query("", "selected", "", "", "")  # no stack named: every library
 
 
 def test_build_and_parse_round_trip(world):
