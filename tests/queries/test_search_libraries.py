@@ -55,7 +55,9 @@ def test_a_search_naming_no_stack_finds_every_librarys_models_each_saying_its_st
     snap, rankings, records = world
     flux = views.select(snap, rankings, views.normalise("flux"), records)
     assert on(flux) == {FLUX: "diffusers 0.36.0"} and flux.records()[0]["neuronx_cc"] == NEW_CC
-    assert on(views.select(snap, rankings, views.normalise("minilm"), records)) == {MINILM: "sentence-transformers 5.1.2"}
+    assert on(views.select(snap, rankings, views.normalise("minilm"), records)) == {
+        MINILM: "sentence-transformers 5.1.2"
+    }
     everything = views.select(snap, rankings, views.normalise(), records)
     assert [s.library for s in everything.stacks] == ["transformers", "diffusers", "sentence-transformers"]
     # a model run with two libraries appears once, on its own stack: on one compiler Transformers comes first
@@ -81,7 +83,9 @@ def test_naming_a_stack_keeps_the_answer_on_that_stack_alone(world):
     snap, rankings, records = world
     named = views.select(snap, rankings, views.normalise("flux", neuronx_cc=NEW_CC, library_version="5.0.0"), records)
     assert named.total == 0 and named.stack is not None and named.stacks == (named.stack,)
-    assert views.select(snap, rankings, views.normalise(task="text-to-image", library_version="5.0.0"), records).total == 0
+    assert (
+        views.select(snap, rankings, views.normalise(task="text-to-image", library_version="5.0.0"), records).total == 0
+    )
     diffusers = views.select(snap, rankings, views.normalise(library_version="diffusers==0.36.0"), records)
     assert set(on(diffusers).values()) == {"diffusers 0.36.0"} and BOTH in on(diffusers)
 
@@ -103,7 +107,9 @@ def test_the_file_name_says_what_it_holds(world):
     every = views.select(snap, rankings, views.normalise(), records)
     assert export.file_name(every, "csv") == "torch-neuronx-support_selected_2.28.7631.0_all-libraries.csv"
     diffusers = views.select(snap, rankings, views.normalise(library_version="diffusers==0.36.0"), records)
-    assert export.file_name(diffusers, "parquet") == "torch-neuronx-support_selected_2.28.7631.0_diffusers-0.36.0.parquet"
+    assert (
+        export.file_name(diffusers, "parquet") == "torch-neuronx-support_selected_2.28.7631.0_diffusers-0.36.0.parquet"
+    )
     named = views.select(snap, rankings, views.normalise(library_version="5.0.0"), records)
     assert export.file_name(named, "csv").endswith("_transformers-5.0.0.csv")
 

@@ -55,7 +55,9 @@ def table_rows(now: Moment, query: views.Query, limit: int, sort: str) -> TableR
     order = ordering.parse(sort)
     shown = ordering.apply(result.frame, order).head(limit)
     view_label = views.VIEW_LABELS[query.view]
-    summary = table.summary_line(result.total, len(shown), result.passed, result.stack, view_label, result.per_library())
+    summary = table.summary_line(
+        result.total, len(shown), result.passed, result.stack, view_label, result.per_library()
+    )
     if query.view != views.SELECTED:
         summary += table.ranked_note(view_label, query.task)
     asked = hub_id(query.text)

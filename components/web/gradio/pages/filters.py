@@ -32,7 +32,7 @@ class Filters:
 
     @property
     def all_libraries(self) -> bool:
-        """"All libraries" picked (the library picker's default, `library=` absent from a link) with no compiler:
+        """ "All libraries" picked (the library picker's default, `library=` absent from a link) with no compiler:
         no stack named, the search covers each library's newest stack."""
         return not self.library and not self.neuronx_cc
 
