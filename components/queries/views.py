@@ -210,12 +210,11 @@ def _union_positions(snapshot: Snapshot, stacks: tuple[Stack, ...]) -> np.ndarra
     return positions[np.sort(keep)]
 
 
-def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray | None = None) -> pd.DataFrame:
-    """The rows of one stack (or just those at `positions`, of any stacks) with the columns a view shows."""
-    if stack is None and positions is None:
+def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray) -> pd.DataFrame:
+    """The rows at `positions` (of `stack`, or of several stacks: `stack` is then any of them) with the columns a
+    view shows; no stack (no data): none."""
+    if stack is None:
         return pd.DataFrame(columns=list(ROW_FIELDS))
-    if positions is None:
-        positions = snapshot.stack_positions(stack)
     frame = snapshot.rows.iloc[positions][[c for c in ROW_FIELDS if c in snapshot.rows.columns]]
     frame = frame.assign(kind=snapshot.kind[positions])
     return frame

@@ -96,8 +96,9 @@ def test_another_librarys_stack_says_where_the_model_ran_never_asks_for_a_test_n
     assert (own["library"], own["library_version"], own["result"]) == ("transformers", stack.library_version, "PASS")
     assert links.parse(dict(parse_qsl(own["link"])), sample).query.library_version == stack.spec
     assert "request_test" not in answer and answer["evidence"] == {"base_model": None, "architecture": None}
-    assert answer["expectation"]["basis"] == "library" and "run with transformers, not diffusers" in (
-        answer["expectation"]["reason"]
+    assert (
+        answer["expectation"]["basis"] == "library"
+        and "run with transformers, not diffusers" in (answer["expectation"]["reason"])
     )
     html = str(evidence_html(answer))
     assert 'id="ran-with"' in html and "was run with transformers, not" in html and "PASS" in html

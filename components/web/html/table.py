@@ -198,6 +198,15 @@ def summary_line(
     )
 
 
+def elsewhere_note(count: int, libraries: Sequence[str], query_string: str) -> Markup:
+    """Under an empty summary on a stack named: how many models the same search finds on every library's newest
+    stack, and a link that searches there."""
+    return Markup(
+        '<p class="hint elsewhere" id="elsewhere">{:,} {} on {}: <a href="./?{}" target="_self" '
+        'id="elsewhere-link">search every library</a>.</p>'
+    ).format(count, "model matches" if count == 1 else "models match", ", ".join(libraries), query_string)
+
+
 def not_a_model(what: str) -> Markup:
     """Under the summary when the search box holds a Hub address of a Space or dataset: only models are tested."""
     return Markup(

@@ -61,10 +61,19 @@ def table_rows(now: Moment, query: views.Query, limit: int, sort: str) -> TableR
     if query.view != views.SELECTED:
         summary += table.ranked_note(view_label, query.task)
     asked = hub_id(query.text)
-    elsewhere = hub_address(query.text)
-    if elsewhere is not None and elsewhere.kind in OTHER_REPOS:
-        summary += table.not_a_model(OTHER_REPOS[elsewhere.kind])
-    elif not result.total and asked:
+    address = hub_address(query.text)
+    found = 0
+    if address is not None and address.kind in OTHER_REPOS:
+        summary += table.not_a_model(OTHER_REPOS[address.kind])
+    elif not result.total and result.stack is not None and (query.text or query.task):
+        # nothing on the stack named: say where the search finds models (FLUX with a Transformers stack picked)
+        every = replace(query, neuronx_cc="", library_version="")
+        other = views.select(now.snapshot, now.rankings, every, now.records)
+        found = other.total
+        if found:
+            libraries = [s.library_label for s, n, _ in other.per_library() if n]
+            summary += table.elsewhere_note(found, libraries, links.build(links.PageState(every, "")))
+    if not result.total and asked and not found:
         summary += evidence.lookup_offer(query.text, links.build(links.PageState(query, asked)))
     elif result.total:
         summary += downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT

@@ -379,3 +379,13 @@ def test_a_links_answer_is_cheap_enough_for_the_event_loop_once_its_views_rows_a
     tab._on_load(now, link)
     assert tab.first_answer(now, link).on_loop is True
     assert tab.first_answer(now, {**link, "q": "qwen"}).on_loop is False  # a search's rows: a thread
+
+
+def test_a_search_with_no_match_on_the_stack_named_points_to_every_library(tab):
+    answer = tab.table(search="sd turbo", view="selected", cc=NEW_CC, library="transformers", version="5.0.0")
+    assert shown(answer) == []
+    summary = str(answer["summary"])
+    assert 'id="elsewhere"' in summary and "1 model matches on diffusers 0.36.0" in summary
+    assert 'href="./?q=sd+turbo"' in summary  # no stack named: every library
+    space = tab.table(search="https://huggingface.co/spaces/org/app", view="selected", library="")
+    assert 'id="not-a-model"' in str(space["summary"]) and "a Space" in str(space["summary"])
