@@ -441,7 +441,9 @@ class ModelsPage:
         # How many rows the table shows, for "Show more". No gr.State: a page with one holds a heartbeat
         # connection open for as long as the tab stays open (docs/limits.md); the open model is the link's.
         rows = gr.Textbox(str(PAGE_SIZE), visible=False, elem_id="rows")
-        link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
+        # Not empty before the load: the default view's link is "" (no stack named), and only a change runs the
+        # address-bar script that turns the answer into the whole address.
+        link = gr.Textbox("./", label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
         self.widgets = Widgets(
             header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,
