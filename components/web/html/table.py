@@ -179,13 +179,16 @@ def summary_line(
         return Markup('<p class="summary">No data loaded. See the notice above.</p>')
     if stack is not None:
         where = Markup("{}").format(stack.label)
-    else:
-        where = Markup("each library's newest stack: ") + Markup(", ").join(
-            Markup('<span class="library-count">{} <b>{:,}</b> <small>({})</small></span>').format(
-                s.library_label, n, s.compiler
+    else:  # each library counted; the compiler said once where they share it (as a rule they do)
+        shared = len({s.neuronx_cc for s, _, _ in libraries}) == 1
+        counts = Markup(", ").join(
+            Markup('<span class="library-count">{} <b>{:,}</b>{}</span>').format(
+                s.library_label, n, "" if shared else Markup(" <small>(neuronx-cc {})</small>").format(s.compiler)
             )
             for s, n, _ in libraries
         )
+        compiler = Markup(" (neuronx-cc {})").format(libraries[0][0].compiler) if shared else ""
+        where = Markup("each library's newest stack{}: {}").format(compiler, counts)
     if not total:
         return Markup(
             '<p class="summary empty">No models match in the {} view on {}. '
