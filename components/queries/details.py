@@ -14,13 +14,14 @@ import pandas as pd
 
 from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
-from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, result_kind
+from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, generates_text, result_kind
 from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, names_stack, normalise_library
 from components.queries import evidence, links, report, snippets
 from components.queries.answers import HistoryEntry, LookupAnswer, RanWith, keys
 from components.queries.expectation import expectation
 from components.queries.formatting import plain
 from components.queries.run_request import request_test
+from components.sources.rankings import TASKS
 from components.sources.records import Records, empty_records, hub_id
 from components.sources.snapshot import Snapshot, Stack
 
@@ -246,7 +247,11 @@ def _not_tested(
             answer["install_command"] = install_command({k: plain(v) for k, v in source.items()})
     if known:
         answer["history"] = history(snapshot, model_id)
-    asking = request_test(answer, record)
+    # a model that generates text (the tasks the Hub ranks) is run with Transformers: never asked of diffusers
+    text_model = record is not None and record.task in TASKS
+    asking = (
+        None if stack is not None and text_model and not generates_text(stack.library) else request_test(answer, record)
+    )
     if asking:
         answer["request_test"] = asking  # where to ask for a run, and the text to ask with
     return answer

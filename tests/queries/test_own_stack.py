@@ -121,3 +121,14 @@ def test_an_architecture_with_no_model_on_the_stack_is_said_in_words_not_0_of_0(
     assert "Architecture XForY: no model of it was run on this stack." in evidence_lines(answer)
     html = str(evidence_html(answer))
     assert "no model of it was run on this stack" in html and "0 of 0" not in html
+
+
+def test_an_untested_text_model_is_never_offered_a_test_with_a_library_that_does_not_generate_text(sample):
+    from components.sources.records import parse_records
+
+    records = parse_records([{"id": "new/text-model", "pipeline_tag": "text-generation"},
+                             {"id": "new/image-model", "pipeline_tag": "text-to-image"}], "test")  # fmt: skip
+    on_diffusers = details.lookup(sample, "new/text-model", "", "diffusers==0.36.0", records)
+    assert on_diffusers["result"] == NOT_TESTED_RESULT and "request_test" not in on_diffusers
+    assert "request_test" in details.lookup(sample, "new/text-model", "", "", records)  # its own: Transformers
+    assert "request_test" in details.lookup(sample, "new/image-model", "", "diffusers==0.36.0", records)
