@@ -195,4 +195,6 @@ def test_all_libraries_is_the_default_and_the_newest_compiler_is_offered_first(g
     page = guarded()
     assert page.locator("#stack-lib input").input_value() == "All libraries"
     page.locator("#stack-cc input").click()
-    expect(page.locator("#stack-cc [role=option]").first).to_contain_text(NEW_CC.split("+")[0])
+    options = page.locator("#stack-cc [role=option]")
+    expect(options.first).to_contain_text("Each library's newest")
+    expect(options.nth(1)).to_contain_text(NEW_CC.split("+")[0] + " (newest)")

@@ -64,8 +64,8 @@ def assert_defaults(page: Page, client, *, text: str = "", stack_named: bool = F
         expect(page.locator("#stack-tf input").first).to_have_value(lv)
     else:  # no stack named: every library's newest, no compiler or version picked
         expect(page.locator("#stack-lib input").first).to_have_value("All libraries")
-        expect(page.locator("#stack-cc input").first).to_have_value("")
-        expect(page.locator("#stack-tf input").first).to_have_value("")
+        expect(page.locator("#stack-cc input").first).to_have_value("Each library's newest")
+        expect(page.locator("#stack-tf input").first).to_have_value("Each library's newest")
     expect(page.locator("#search textarea, #search input").first).to_have_value(text)
     expect(page.locator("#details-summary")).to_contain_text("Open a model")  # a guide, no empty boxes
     expect(page.locator("#install")).to_be_hidden()

@@ -47,6 +47,7 @@ LOAD_ANSWERS, LOAD_ANSWER_AGE = settings.LOAD_ANSWERS.value, settings.LOAD_ANSWE
 TABLES, TABLES_BYTES = settings.TABLES.value, settings.TABLES_BYTES.value
 ALL_TASKS = ("All tasks", "")
 ALL_LIBRARIES = ("All libraries", "")  # the library picker's default: no stack named, each library's newest
+EACH_NEWEST = ("Each library's newest", "")  # the compiler and version pickers with "All libraries"
 RUN_COMMAND = details.RUN_COMMAND
 # Above an open model's answer: on a phone the table is above the panel, out of sight (style.css shows
 # the link at narrow widths only).
@@ -137,11 +138,12 @@ class ModelsPage:
             if snapshot.newest is None:
                 return {"task": gr.update(choices=choices, value=task), "cc": none, "library": none, "version": none}
             libraries = [ALL_LIBRARIES, *self.library_choices(snapshot, snapshot.newest.neuronx_cc)]
+            # the compiler and version say what is shown (an empty picker is also unreadable in the dark theme)
             return {
                 "task": gr.update(choices=choices, value=task),
-                "cc": gr.update(choices=self.compiler_choices(snapshot), value=None),
+                "cc": gr.update(choices=[EACH_NEWEST, *self.compiler_choices(snapshot)], value=""),
                 "library": gr.update(choices=libraries, value=""),
-                "version": none,
+                "version": gr.update(choices=[EACH_NEWEST], value=""),
             }
         return {
             "task": gr.update(choices=choices, value=task),

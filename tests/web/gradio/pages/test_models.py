@@ -32,7 +32,10 @@ def test_a_deep_link_to_a_library_sets_all_three_pickers(tab):
 def test_all_libraries_is_the_library_pickers_default_and_searches_every_library(tab):
     answer = page_opened(tab)  # `library=` absent: all libraries, each one's newest stack
     assert answer["library"]["choices"][0] == ("All libraries", "") and value(answer["library"]) == ""
-    assert value(answer["cc"]) is None and value(answer["version"]) is None
+    assert (
+        value(answer["cc"]) == "" == value(answer["version"])
+        and answer["cc"]["choices"][0][0] == "Each library's newest"
+    )
     assert set(shown(answer)) == {"Qwen/Qwen3-0.6B", "stabilityai/sd-turbo", "BAAI/bge-small-en-v1.5"}
     summary = str(answer["summary"])
     assert "each library's newest stack" in summary and "diffusers 0.36.0 <b>1</b>" in summary
@@ -235,7 +238,7 @@ def test_a_crafted_event_with_numbers_or_lists_for_text_reads_them_as_empty(libr
     tab, demo, call = _wired(libraries)
     answer = call("on_stack", SessionState(demo), search=["x"], view={"a": 1}, cc=7, library=True, version=1.5,
                   link=["?model=Qwen/Qwen3-0.6B"])  # fmt: skip
-    assert value(answer["cc"]) is None and value(answer["library"]) == "" and "Qwen/Qwen3-0.6B" in shown(answer)
+    assert value(answer["cc"]) == "" == value(answer["library"]) and "Qwen/Qwen3-0.6B" in shown(answer)
     assert "model=" not in answer["link"]
 
 

@@ -23,7 +23,7 @@ def test_a_model_link_opens_the_models_own_stack(tab, model, library, version):
     details = str(answer["details"])
     assert "PASS" in details and "not tested" not in details.lower(), model
     # the link names no stack: the pickers say "All libraries", the panel answers on the model's own stack
-    assert (value(answer["library"]), value(answer["version"])) == ("", None)
+    assert (value(answer["library"]), value(answer["version"])) == ("", "")
     assert f"<code>{version}</code>" in details and library in details
     assert answer["link"] == f"model={model.replace('/', '%2F')}"
     assert 'id="unknown-stack"' not in details
