@@ -44,6 +44,7 @@ __all__ = [
     "LookupAnswer",
     "ModelCause",
     "ModelOnStack",
+    "RanWith",
     "RankFields",
     "RequestTest",
     "RowAnswer",
@@ -361,11 +362,25 @@ class RequestTest(TypedDict):
     text: Annotated[str, "its text, filled in with the model and the evidence"]
 
 
+class RanWith(TypedDict):
+    """Where a model that ran with another library than the stack's answers: its own stack and result there."""
+
+    neuronx_cc: NeuronxCc
+    library: Library
+    library_version: LibraryVersion
+    result: Result
+    kind: Kind
+    link: Annotated[str, "the Models page's query string (without ?) that opens the model on that stack"]
+
+
 class Expectation(TypedDict):
     """What to expect from a model with no row on the stack: never a result (that stays "not tested")."""
 
     verdict: Annotated[str, '"likely runs", "likely fails" or "unknown"']
-    basis: Annotated[str, 'the rule that decided: "size", "base model", "architecture" or "none"']
+    basis: Annotated[
+        str,
+        'the rule that decided: "size", "base model", "architecture", "library" (it ran with another library) or "none"',
+    ]
     reason: Annotated[str, "the evidence named"]
 
 
@@ -410,7 +425,13 @@ class LookupAnswer(ModelOnStack, Suggestion, total=False):
         str,
         "a FAIL: a new issue on github.com/aws-neuron/aws-neuron-sdk pre-filled with the model, the pinned stack, the instance, the cause, the error's last lines and, for a regression, the stack it last passed on",
     ]
-    request_test: Annotated[RequestTest, "a model with no row on the stack: how to ask for a run of it"]
+    request_test: Annotated[
+        RequestTest,
+        "a model with no row on the stack: how to ask for a run of it (not when it ran with another library)",
+    ]
+    ran_with: Annotated[
+        RanWith, "a model with no row on a stack of another library than its own: its answer on its own stack"
+    ]
     expectation: Annotated[
         Expectation, "a model with no row on the stack: what to expect from the evidence (an expectation, not a result)"
     ]

@@ -60,18 +60,19 @@ UNKNOWN_STACK_IS_AN_ERROR = "a stack not in the data is an error naming the know
 # The arguments several endpoints take, described once: a docstring names one as `{name}` (each stays one
 # line, as Gradio reads them); `documented` puts the text in.
 ARGS = {
-    "query": 'part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b").',
+    "query": 'part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b"); a Hub model address (https://huggingface.co/ORG/NAME) is its id.',
     "view": '"selected" (the tested models), "trending" or "downloads" (the Hub\'s rankings, in rank order); any other is an error.',
     "task": 'a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation. A task the view does not offer is an error naming the tasks it offers (they come from the data).',
     "neuronx_cc": 'compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for',
     "library_version": 'a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.',
     "unknown_stack": UNKNOWN_STACK_IS_AN_ERROR,
+    "search_stack": 'with library_version also "", no stack is named and the search covers every library: each library\'s newest stack in "selected" (every row says its library and stack; a model run with two libraries is listed once, on its own stack), and in "trending" and "downloads" each ranked model on its own stack, as /lookup answers it',
     "own_stack": 'with library_version also "", the model\'s own stack: the newest stack of the library it last ran with (a model that never ran: the newest Transformers stack)',
 }
 
 # what /search and /search_by_size (GET /api/v1/search) answer
 SEARCH_RETURNS = (
-    "a list of rows, one per model; ranked views (trending, downloads) in rank order; counts are integers",
+    "a list of rows, one per model, each naming the stack it is on (neuronx_cc, library, library_version); ranked views (trending, downloads) in rank order; counts are integers",
     UNKNOWN_STACK_IS_AN_ERROR,
 )
 
@@ -154,13 +155,13 @@ class Api:
     def search(
         self, query: str = "", view: str = "selected", task: str = "", neuronx_cc: str = "", library_version: str = ""
     ) -> list[RowAnswer]:
-        """Find models and their result on one stack (does each run unmodified on AWS Trainium?).
+        """Find models and their result on the stack named, or on each library's newest stack (does each run unmodified on AWS Trainium?).
 
         Args:
             query: {query}
             view: {view}
             task: {task}
-            neuronx_cc: {neuronx_cc}.
+            neuronx_cc: {neuronx_cc}; {search_stack}.
             library_version: {library_version}
         """
         return self.search_by_size(query, view, task, neuronx_cc, library_version)
@@ -176,13 +177,13 @@ class Api:
         library_version: str = "",
         size: str = "",
     ) -> list[RowAnswer]:
-        """Find models and their result on one stack, within a size range: what GET /api/v1/search answers (the named /search keeps its five arguments, so that no caller over plain HTTP breaks).
+        """Find models and their result on the stack named, or on each library's newest stack, within a size range: what GET /api/v1/search answers (the named /search keeps its five arguments, so that no caller over plain HTTP breaks).
 
         Args:
             query: {query}
             view: {view}
             task: {task}
-            neuronx_cc: {neuronx_cc}.
+            neuronx_cc: {neuronx_cc}; {search_stack}.
             library_version: {library_version}
             size: a parameter-count range in billions, MIN-MAX with either end open ("1-10": 1 B up to 10 B; "100-": 100 B and over); "" means any size, and only then are models of unknown size listed.
         """
@@ -203,11 +204,11 @@ class Api:
         """Everything about one model on one stack: the result, how to reproduce it, and its history.
 
         Args:
-            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive); text that cannot be a Hub model id is an error.
+            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive), or the model's Hub address (https://huggingface.co/Qwen/Qwen3-0.6B); text that cannot be a Hub model id, a Space's or dataset's address among it, is an error.
             neuronx_cc: {neuronx_cc}; {own_stack}.
             library_version: {library_version}
         """
-        arguments.model_id(model_id, self.sources.now().snapshot)
+        model_id = arguments.model_id(model_id, self.sources.now().snapshot)
         records = self.sources.records
         record = records.lookup(model_id, wait=LOOKUP_WAIT)
         unknown = None if record else records.why_unknown(str(model_id or ""))
@@ -227,11 +228,11 @@ class Api:
         """Everything about one model on one stack, as /lookup answers, except that a stack not in the data is an error (GET /api/v1/lookup answers it 404; the named /lookup keeps its "not tested" answer).
 
         Args:
-            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive); text that cannot be a Hub model id is an error.
+            model_id: the Hub id, e.g. "Qwen/Qwen3-0.6B" (case-insensitive), or the model's Hub address (https://huggingface.co/Qwen/Qwen3-0.6B); text that cannot be a Hub model id, a Space's or dataset's address among it, is an error.
             neuronx_cc: {neuronx_cc}; {own_stack}; {unknown_stack}.
             library_version: {library_version}
         """
-        arguments.model_id(model_id, self.sources.now().snapshot)
+        model_id = arguments.model_id(model_id, self.sources.now().snapshot)
         self.sources.now().snapshot.resolve_stack(neuronx_cc, library_version)
         return self.lookup(model_id, neuronx_cc, library_version, asker)
 

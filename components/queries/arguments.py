@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from components.queries import views
 from components.runtime import settings
 from components.sources.rankings import Rankings
-from components.sources.records import Records, hub_id
+from components.sources.records import OTHER_REPOS, Records, hub_address, hub_id
 from components.sources.snapshot import Snapshot
 
 SHOWN = settings.REFUSED_VALUE_SHOWN.value
@@ -54,8 +54,16 @@ def view_task(snapshot: Snapshot, rankings: Rankings, records: Records | None, v
 
 def model_id(value: object, snapshot: Snapshot) -> str:
     """The model asked for: a model in the data (whatever its spelling: the page opens it too), or text that can be
-    a Hub model id (`records.hub_id`; a well-formed id with no row is answered "not tested"); raises Refused for any
-    other text."""
+    a Hub model id (`records.hub_id`; a well-formed id with no row is answered "not tested"), a model's Hub address
+    being its id (`records.hub_address`); raises Refused for any other text, a Space's or dataset's address among it."""
+    address = hub_address(value)
+    if address is not None and address.kind in OTHER_REPOS:
+        raise Refused(
+            f"model {quoted(value)} is the address of {OTHER_REPOS[address.kind]}, not of a model; give a model's id "
+            f"or its Hub address, such as {EXAMPLE_ID} or https://huggingface.co/{EXAMPLE_ID}"
+        )
+    if address is not None and hub_id(value) is not None:
+        return str(hub_id(value))
     if hub_id(value) is None and not (isinstance(value, str) and snapshot.canonical_model_id(" ".join(value.split()))):
         given = quoted(value) if isinstance(value, str) and value.strip() else "empty"
         raise Refused(f"model {given} cannot be a Hub model id; give one such as {EXAMPLE_ID}")

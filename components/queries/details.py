@@ -14,13 +14,14 @@ import pandas as pd
 
 from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.hardware import hardware
-from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, result_kind
+from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, generates_text, result_kind
 from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, names_stack, normalise_library
 from components.queries import evidence, links, report, snippets
-from components.queries.answers import HistoryEntry, LookupAnswer, keys
+from components.queries.answers import HistoryEntry, LookupAnswer, RanWith, keys
 from components.queries.expectation import expectation
 from components.queries.formatting import plain
 from components.queries.run_request import request_test
+from components.sources.rankings import TASKS
 from components.sources.records import Records, empty_records, hub_id
 from components.sources.snapshot import Snapshot, Stack
 
@@ -216,6 +217,20 @@ def _not_tested(
     answer.update(_record_fields(records, model_id))
     if record is None and record_unknown:
         answer["record_unknown"] = record_unknown
+    ran_with = _ran_with(snapshot, model_id, stack) if known and stack else None
+    if ran_with is not None and stack is not None:
+        # not a gap in the data: this library does not run this model (a text model with diffusers), so no test
+        # is asked for and no evidence of this stack is weighed (its architecture has no models here)
+        answer["ran_with"] = ran_with
+        answer["evidence"] = {"base_model": None, "architecture": None}
+        answer["expectation"] = {
+            "verdict": "unknown",
+            "basis": "library",
+            "reason": f"it was run with {ran_with['library']}, not {stack.library}: its answer is "
+            f"{ran_with['result']} on {StackRef.of(ran_with).label}",
+        }
+        answer["history"] = history(snapshot, model_id)
+        return answer
     if stack:
         base = evidence.base_model_evidence(snapshot, records, stack, model_id)
         answer["evidence"] = {
@@ -232,10 +247,32 @@ def _not_tested(
             answer["install_command"] = install_command({k: plain(v) for k, v in source.items()})
     if known:
         answer["history"] = history(snapshot, model_id)
-    asking = request_test(answer, record)
+    # a model that generates text (the tasks the Hub ranks) is run with Transformers: never asked of diffusers
+    text_model = record is not None and record.task in TASKS
+    asking = (
+        None if stack is not None and text_model and not generates_text(stack.library) else request_test(answer, record)
+    )
     if asking:
         answer["request_test"] = asking  # where to ask for a run, and the text to ask with
     return answer
+
+
+def _ran_with(snapshot: Snapshot, model_id: str, stack: Stack) -> RanWith | None:
+    """A model that ran, but never with `stack`'s library: its answer on its own stack (`Snapshot.model_stack`);
+    None when it ran with that library on some stack (then `stack` is a gap the evidence speaks to)."""
+    libraries = {normalise_library(e["library"]) for e in history(snapshot, model_id)}
+    if not libraries or normalise_library(stack.library) in libraries:
+        return None
+    own = snapshot.model_stack(model_id)
+    position = snapshot.row_for(model_id, own) if own is not None else None
+    if own is None or position is None:
+        return None
+    return {
+        **own.ref.as_dict(),
+        "result": plain(snapshot.rows["result"].iat[position]),
+        "kind": as_kind(snapshot.kind[position]),
+        "link": links.model_on_stack(model_id, own),
+    }
 
 
 def _query_snippet(model_id: str | None) -> LookupAnswer:

@@ -25,7 +25,7 @@ from components.sources.snapshot import Snapshot, Stack
 
 LIKELY_RUNS, LIKELY_FAILS, UNKNOWN = "likely runs", "likely fails", "unknown"
 VERDICTS = (LIKELY_RUNS, LIKELY_FAILS, UNKNOWN)
-BASES = ("size", "base model", "architecture", "none")
+BASES = ("size", "base model", "architecture", "library", "none")
 SIZE_RATIO = 1.5  # a fine-tune keeps its base model's size; a distillation or an upscale does not
 MIN_TESTED = 3  # fewer runs of an architecture say little about the next model of it
 RUNS_SHARE, FAILS_SHARE = 0.8, 0.2

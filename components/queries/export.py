@@ -68,9 +68,13 @@ def defuse(text: str) -> str:
 
 
 def file_name(result: ViewResult, fmt: str) -> str:
-    """`torch-neuronx-support_selected_2.28.7631.0.csv`: the view and the compiler, safe as a file name."""
-    cc = short_version(result.stack.neuronx_cc) if result.stack else "no-data"
-    return f"torch-neuronx-support_{_UNSAFE_NAME.sub('_', result.query.view)}_{_UNSAFE_NAME.sub('_', cc)}.{fmt}"
+    """`torch-neuronx-support_selected_2.28.7631.0_diffusers-0.36.0.csv`: the view and the stack it holds, safe as a
+    file name; with no stack named, the newest compiler and `all-libraries`."""
+    stack = result.stack if result.stack is not None else (result.stacks[0] if result.stacks else None)
+    cc = short_version(stack.neuronx_cc) if stack else "no-data"
+    held = "all-libraries" if result.stack is None else f"{result.stack.library}-{result.stack.library_version}"
+    parts = (result.query.view, cc, held) if stack else (result.query.view, cc)
+    return "torch-neuronx-support_" + "_".join(_UNSAFE_NAME.sub("_", p) for p in parts) + f".{fmt}"
 
 
 def to_bytes(result: ViewResult, fmt: str) -> bytes:

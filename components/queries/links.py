@@ -14,7 +14,7 @@ from components.queries import ordering, views
 from components.queries.views import SELECTED, Query, normalise
 from components.runtime import settings
 from components.sources.rankings import Rankings
-from components.sources.records import Records, hub_id
+from components.sources.records import Records, hub_address, hub_id
 from components.sources.snapshot import Snapshot, Stack
 
 HUB = "https://huggingface.co"
@@ -67,15 +67,18 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
     stack, unknown = page_stack(snapshot, model, query.neuronx_cc, query.library_version)
     if stack is not None:
         query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
+    elif not unknown:  # no stack named: every library (`views.select`), the model on its own stack
+        query = replace(query, neuronx_cc="", library_version="")
     return PageState(query, model, unknown, sort=ordering.parse(get("sort")).param)
 
 
 def page_stack(snapshot: Snapshot, model: str, neuronx_cc: str, library_version: str) -> tuple[Stack | None, str]:
-    """The stack a link opens and, for a stack the data lacks, `UnknownStack`'s words (else ""). A link with a
-    model and no known stack opens the model's own stack (`Snapshot.model_stack`, as /lookup answers); without
-    a model, an unknown stack falls back as a person's choice does (`stacks.resolve_or_default`)."""
+    """The stack a link opens (None when it names none: the table covers every library and a model answers on its
+    own stack) and, for a stack the data lacks, `UnknownStack`'s words (else ""). A link with a model and an
+    unknown stack opens the model's own stack (`Snapshot.model_stack`, as /lookup answers); without a model, an
+    unknown stack falls back as a person's choice does (`stacks.resolve_or_default`)."""
     if not names_stack(neuronx_cc, library_version):
-        return snapshot.model_stack(model), ""
+        return None, ""
     try:
         return snapshot.resolve_stack(neuronx_cc, library_version), ""
     except UnknownStack as unknown:
@@ -101,8 +104,9 @@ def _param(link: str, name: str) -> str:
 
 def model_in_data(snapshot: Snapshot, asked: str) -> str:
     """The model `asked` names, as a link's `model=` is read (`parse`): its id in the data, else a well-formed
-    Hub id (a model that was not tested), else ""."""
-    return snapshot.canonical_model_id(asked) or hub_id(asked) or ""
+    Hub id (a model that was not tested; a model's Hub address is its id), else ""."""
+    named = hub_id(asked) if hub_address(asked) else asked
+    return snapshot.canonical_model_id(named or "") or hub_id(named) or ""
 
 
 def model_on_stack(model_id: str, stack: StackRef) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER
-from components.domain.stacks import StackRef
+from components.domain.stacks import StackRef, names_stack
 from components.domain.versions import short_version
 from components.queries import details, formatting, links, ordering, sizes, views
 from components.runtime import settings
@@ -169,12 +169,13 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
 
 
 def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
-    """The form for a Models page link's `params`: its state as the page opens it, every view and stack."""
+    """The form for a Models page link's `params`: its state as the page opens it, every view and stack ("" for
+    both: no stack named, every library's newest)."""
     snapshot = moment.snapshot
     query = links.opened(params, snapshot, moment.rankings, moment.records).query
-    newest = snapshot.newest
-    stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version)
-    default = stack is None or stack == newest
+    named = names_stack(query.neuronx_cc, query.library_version)
+    stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version) if named else None
+    default = stack is None  # no stack named: every library's newest
     specs = dict.fromkeys(s.spec for s in snapshot.stacks)
     return SearchForm(
         query.text, query.view,
@@ -183,7 +184,7 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
         tuple((v, views.VIEW_LABELS[v]) for v in views.VIEWS),
         # a compiler without its +local tag matches the stack that has it: the shorter value keeps `/` light
         (("", "newest"), *((short_version(cc), short_version(cc)) for cc in snapshot.compilers())),
-        (("", "newest"), *((spec, spec) for spec in specs)),
+        (("", "all libraries, each one's newest"), *((spec, spec) for spec in specs)),
     )  # fmt: skip
 
 

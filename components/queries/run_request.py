@@ -33,7 +33,9 @@ def evidence_lines(answer: LookupAnswer) -> list[str]:
     else:
         lines.append("Base model: none with a run on this stack is known.")
     arch = found.get("architecture") if found else None
-    if arch:
+    if arch and not arch["tested"]:
+        lines.append(f"Architecture {arch['name']}: no model of it was run on this stack.")
+    elif arch:
         lines.append(f"Architecture {arch['name']}: {arch['passed']} of {arch['tested']} tested models pass.")
     else:
         lines.append("Architecture: unknown.")

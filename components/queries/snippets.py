@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from components.domain.results import NOT_TESTED
 from components.queries.views import SELECTED, VIEW_LABELS, ViewResult, query_words
 from components.sources.dataset import HUB_DATASET
 
@@ -58,6 +59,14 @@ def _conditions(result: ViewResult) -> tuple[list[tuple[str, str]], list[str], l
         for column, value in (("neuronx_cc", stack.neuronx_cc), ("library", stack.library),
                               ("library_version", stack.library_version)):  # fmt: skip
             pairs.append((f'(df["{column}"] == {value!r})', f"{column} = {_sql(value)}"))
+    else:  # no stack named: the stacks the rows are on (each library's newest; a ranked model's own)
+        on = _stacks_shown(result)
+        pairs.append(
+            (
+                '(df["neuronx_cc"] + " " + df["library"] + " " + df["library_version"]).isin(' + repr(on) + ")",
+                "concat_ws(' ', neuronx_cc, library, library_version) IN (" + ", ".join(_sql(k) for k in on) + ")",
+            )
+        )
     for word in query_words(query.text):
         pairs.append(
             (
@@ -80,6 +89,16 @@ def _conditions(result: ViewResult) -> tuple[list[tuple[str, str]], list[str], l
         comments.append("these are the model ids it shows.")
         ids = [str(m) for m in result.frame["model_id"]]
     return pairs, comments, ids
+
+
+def _stacks_shown(result: ViewResult) -> list[str]:
+    """`neuronx_cc library library_version` of each stack the view's rows are on (tested rows only)."""
+    frame = result.frame
+    tested = frame[frame["kind"] != NOT_TESTED] if len(frame) else frame
+    keys = (
+        " ".join(str(v) for v in key) for key in zip(*(tested[c] for c in ("neuronx_cc", "library", "library_version")))
+    )
+    return sorted(set(keys))
 
 
 def view_snippets(result: ViewResult, data: str = HUB_DATASET) -> tuple[str, str]:
@@ -119,6 +138,8 @@ def _describe(result: ViewResult) -> str:
     parts = [f"The {VIEW_LABELS[query.view]} view"]
     if stack is not None:
         parts.append(f"on {stack.plain_label}")
+    else:
+        parts.append("on each library's newest stack" if query.view == SELECTED else "each model on its own stack")
     if query.text:
         parts.append(f"matching {query.text!r}")
     return re.sub(r"[\r\n]+", " ", " ".join(parts))

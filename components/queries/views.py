@@ -14,12 +14,13 @@ import numpy as np
 import pandas as pd
 
 from components.domain.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
+from components.domain.stacks import names_stack
 from components.queries import sizes
 from components.queries.answers import ModelOnStack, RankFields, RowAnswer, keys
 from components.queries.formatting import plain
 from components.runtime import settings
 from components.sources.rankings import TASKS, Rankings
-from components.sources.records import Records, empty_records
+from components.sources.records import Records, empty_records, hub_address, hub_id
 from components.sources.snapshot import Snapshot, Stack, search_key
 
 SELECTED, TRENDING, DOWNLOADS = "selected", "trending", "downloads"
@@ -54,10 +55,14 @@ class Query:
 
 @dataclass(frozen=True)
 class ViewResult:
+    """A view's answer: `stack` is the stack the query named (None when it named none), `stacks` the stacks its
+    rows are on (the one named, else each library's newest: `Snapshot.library_stacks`)."""
+
     stack: Stack | None
     frame: pd.DataFrame  # one row per model shown, in display order
     query: Query
     size_unknown: int = 0  # models left out because a size range was picked and their size is unknown
+    stacks: tuple[Stack, ...] = ()
     _records: list[RowAnswer] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -67,6 +72,19 @@ class ViewResult:
     @property
     def passed(self) -> int:
         return int((self.frame["kind"] == PASS).sum()) if len(self.frame) else 0
+
+    def per_library(self) -> list[tuple[Stack, int, int]]:
+        """(stack, models, passed) for each of `stacks`, in their order: what the summary line counts."""
+        if not len(self.frame):
+            return [(s, 0, 0) for s in self.stacks]
+        on = self.frame["library"].astype(object).to_numpy()
+        version = self.frame["library_version"].astype(object).to_numpy()
+        passed = (self.frame["kind"] == PASS).to_numpy()
+        counts = []
+        for s in self.stacks:
+            here = (on == s.library) & (version == s.library_version)
+            counts.append((s, int(here.sum()), int((here & passed).sum())))
+        return counts
 
     def records(self, limit: int | None = None) -> list[RowAnswer]:
         """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
@@ -110,8 +128,10 @@ def normalise(
     """Turn whatever arrived (a form, an API call, a URL) into a valid Query (an unreadable size: any size)."""
     view_text = str(view or "").strip().lower()
     task_text = str(task or "").strip().lower()
+    # a pasted Hub address of a model searches for its id
+    words = " ".join(str(text or "").split())
     return Query(
-        text=" ".join(str(text or "").split())[:MAX_QUERY],
+        text=((hub_id(words) if hub_address(words) else None) or words)[:MAX_QUERY],
         view=view_text if view_text in VIEWS else SELECTED,
         task=task_text if TASK_NAME.match(task_text) else "",
         neuronx_cc=str(neuronx_cc or "").strip()[:MAX_QUERY],
@@ -131,7 +151,9 @@ def matches(key: str, words: tuple[str, ...]) -> bool:
 
 
 def select(snapshot: Snapshot, rankings: Rankings, query: Query, records: Records | None = None) -> ViewResult:
-    """The rows of one view on one stack, filtered by search text and task, in display order.
+    """The rows of one view, filtered by search text and task, in display order: on the stack the query names,
+    else on each library's newest stack (Selected: their rows, a model once; Trending and Downloads: each
+    ranked model on its own stack).
     A model's task and architecture come from its Hub record (`records`), else from the rankings.
     Raises UnknownStack when the query names a stack that is not in the data."""
     records = records if records is not None else NO_RECORDS
@@ -158,26 +180,46 @@ def task_choices(snapshot: Snapshot, rankings: Rankings, records: Records | None
 
 
 def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Query) -> ViewResult:
-    stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version)
+    named = names_stack(query.neuronx_cc, query.library_version)
+    stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version) if named else None
+    # naming no stack, a search covers every library: each one's newest stack (a FLUX model is found from `/`)
+    stacks = (stack,) if stack is not None else () if named else snapshot.library_stacks
     words = query_words(query.text)
     if query.view == SELECTED:
-        frame = _selected(snapshot, rankings, records, stack, words, query.task, query.text)
+        frame = _selected(snapshot, rankings, records, stacks, words, query.task, query.text)
     else:
-        frame = _ranked(snapshot, rankings, records, stack, words, query.task, query.view)
+        frame = _ranked(snapshot, rankings, records, stack if named else None, words, query.task, query.view)
     keep, unknown = sizes.in_range(sizes.parameter_counts(frame["num_parameters"]), query.size)
     if query.size:
         frame = frame[keep].reset_index(drop=True)
     if query.architecture:  # compared as the Hub record writes it: a model of unknown architecture is left out
         frame = frame[(frame["architecture"] == query.architecture).to_numpy(dtype=bool)].reset_index(drop=True)
-    return ViewResult(stack, frame, query, int(unknown.sum()) if query.size else 0)
+    return ViewResult(stack, frame, query, int(unknown.sum()) if query.size else 0, stacks)
 
 
-def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray | None = None) -> pd.DataFrame:
-    """The rows of one stack (or just those at `positions`) with the columns a view shows."""
+def _union_positions(snapshot: Snapshot, stacks: tuple[Stack, ...]) -> np.ndarray:
+    """The rows of `stacks`, a model run with two of their libraries once: on its own stack
+    (`Snapshot.model_stack`, where its lookup answers), else on the first of `stacks` that has it."""
+    if len(stacks) == 1:
+        return snapshot.stack_positions(stacks[0])
+    positions = np.concatenate([snapshot.stack_positions(s) for s in stacks] or [np.empty(0, dtype=np.int64)])
+    codes = snapshot.model_code[positions]
+    _, first, counts = np.unique(codes, return_index=True, return_counts=True)
+    keep = first.copy()
+    for at in np.flatnonzero(counts > 1).tolist():  # rare: a model run with two of the libraries
+        model = snapshot.model_ids[codes[first[at]]]
+        own = snapshot.model_stack(model)
+        mine = snapshot.row_for(model, own) if own is not None else None
+        if mine is not None and mine in positions:
+            keep[at] = int(np.flatnonzero(positions == mine)[0])
+    return positions[np.sort(keep)]
+
+
+def _stack_frame(snapshot: Snapshot, stack: Stack | None, positions: np.ndarray) -> pd.DataFrame:
+    """The rows at `positions` (of `stack`, or of several stacks: `stack` is then any of them) with the columns a
+    view shows; no stack (no data): none."""
     if stack is None:
         return pd.DataFrame(columns=list(ROW_FIELDS))
-    if positions is None:
-        positions = snapshot.stack_positions(stack)
     frame = snapshot.rows.iloc[positions][[c for c in ROW_FIELDS if c in snapshot.rows.columns]]
     frame = frame.assign(kind=snapshot.kind[positions])
     return frame
@@ -206,9 +248,9 @@ def _model_columns(snapshot: Snapshot, rankings: Rankings, records: Records) -> 
     return tuple(columns)
 
 
-def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataFrame:
+def _selected(snapshot, rankings, records, stacks, words, task, text) -> pd.DataFrame:
     # Filter and order positions with arrays over models; build the frame only for what is shown.
-    positions = snapshot.stack_positions(stack) if stack else np.empty(0, dtype=np.int64)
+    positions = _union_positions(snapshot, stacks) if stacks else np.empty(0, dtype=np.int64)
     codes = snapshot.model_code[positions]
     if words:
         keep = snapshot.matching_models(words)[codes]
@@ -225,7 +267,7 @@ def _selected(snapshot, rankings, records, stack, words, task, text) -> pd.DataF
     aligned = snapshot.aligned_words(tuple(text.split()))[codes] if words else np.zeros(len(codes), dtype=np.int64)
     order = np.lexsort((codes, -popularity, -aligned))
     positions, codes, tasks, popularity = positions[order], codes[order], tasks[order], popularity[order]
-    frame = _stack_frame(snapshot, stack, positions).assign(
+    frame = _stack_frame(snapshot, stacks[0] if stacks else None, positions).assign(
         task=tasks, architecture=model_architecture[codes], downloads=popularity
     )
     frame["num_parameters"] = pd.array(list(model_parameters[codes]), dtype="Int64")
@@ -249,18 +291,19 @@ def ranked_task(rankings: Rankings, view: str, task: str = "") -> str:
 
 
 def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFrame:
+    """A ranking's models on `stack`; with none named (None, data loaded), each on its own stack
+    (`Snapshot.model_stack`), as its lookup answers."""
     entries = list(rankings.ranked(ranked_task(rankings, view, task), view))
     if words:
         entries = [e for e in entries if matches(search_key(e.model_id), words)]
-    found = [
-        snapshot.row_for(snapshot.canonical_model_id(e.model_id) or e.model_id, stack) if stack else None
-        for e in entries
-    ]
+    ids = [snapshot.canonical_model_id(e.model_id) or e.model_id for e in entries]
+    on = [stack if stack is not None else snapshot.model_stack(m) for m in ids]
+    found = [snapshot.row_for(m, s) if s else None for m, s in zip(ids, on)]
     tested_positions = np.array([p for p in found if p is not None], dtype=np.int64)
-    tested = _stack_frame(snapshot, stack, tested_positions).drop(columns=["task"], errors="ignore")
+    tested = _stack_frame(snapshot, stack or snapshot.newest, tested_positions).drop(columns=["task"], errors="ignore")
     by_position = dict(zip(tested_positions.tolist(), range(len(tested))))
     rows = []
-    for e, position in zip(entries, found):
+    for e, position, own in zip(entries, found, on):
         if position is not None:
             row = tested.iloc[by_position[position]].to_dict()
         else:
@@ -268,9 +311,9 @@ def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFra
                 "model_id": e.model_id,
                 "result": NOT_TESTED_RESULT,
                 "kind": NOT_TESTED,
-                "neuronx_cc": stack.neuronx_cc if stack else None,
-                "library": stack.library if stack else None,
-                "library_version": stack.library_version if stack else None,
+                "neuronx_cc": own.neuronx_cc if own else None,
+                "library": own.library if own else None,
+                "library_version": own.library_version if own else None,
             }
         record = records.get(e.model_id)
         row.update(architecture=record.architecture if record else None)

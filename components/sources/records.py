@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
+from urllib.parse import unquote, urlsplit
 
 from huggingface_hub.errors import HFValidationError
 from huggingface_hub.utils import validate_repo_id
@@ -46,11 +47,55 @@ _TASK = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _ARCHITECTURE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,80}$")
 
 
-def hub_id(text: object) -> str | None:
-    """`text` as a Hub model id (`org/name` or a legacy `name`), or None when it cannot be one."""
+# The Hub's own hosts: a model's page there is a way of naming the model.
+HUB_HOSTS = frozenset({"huggingface.co", "www.huggingface.co", "hf.co"})
+# A Hub address of a repository that is not a model: its first path part, and what it is in words.
+# (written as keywords: tests/web/test_clients.py finds the readers of SYSTEM by its quoted value)
+OTHER_REPOS = dict(spaces="a Space", datasets="a dataset", buckets="a bucket")
+# What may follow a model's id in the address of one of its pages (a file, a revision, its discussions, ...).
+_MODEL_PAGES = frozenset({"tree", "blob", "resolve", "raw", "commit", "commits", "discussions", "edit", "settings"})
+
+
+class HubAddress(NamedTuple):
+    """A Hub address read (`hub_address`): what it names (`model`, or a key of OTHER_REPOS) and that repo's id."""
+
+    kind: str
+    repo_id: str
+
+
+def hub_address(text: object) -> HubAddress | None:
+    """What a Hub address names: `https://huggingface.co/Qwen/Qwen3-8B/tree/main?x=1#y` is the model
+    `Qwen/Qwen3-8B` (the page under it, query and fragment dropped), with or without its scheme, on `hf.co` too;
+    `/spaces/…` and `/datasets/…` name a Space and a dataset. None for text that is not a Hub address. The one
+    place an address is read as a model id (`hub_id`, and through it every place that takes an id)."""
     if not isinstance(text, str):
         return None
-    text = text.strip()
+    text = text.strip()[: 4 * MAX_ID]
+    if "hf.co" not in text.lower() and "huggingface.co" not in text.lower():
+        return None
+    address = urlsplit(text if "://" in text else f"https://{text}")
+    if address.scheme not in ("http", "https") or (address.hostname or "") not in HUB_HOSTS:
+        return None
+    if "://" not in text and not text.lower().startswith(tuple(f"{h}/" for h in HUB_HOSTS)):
+        return None
+    parts = [unquote(p) for p in address.path.split("/") if p]
+    if parts and parts[0] in OTHER_REPOS:
+        return HubAddress(parts[0], "/".join(parts[1:3]))
+    if parts and parts[0] == "models":  # the older form of a model's address
+        parts = parts[1:]
+    named = parts[:1] if len(parts) > 1 and parts[1] in _MODEL_PAGES else parts[:2]
+    return HubAddress("model", "/".join(named))
+
+
+def hub_id(text: object) -> str | None:
+    """`text` as a Hub model id (`org/name` or a legacy `name`; a model's Hub address is its id, `hub_address`),
+    or None when it cannot be one."""
+    if not isinstance(text, str):
+        return None
+    address = hub_address(text)
+    if address is not None and address.kind != "model":
+        return None
+    text = address.repo_id if address is not None else text.strip()
     if not text or len(text) > MAX_ID or text.count("/") > 1:
         return None
     try:

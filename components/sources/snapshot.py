@@ -223,6 +223,14 @@ class Snapshot:
     def newest(self) -> Stack | None:
         return self.stacks[0] if self.stacks else None
 
+    @property
+    def library_stacks(self) -> tuple[Stack, ...]:
+        """Each library's newest stack, Transformers first: what a search that names no stack covers."""
+        newest: dict[str, Stack] = {}
+        for s in self.stacks:
+            newest.setdefault(s.library, s)
+        return tuple(sorted(newest.values(), key=lambda s: library_order(s.library)))
+
     def compilers(self) -> list[str]:
         """neuronx-cc versions, newest first."""
         seen: dict[str, None] = {}

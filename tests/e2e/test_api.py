@@ -103,7 +103,7 @@ def test_unknown_stacks_reach_plain_http_callers_as_an_error(sample_app):
 
 def test_the_sample_library_stacks_answer_by_version_or_library_pin(client):
     stacks = client.predict(api_name="/stacks")
-    assert stacks[0]["library"] == "transformers"  # "" is the newest Transformers stack
+    assert stacks[0]["library"] == "transformers"  # newest first, Transformers first on a compiler
     assert {"diffusers", "sentence-transformers"} <= {s["library"] for s in stacks}
     rows = client.predict(query="sd-turbo", library_version="diffusers==0.36.0", api_name="/search")
     assert [(r["model_id"], r["library"]) for r in rows] == [("stabilityai/sd-turbo", "diffusers")]
@@ -228,3 +228,18 @@ def test_a_plain_http_call_answers_what_gradios_queue_answers(sample_app, name, 
         queued = f"event: error\ndata: {json.dumps(message['output'])}\n\n"
     assert direct == queued
     assert direct.startswith(("event: complete\n", "event: error\n")), direct[:200]
+
+
+def test_search_naming_no_stack_covers_every_library_and_a_hub_address_is_an_id(client):
+    flux = client.predict(query="flux", api_name="/search")
+    assert [(r["model_id"], r["library"], r["library_version"]) for r in flux] == [
+        ("black-forest-labs/FLUX.1-schnell", "diffusers", "0.36.0")
+    ]
+    minilm = client.predict(query="minilm", api_name="/search")
+    assert {r["library"] for r in minilm} == {"sentence-transformers"}
+    named = client.predict(query="flux", neuronx_cc="", library_version="5.0.0", api_name="/search")
+    assert named == []  # a stack named: that stack's answer, as before
+    answer = client.predict(model_id="https://huggingface.co/Qwen/Qwen3-8B/tree/main?x=1#y", api_name="/lookup")
+    assert answer["model_id"] == "Qwen/Qwen3-8B" and answer["result"] == "PASS"
+    with pytest.raises(Exception, match="address of a Space"):
+        client.predict(model_id="https://huggingface.co/spaces/org/app", api_name="/lookup")

@@ -167,7 +167,7 @@ def test_a_tab_open_before_a_crowd_of_newer_visitors_still_changes_stack(browser
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
-        page.goto(f"{space_app.url}/")
+        page.goto(f"{space_app.url}/?library=transformers")  # a stack named: its versions are on offer
         expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=60_000)
         expect(page.locator("#first-paint")).to_have_count(0)  # the live page
         crowd = SESSION_CAPACITY + 200

@@ -222,7 +222,7 @@ def test_an_excluded_model_that_never_ran_offers_no_cache_and_not_tested_is_said
 
 @pytest.mark.parametrize("width", [1366, 1024, 390])
 def test_the_compiler_picker_text_stops_before_its_arrow(page: Page, sample_app, width):
-    open_at(page, sample_app.url + "/", {"width": width, "height": 900})
+    open_at(page, sample_app.url + "/?library=transformers", {"width": width, "height": 900})  # a stack named
     expect(page.locator("#stack-cc input")).to_have_value(re.compile(r"\(newest\)$"), timeout=TIMEOUT)
     clear = page.evaluate(
         """() => { const input = document.querySelector('#stack-cc input');

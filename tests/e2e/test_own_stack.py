@@ -57,15 +57,21 @@ def test_every_sample_model_answers_with_its_own_run_over_http_and_the_named_loo
 
 
 def test_mcp_lookup_answers_on_the_models_own_stack(sample_app):
-    flux, minilm = call_tools(
+    flux, minilm, address = call_tools(
         sample_app.url,
         [
             ("lookup", {"model_id": FLUX, "neuronx_cc": "", "library_version": ""}),
             ("lookup", {"model_id": MINILM, "neuronx_cc": "", "library_version": ""}),
+            # a model's Hub address is its id over MCP too
+            (
+                "lookup",
+                {"model_id": f"https://huggingface.co/{FLUX}/tree/main", "neuronx_cc": "", "library_version": ""},
+            ),
         ],
     )
     assert json.loads(flux.content[0].text)["result"] == "FAIL"
     assert json.loads(minilm.content[0].text)["kind"] == "pass"
+    assert json.loads(address.content[0].text) == json.loads(flux.content[0].text)
 
 
 @pytest.mark.parametrize(

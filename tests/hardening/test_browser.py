@@ -196,6 +196,10 @@ def test_deep_links_to_hostile_models_and_stacks_show_them_as_text(guarded):
     no_injected_elements(page, "body")
 
 
-def test_the_newest_stack_is_still_the_default(guarded):
+def test_all_libraries_is_the_default_and_the_newest_compiler_is_offered_first(guarded):
     page = guarded()
-    assert page.locator("#stack-cc input").input_value().startswith(NEW_CC.split("+")[0])
+    assert page.locator("#stack-lib input").input_value() == "All libraries"
+    page.locator("#stack-cc input").click()
+    options = page.locator("#stack-cc [role=option]")
+    expect(options.first).to_contain_text("Each library's newest")
+    expect(options.nth(1)).to_contain_text(NEW_CC.split("+")[0] + " (newest)")

@@ -33,7 +33,7 @@ def test_the_files_hold_the_filtered_view(world):
     snap, rankings = world
     result = select(snap, rankings, normalise("qwen", neuronx_cc=NEW_CC, library_version="4.57.1"))
     for fmt in export.FORMATS:
-        assert export.file_name(result, fmt) == f"torch-neuronx-support_selected_2.28.7631.0.{fmt}"
+        assert export.file_name(result, fmt) == f"torch-neuronx-support_selected_2.28.7631.0_transformers-4.57.1.{fmt}"
         back = read(result, fmt)
         assert list(back["model_id"]) == ["Qwen/Qwen3-0.6B"]
         assert list(back.columns[:12]) == [

@@ -23,7 +23,7 @@ def test_missing_unknown_and_hostile_values_fall_back_to_defaults(world):
     assert state.query.view == "selected" and state.query.task == ""
     assert (state.query.neuronx_cc, state.query.library_version) == (NEW_CC, "5.0.0")
     assert len(state.query.text) <= 200
-    assert parse({}, snap).query == Query("", "selected", "", NEW_CC, "5.0.0")
+    assert parse({}, snap).query == Query("", "selected", "", "", "")  # no stack named: every library
 
 
 def test_build_and_parse_round_trip(world):
@@ -114,3 +114,11 @@ def test_link_params_names_every_parameter_a_link_carries_or_is_read_by():
     source = inspect.getsource(StackRef.from_params) + inspect.getsource(links.parse)
     read = set(re.findall(r'get\("(\w+)"\)', source))
     assert read and read <= set(links.LINK_PARAMS)
+
+
+def test_a_hub_address_in_model_opens_that_model(world):
+    snap, _ = world
+    for address in ("https://huggingface.co/qwen/qwen3-0.6b/tree/main", "hf.co/Qwen/Qwen3-0.6B?x#y"):
+        assert parse({"model": address}, snap).model == "Qwen/Qwen3-0.6B"
+    assert parse({"model": "https://huggingface.co/not/tested"}, snap).model == "not/tested"
+    assert parse({"model": "https://huggingface.co/spaces/a/b"}, snap).model == ""

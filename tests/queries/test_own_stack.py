@@ -4,6 +4,8 @@ model of the bundled sample, whatever its library, answers with its own run."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 import pytest
 
 from components.domain.results import KIND_LABELS, NOT_TESTED_RESULT, result_kind
@@ -53,7 +55,8 @@ def test_every_sample_model_answers_with_its_own_run_on_every_surface(sample):
             assert badge.badge(sample, model_id)["message"].startswith(KIND_LABELS[kind]), model_id
         state = links.opened({"model": model_id}, sample, moment.rankings, moment.records)
         assert state.model == model_id and not state.unknown_stack
-        assert (state.query.neuronx_cc, state.query.library_version) == (stack.neuronx_cc, stack.spec)
+        # the link names no stack: the table covers every library, the model answers on its own stack
+        assert (state.query.neuronx_cc, state.query.library_version) == ("", "")
         card = preview.preview(moment, "", {"model": model_id})
         assert (card.kind, card.stack) == (answer["kind"], stack.label), model_id
         assert f": {card.verdict} on Trainium" in card.title and card.verdict.startswith(KIND_LABELS[kind])
@@ -64,7 +67,7 @@ def test_a_diffusers_failure_and_a_sentence_transformers_pass_in_words(sample):
     moment = served(sample).now()
     flux = preview.preview(moment, "", {"model": FLUX})
     assert flux.title.startswith(f"{FLUX}: FAIL on Trainium") and "diffusers 0.36.0" in flux.description
-    assert "library=diffusers" in flux.query
+    assert flux.query == "model=black-forest-labs%2FFLUX.1-schnell"  # no stack named: its own, as /lookup answers
     minilm = preview.preview(moment, "", {"model": MINILM})
     assert minilm.title.startswith(f"{MINILM}: PASS on Trainium") and "sentence-transformers 5.1.2" in minilm.stack
 
@@ -81,3 +84,51 @@ def test_a_named_stack_is_answered_for_and_an_unknown_one_opens_the_models_own(s
     assert card.verdict == "FAIL" and "9.9.9" in card.unknown_stack
     no_model = links.opened({"neuronx_cc": "9.9.9"}, sample, moment.rankings, moment.records)
     assert "9.9.9" in no_model.unknown_stack and no_model.query.library_version == sample.newest.spec
+
+
+def test_another_librarys_stack_says_where_the_model_ran_never_asks_for_a_test_nor_counts_0_of_0(sample):
+    from components.web.html.evidence import evidence_html
+
+    stack, _ = own_run(sample, "Qwen/Qwen3-8B")
+    answer = details.lookup(sample, "Qwen/Qwen3-8B", "", "diffusers==0.36.0")
+    assert (answer["result"], answer["library"]) == (NOT_TESTED_RESULT, "diffusers")
+    own = answer["ran_with"]
+    assert (own["library"], own["library_version"], own["result"]) == ("transformers", stack.library_version, "PASS")
+    assert links.parse(dict(parse_qsl(own["link"])), sample).query.library_version == stack.spec
+    assert "request_test" not in answer and answer["evidence"] == {"base_model": None, "architecture": None}
+    assert (
+        answer["expectation"]["basis"] == "library"
+        and "run with transformers, not diffusers" in (answer["expectation"]["reason"])
+    )
+    html = str(evidence_html(answer))
+    assert 'id="ran-with"' in html and "was run with transformers, not" in html and "PASS" in html
+    assert f'href="./?{own["link"].replace("&", "&amp;")}"' in html
+    assert "Want it tested" not in html and "0 of 0" not in html and "with diffusers 0.36.0" not in html
+    # a Diffusers model on a Transformers stack, likewise
+    flux = details.lookup(sample, FLUX, "", "5.0.0")
+    assert flux["ran_with"]["library"] == "diffusers" and "request_test" not in flux
+    # the model's own library on an older stack is a gap the evidence speaks to, as before
+    older = details.lookup(sample, "Qwen/Qwen3-8B", "2.21.18209.0", "")
+    assert "ran_with" not in older
+
+
+def test_an_architecture_with_no_model_on_the_stack_is_said_in_words_not_0_of_0():
+    from components.queries.run_request import evidence_lines
+    from components.web.html.evidence import evidence_html
+
+    answer = {"model_id": "a/b", "result": NOT_TESTED_RESULT, "kind": "not tested",
+              "evidence": {"base_model": None, "architecture": {"name": "XForY", "tested": 0, "passed": 0}}}  # fmt: skip
+    assert "Architecture XForY: no model of it was run on this stack." in evidence_lines(answer)
+    html = str(evidence_html(answer))
+    assert "no model of it was run on this stack" in html and "0 of 0" not in html
+
+
+def test_an_untested_text_model_is_never_offered_a_test_with_a_library_that_does_not_generate_text(sample):
+    from components.sources.records import parse_records
+
+    records = parse_records([{"id": "new/text-model", "pipeline_tag": "text-generation"},
+                             {"id": "new/image-model", "pipeline_tag": "text-to-image"}], "test")  # fmt: skip
+    on_diffusers = details.lookup(sample, "new/text-model", "", "diffusers==0.36.0", records)
+    assert on_diffusers["result"] == NOT_TESTED_RESULT and "request_test" not in on_diffusers
+    assert "request_test" in details.lookup(sample, "new/text-model", "", "", records)  # its own: Transformers
+    assert "request_test" in details.lookup(sample, "new/image-model", "", "diffusers==0.36.0", records)

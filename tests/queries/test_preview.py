@@ -57,9 +57,9 @@ def test_each_page_says_what_it_shows(moment):
 
 
 def test_the_first_rows_are_the_default_views(moment):
-    first = preview.first_rows(moment)  # the newest stack (transformers 5.0.0) has one model
+    first = preview.first_rows(moment)  # no stack named: each library's newest (transformers 5.0.0 has one model)
     result = first.result
     assert (
         list(first.frame["model_id"]) == list(result.frame["model_id"].head(preview.FIRST_ROWS)) == ["Qwen/Qwen3-0.6B"]
     )
-    assert result.stack == moment.snapshot.newest and first.state.sort == ""
+    assert result.stack is None and result.stacks == (moment.snapshot.newest,) and first.state.sort == ""

@@ -20,10 +20,12 @@ def test_search_is_case_word_order_and_punctuation_insensitive(world):
     assert query_words("qwen3 0.6b") == ("qwen3", "06b")
 
 
-def test_selected_defaults_to_the_newest_stack_most_popular_first(world):
+def test_selected_names_no_stack_by_default_and_covers_each_librarys_newest_most_popular_first(world):
     snap, rankings = world
     result = select(snap, rankings, normalise())
-    assert (result.stack.neuronx_cc, result.stack.library_version) == (NEW_CC, "5.0.0")
+    assert result.stack is None  # no stack named: each library's newest (here Transformers only)
+    assert [(s.neuronx_cc, s.library_version) for s in result.stacks] == [(NEW_CC, "5.0.0")]
+    assert ids(result) == ["Qwen/Qwen3-0.6B"] and result.records()[0]["library_version"] == "5.0.0"
     result = select(snap, rankings, normalise(neuronx_cc=NEW_CC, library_version="4.57.1"))
     assert ids(result)[:2] == ["Qwen/Qwen3-0.6B", "meta-llama/Llama-3.1-8B-Instruct"]  # ranked by downloads
     assert result.total == 4 and result.passed == 1

@@ -9,10 +9,11 @@ from urllib.parse import urlencode
 from markupsafe import Markup
 
 from components.domain.results import NOT_TESTED
+from components.domain.stacks import StackRef
 from components.queries.answers import LookupAnswer
 from components.queries.formatting import cores_noted, cores_phrase, parameters
 from components.sources.records import hub_id
-from components.web.html.markup import copy_block
+from components.web.html.markup import badge, copy_block
 
 
 def evidence_html(answer: LookupAnswer) -> Markup:
@@ -20,6 +21,8 @@ def evidence_html(answer: LookupAnswer) -> Markup:
     if answer.get("kind") != NOT_TESTED or "evidence" not in answer:
         return Markup("")
     model_id = answer.get("model_id", "")
+    if answer.get("ran_with"):
+        return ran_with_html(answer)
     parts = [
         Markup('<div class="evidence" id="evidence"><p class="evidence-intro">What the data says about '
                "<code>{}</code> instead of a run on this stack:</p>").format(model_id)
@@ -43,7 +46,13 @@ def evidence_html(answer: LookupAnswer) -> Markup:
     else:
         items.append(Markup("<li><b>Base model:</b> none with a run on this stack is known.</li>"))
     arch = found.get("architecture")
-    if arch:
+    if arch and not arch["tested"]:
+        items.append(
+            Markup("<li><b>Architecture</b> <code>{}</code>: no model of it was run on this stack.</li>").format(
+                arch["name"]
+            )
+        )
+    elif arch:
         closest = Markup(", ").join(
             Markup("<code>{}</code> ({}, {}{})").format(m["model_id"], parameters(m.get("num_parameters")),
                                                         m.get("result") or "unknown", cores_phrase(m.get("tp")))
@@ -78,6 +87,19 @@ def evidence_html(answer: LookupAnswer) -> Markup:
     parts.append(request_test_html(answer))
     parts.append(Markup("</div>"))
     return Markup("").join(parts)
+
+
+def ran_with_html(answer: LookupAnswer) -> Markup:
+    """A model that ran with another library than the stack's: where it ran, its answer there and a link to it."""
+    own = answer["ran_with"]
+    return Markup(
+        '<div class="evidence" id="evidence"><p class="ran-with" id="ran-with"><code>{}</code> was run with {}, not '
+        '{}: this library does not run it. Its answer is {} on {}: <a href="./?{}" id="ran-with-link" '
+        'target="_self">open it there</a>.</p></div>'
+    ).format(
+        answer.get("model_id", ""), own["library"], answer.get("library") or "this library",
+        badge(own["kind"], own["result"]), StackRef.of(own).label, own["link"],
+    )  # fmt: skip
 
 
 EXPECTATION_CLASSES = {"likely runs": "runs", "likely fails": "fails"}

@@ -157,6 +157,8 @@ def rows_block(first: FirstRows) -> Markup:
     links, sortable by its headers' links with scripts off), under a summary of the whole view."""
     result, query = first.result, first.state.query
     where = Markup(" on {}").format(result.stack.label) if result.stack is not None else Markup("")
+    if result.stack is None and result.stacks:  # no stack named: every library's newest
+        where = Markup(" on each library's newest stack ({})").format(", ".join(s.library_label for s in result.stacks))
     if first.frame.empty:
         return Markup("<p>No models match{}: {}.</p>").format(where, _asked(query))
     order = ordering.parse(first.state.sort)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 from markupsafe import Markup
 
-from components.domain.results import OTHER
+from components.domain.results import OTHER, generates_text
 from components.queries import formatting, ordering
 from components.sources.snapshot import Stack
 from components.web.html.markup import badge, join
@@ -113,6 +113,8 @@ def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], s
         cell = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + cell
     if r.get("task"):
         cell += Markup('<small class="task">{}</small>').format(r["task"])
+    if not generates_text(r.get("library")):  # a row of another library says which (Transformers is the norm)
+        cell += Markup('<small class="library">{} {}</small>').format(r["library"], r.get("library_version") or "")
     size = billions(r.get("num_parameters"))
     values = (
         f"{size:g}" if size is not None else "—",
@@ -163,10 +165,30 @@ def size_note(left_out: int, size_label: str) -> Markup:
     ).format(size_label, left_out, "" if left_out == 1 else "s")
 
 
-def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_label: str) -> Markup:
-    if stack is None:
+def summary_line(
+    total: int,
+    shown: int,
+    passed: int,
+    stack: Stack | None,
+    view_label: str,
+    libraries: Sequence[tuple[Stack, int, int]] = (),
+) -> Markup:
+    """The line above the table: how many models match and pass, and where: on `stack`, or (none named) on each of
+    `libraries`' stacks, `(stack, models, passed)`, each library counted."""
+    if stack is None and not libraries:
         return Markup('<p class="summary">No data loaded. See the notice above.</p>')
-    where = stack.label
+    if stack is not None:
+        where = Markup("{}").format(stack.label)
+    else:  # each library counted; the compiler said once where they share it (as a rule they do)
+        shared = len({s.neuronx_cc for s, _, _ in libraries}) == 1
+        counts = Markup(", ").join(
+            Markup('<span class="library-count">{} <b>{:,}</b>{}</span>').format(
+                s.library_label, n, "" if shared else Markup(" <small>(neuronx-cc {})</small>").format(s.compiler)
+            )
+            for s, n, _ in libraries
+        )
+        compiler = Markup(" (neuronx-cc {})").format(libraries[0][0].compiler) if shared else ""
+        where = Markup("each library's newest stack{}: {}").format(compiler, counts)
     if not total:
         return Markup(
             '<p class="summary empty">No models match in the {} view on {}. '
@@ -177,6 +199,23 @@ def summary_line(total: int, shown: int, passed: int, stack: Stack | None, view_
     return Markup('<p class="summary">{}<b>{:,}</b> {} · <b>{:,}</b> pass{} · on {}</p>').format(
         more, total, formatting.noun(total, "model"), passed, rate, where
     )
+
+
+def elsewhere_note(count: int, libraries: Sequence[str], query_string: str) -> Markup:
+    """Under an empty summary on a stack named: how many models the same search finds on every library's newest
+    stack, and a link that searches there."""
+    return Markup(
+        '<p class="hint elsewhere" id="elsewhere">{:,} {} on {}: <a href="./?{}" target="_self" '
+        'id="elsewhere-link">search every library</a>.</p>'
+    ).format(count, "model matches" if count == 1 else "models match", ", ".join(libraries), query_string)
+
+
+def not_a_model(what: str) -> Markup:
+    """Under the summary when the search box holds a Hub address of a Space or dataset: only models are tested."""
+    return Markup(
+        '<p class="hint not-a-model" id="not-a-model">That is the address of {} on the Hub, not of a model: paste a '
+        "model's address (https://huggingface.co/ORG/NAME) or part of its name.</p>"
+    ).format(what)
 
 
 # The table's script, served as `SCRIPT_PATH` (a file browsers keep, not ~3 KB in every first page's config)

@@ -13,9 +13,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from components.domain.stacks import names_stack
 from components.queries import links, ordering, sizes, snippets, views
 from components.sources.app_sources import Moment
-from components.sources.records import hub_id
+from components.sources.records import OTHER_REPOS, hub_address, hub_id
 from components.web.html import downloads, evidence, grid, table
 from components.web.html.config_check import snippets_html
 
@@ -39,8 +40,10 @@ class TableRows:
 
 
 def selected(now: Moment, query: views.Query) -> tuple[views.Query, Any]:
-    """The query with its stack resolved (a choice a refresh dropped shows the default stack), and its rows."""
-    stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+    """The query with the stack it names resolved (a choice a refresh dropped shows the default stack; none named:
+    every library's newest), and its rows."""
+    named = names_stack(query.neuronx_cc, query.library_version)
+    stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version) if named else None
     if stack is not None:
         query = replace(query, neuronx_cc=stack.neuronx_cc, library_version=stack.spec)
     return query, views.select(now.snapshot, now.rankings, query, now.records)
@@ -52,11 +55,25 @@ def table_rows(now: Moment, query: views.Query, limit: int, sort: str) -> TableR
     order = ordering.parse(sort)
     shown = ordering.apply(result.frame, order).head(limit)
     view_label = views.VIEW_LABELS[query.view]
-    summary = Markup(table.summary_line(result.total, len(shown), result.passed, result.stack, view_label))
+    summary = table.summary_line(
+        result.total, len(shown), result.passed, result.stack, view_label, result.per_library()
+    )
     if query.view != views.SELECTED:
         summary += table.ranked_note(view_label, query.task)
     asked = hub_id(query.text)
-    if not result.total and asked:
+    address = hub_address(query.text)
+    found = 0
+    if address is not None and address.kind in OTHER_REPOS:
+        summary += table.not_a_model(OTHER_REPOS[address.kind])
+    elif not result.total and result.stack is not None and (query.text or query.task):
+        # nothing on the stack named: say where the search finds models (FLUX with a Transformers stack picked)
+        every = replace(query, neuronx_cc="", library_version="")
+        other = views.select(now.snapshot, now.rankings, every, now.records)
+        found = other.total
+        if found:
+            libraries = [s.library_label for s, n, _ in other.per_library() if n]
+            summary += table.elsewhere_note(found, libraries, links.build(links.PageState(every, "")))
+    if not result.total and asked and not found:
         summary += evidence.lookup_offer(query.text, links.build(links.PageState(query, asked)))
     elif result.total:
         summary += downloads.links_html(links.PageState(query, "")) + table.TABLE_HINT

@@ -276,3 +276,40 @@ def test_a_body_endpoint_takes_the_posted_text_and_the_query_string(posting):
     as_parameter = posting.post("/api/v1/check_config?config_json=x", content=b"{}")
     assert as_parameter.status_code == 400  # the body's, not a parameter
     assert "POST" in posting.options("/api/v1/check_config").headers["access-control-allow-methods"]
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "https://huggingface.co/Qwen/Qwen3-0.6B",
+        "https://huggingface.co/Qwen/Qwen3-0.6B/blob/main/config.json?download=true#L3",
+        "huggingface.co/Qwen/Qwen3-0.6B",
+        "https://hf.co/Qwen/Qwen3-0.6B",
+    ],
+)
+def test_a_hub_address_is_the_models_id_in_lookup_and_search(http, sources, address):
+    answer = get(http, "lookup", {"model": address})
+    assert answer.status_code == 200 and answer.json() == Api(sources).lookup("Qwen/Qwen3-0.6B")
+    assert answer.json()["model_id"] == "Qwen/Qwen3-0.6B" and answer.json()["result"] == "PASS"
+    found = get(http, "search", {"q": address}).json()
+    assert [r["model_id"] for r in found] == ["Qwen/Qwen3-0.6B"]
+
+
+@pytest.mark.parametrize("address", ["https://huggingface.co/spaces/org/app", "https://huggingface.co/datasets/a/b"])
+def test_a_spaces_or_datasets_address_is_a_clear_refusal(http, sources, address):
+    answer = get(http, "lookup", {"model": address})
+    assert answer.status_code == 400 and "not of a model" in answer.json()["error"]
+    assert ("Space" in answer.json()["error"]) == ("spaces" in address)
+
+
+def test_search_naming_no_stack_covers_every_library_and_naming_one_keeps_its_answer(libraries):
+    snapshot, rankings = libraries
+    http = TestClient(Starlette(routes=api_v1.routes(served(snapshot, rankings))))
+    rows = get(http, "search", {"q": "sd turbo"}).json()
+    assert [(r["model_id"], r["library"], r["library_version"]) for r in rows] == [
+        ("stabilityai/sd-turbo", "diffusers", "0.36.0")
+    ]
+    every = get(http, "search").json()
+    assert {r["library"] for r in every} == {"transformers", "diffusers", "sentence-transformers"}
+    named = get(http, "search", {"q": "sd turbo", "library_version": "5.0.0"})
+    assert named.status_code == 200 and named.json() == []  # a stack named: that stack alone, as before

@@ -207,3 +207,19 @@ def opened_without_a_model(tab):
     from tests.helpers import page_opened
 
     return page_opened(tab)
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["https://huggingface.co/org/fixed", "https://huggingface.co/org/fixed/tree/main?x=1#y", "hf.co/org/fixed"],
+)
+def test_a_hub_address_is_the_models_id_in_the_badge_and_the_feed(http, address):
+    assert http.get("/badge", params={"model": address}).json()["message"] == "PASS · neuronx-cc 2.28.7631.0"
+    parsed = feedparser.parse(http.get("/feed.atom", params={"model": address}).content)
+    assert [e.title.split()[0] for e in parsed.entries] == ["org/fixed"]
+
+
+def test_a_spaces_or_datasets_address_is_refused_by_the_badge_and_the_feed(http):
+    for address in ("https://huggingface.co/spaces/org/fixed", "huggingface.co/datasets/org/fixed"):
+        assert http.get("/badge", params={"model": address}).status_code == 400
+        assert http.get("/feed.atom", params={"model": address}).status_code == 400

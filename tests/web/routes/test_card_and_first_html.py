@@ -116,7 +116,7 @@ def test_a_tested_models_link_says_its_result_stack_cores_and_wall_time(http):
     assert "2 cores, wall time 12 min 5 s" in description
     assert head.one("og:title") == head.title and head.one("og:description") == description
     assert head.one("twitter:card") == "summary_large_image" and head.one("twitter:title") == head.title
-    assert head.one("og:url").startswith("http://testserver/?model=org%2Fpasses&neuronx_cc=")
+    assert head.one("og:url") == "http://testserver/?model=org%2Fpasses"  # no stack named: the model's own
     assert head.one("og:image").startswith("http://testserver/card.png?model=org%2Fpasses")
     painted = head.painted
     assert "org/passes" in painted and "PASS" in painted and "12 min 5 s" in painted
@@ -165,7 +165,7 @@ def test_the_default_page_paints_its_first_rows_and_the_data_state(http):
     painted = head.painted
     for model in ("org/passes", "org/fails", HOSTILE_MODEL):
         assert model in painted
-    assert '<a class="model-link" href="./?model=org%2Fpasses&amp;' in html  # each row links to its own answer
+    assert '<a class="model-link" href="./?model=org%2Fpasses"' in html  # each row links to its own answer
     assert head.ids.count("first-paint") == 1 and "results" not in head.ids  # the live page owns #results
 
 
@@ -572,3 +572,11 @@ def test_a_page_gradio_sent_uncompressed_is_compressed_once_in_what_the_request_
     from components.web.html import busy
 
     assert busy_answer.headers.get("content-encoding", "") == taken and str(busy.SHOWN) in busy_answer.text
+
+
+def test_a_hub_address_in_a_link_or_a_card_is_the_models_id(http):
+    _, head = first_html(http, "/?model=https%3A%2F%2Fhuggingface.co%2Forg%2Fpasses%2Ftree%2Fmain")
+    assert head.title == "org/passes: PASS on Trainium · torch-neuronx model support"
+    assert head.one("og:url") == "http://testserver/?model=org%2Fpasses"
+    card = http.get("/card.png", params={"model": "hf.co/org/passes"})
+    assert card.status_code == 200 and card.content == http.get("/card.png", params={"model": "org/passes"}).content

@@ -25,7 +25,8 @@ def test_a_link_downloads_every_matching_row(http, world):
     answer = http.get("/export/csv", params={"q": "qwen", "neuronx_cc": NEW_CC, "transformers": "4.57.1"})
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
     assert (
-        answer.headers["content-disposition"] == 'attachment; filename="torch-neuronx-support_selected_2.28.7631.0.csv"'
+        answer.headers["content-disposition"]
+        == 'attachment; filename="torch-neuronx-support_selected_2.28.7631.0_transformers-4.57.1.csv"'
     )
     frame = pd.read_csv(io.StringIO(answer.text))
     assert list(frame["model_id"]) == ["Qwen/Qwen3-0.6B"] and set(frame["library_version"]) == {"4.57.1"}

@@ -31,9 +31,16 @@ class Filters:
         return cls(get("search"), get("view"), get("task"), get("cc"), get("library"), get("version"), get("size"))
 
     @property
+    def all_libraries(self) -> bool:
+        """ "All libraries" picked (the library picker's default, `library=` absent from a link) with no compiler:
+        no stack named, the search covers each library's newest stack."""
+        return not self.library and not self.neuronx_cc
+
+    @property
     def library_version(self) -> str:
         """The stack's library as the endpoints take it: `4.57.1`, or `diffusers==0.36.0`."""
         return library_spec(self.library, self.version)
 
     def query(self) -> views.Query:
-        return views.normalise(self.text, self.view, self.task, self.neuronx_cc, self.library_version, self.size)
+        cc, spec = ("", "") if self.all_libraries else (self.neuronx_cc, self.library_version)
+        return views.normalise(self.text, self.view, self.task, cc, spec, self.size)

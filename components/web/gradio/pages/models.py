@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from components.domain.columns import NAMES
 from components.domain.results import EXCLUDED
-from components.domain.stacks import FIRST_LIBRARY, library_order, normalise_library
+from components.domain.stacks import FIRST_LIBRARY, library_order, names_stack, normalise_library
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, ordering, sizes, views, wanted
 from components.runtime import settings
@@ -47,6 +47,8 @@ LOAD_ANSWERS, LOAD_ANSWER_AGE = settings.LOAD_ANSWERS.value, settings.LOAD_ANSWE
 # Table answers kept whatever model is open: queries (a view, its filters and order, as many rows as shown)
 TABLES, TABLES_BYTES = settings.TABLES.value, settings.TABLES_BYTES.value
 ALL_TASKS = ("All tasks", "")
+ALL_LIBRARIES = ("All libraries", "")  # the library picker's default: no stack named, each library's newest
+EACH_NEWEST = ("Each library's newest", "")  # the compiler and version pickers with "All libraries"
 RUN_COMMAND = details.RUN_COMMAND
 INSTALL_LABEL, CACHE_LABEL, RUN_LABEL = html_details.INSTALL_LABEL, html_details.CACHE_LABEL, html_details.RUN_LABEL
 # An open model is a page of its own (style.css: `.model-page`, which the address script sets from the link):
@@ -131,16 +133,28 @@ class ModelsPage:
         return [ALL_TASKS if t == "" else (t, t) for t in views.view_tasks(snapshot, rankings, records, view)]
 
     def _pickers(self, now: Moment, query: views.Query, stack: Stack | None):
+        """The pickers for `query` on `stack`; no stack (none named): "All libraries", no compiler or version."""
         snapshot = now.snapshot
         query, choices = self._task_for_view(now, query)
         task = query.task
         if stack is None:
             none = gr.update(choices=[], value=None)
-            return {"task": gr.update(choices=choices, value=task), "cc": none, "library": none, "version": none}
+            if snapshot.newest is None:
+                return {"task": gr.update(choices=choices, value=task), "cc": none, "library": none, "version": none}
+            libraries = [ALL_LIBRARIES, *self.library_choices(snapshot, snapshot.newest.neuronx_cc)]
+            # the compiler and version say what is shown (an empty picker is also unreadable in the dark theme)
+            return {
+                "task": gr.update(choices=choices, value=task),
+                "cc": gr.update(choices=[EACH_NEWEST, *self.compiler_choices(snapshot)], value=""),
+                "library": gr.update(choices=libraries, value=""),
+                "version": gr.update(choices=[EACH_NEWEST], value=""),
+            }
         return {
             "task": gr.update(choices=choices, value=task),
             "cc": gr.update(choices=self.compiler_choices(snapshot), value=stack.neuronx_cc),
-            "library": gr.update(choices=self.library_choices(snapshot, stack.neuronx_cc), value=stack.library),
+            "library": gr.update(
+                choices=[ALL_LIBRARIES, *self.library_choices(snapshot, stack.neuronx_cc)], value=stack.library
+            ),
             "version": gr.update(
                 choices=self.version_choices(snapshot, stack.neuronx_cc, stack.library), value=stack.library_version
             ),
@@ -179,7 +193,7 @@ class ModelsPage:
         shown on the new stack. A choice no longer on offer (another compiler, a refresh) falls back as
         `stacks.resolve_or_default` says."""
         now, f = self.sources.now(), Filters.of(values)
-        stack = now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
+        stack = None if f.all_libraries else now.snapshot.stack_or_default(f.neuronx_cc, f.library_version)
         query = views.normalise(
             f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
         )
@@ -188,8 +202,10 @@ class ModelsPage:
         return {**self._pickers(now, query, stack), **table_part, **panel}
 
     def on_library(self, **values: Any) -> dict[str, Any]:
-        """Another library: its newest version on the compiler (the old version is another library's)."""
-        return self.on_stack(**{**values, "version": ""})
+        """Another library: its newest version on the compiler (the old version is another library's); "All
+        libraries": no stack named, each library's newest."""
+        compiler = values.get("cc") if values.get("library") else ""
+        return self.on_stack(**{**values, "version": "", "cc": compiler})
 
     def on_select(self, evt: gr.EventData, request: gr.Request | None = None, **values: Any) -> dict[str, Any]:
         """A row opened: its model's answer (the event names the model, the browser's text, read as a link's
@@ -262,7 +278,8 @@ class ModelsPage:
         """The model a link opens, and the page's answer for it in the form Gradio sends (`as_sent`)."""
         state = links.opened(params, now.snapshot, now.rankings, now.records)
         query = state.query
-        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version)
+        named = names_stack(query.neuronx_cc, query.library_version)
+        stack = now.snapshot.stack_or_default(query.neuronx_cc, query.library_version) if named else None
         model, panel = self._panel(now, state.model, query, state.sort)
         if state.unknown_stack:  # the link asked for a stack the data lacks: say so beside what is shown
             panel["details"] = notice.unknown_stack(state.unknown_stack, stack) + panel["details"]
@@ -439,7 +456,9 @@ class ModelsPage:
         # How many rows the table shows, for "Show more". No gr.State: a page with one holds a heartbeat
         # connection open for as long as the tab stays open (docs/limits.md); the open model is the link's.
         rows = gr.Textbox(str(PAGE_SIZE), visible=False, elem_id="rows")
-        link = gr.Textbox(label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
+        # Not empty before the load: the default view's link is "" (no stack named), and only a change runs the
+        # address-bar script that turns the answer into the whole address.
+        link = gr.Textbox("./", label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
         self.widgets = Widgets(
             header=header, search=search, view=view, task=task, size=size, cc=cc, library=library, version=version,
             summary=summary, results=results, more=more, details=details_html, install=install,

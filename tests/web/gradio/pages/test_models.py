@@ -34,8 +34,26 @@ def test_a_deep_link_to_a_library_sets_all_three_pickers(tab):
     answer = page_opened(tab, {"library": "diffusers"})
     assert value(answer["library"]) == "diffusers" and value(answer["version"]) == "0.36.0"
     assert value(answer["cc"]) == NEW_CC
-    assert [v for _, v in answer["library"]["choices"]] == ["transformers", "diffusers", "sentence-transformers"]
+    assert [v for _, v in answer["library"]["choices"]] == ["", "transformers", "diffusers", "sentence-transformers"]
     assert shown(answer) == ["stabilityai/sd-turbo"] and "library=diffusers" in answer["link"]
+
+
+def test_all_libraries_is_the_library_pickers_default_and_searches_every_library(tab):
+    answer = page_opened(tab)  # `library=` absent: all libraries, each one's newest stack
+    assert answer["library"]["choices"][0] == ("All libraries", "") and value(answer["library"]) == ""
+    assert (
+        value(answer["cc"]) == "" == value(answer["version"])
+        and answer["cc"]["choices"][0][0] == "Each library's newest"
+    )
+    assert set(shown(answer)) == {"Qwen/Qwen3-0.6B", "stabilityai/sd-turbo", "BAAI/bge-small-en-v1.5"}
+    summary = str(answer["summary"])
+    assert "each library's newest stack" in summary and "diffusers 0.36.0 <b>1</b>" in summary
+    assert "stack" not in answer["link"] and "library" not in answer["link"]
+    found = tab.table(search="sd turbo", view="selected", library="", cc=None)
+    assert shown(found) == ["stabilityai/sd-turbo"] and "diffusers 0.36.0" in str(found["results"])
+    # "All libraries" picked back from a stack: no stack named again
+    back = tab.on_library(view="selected", cc=NEW_CC, library="", version="0.36.0")
+    assert value(back["library"]) == "" and len(shown(back)) == 3 and "neuronx_cc" not in back["link"]
 
 
 def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab):
@@ -229,7 +247,7 @@ def test_a_crafted_event_with_numbers_or_lists_for_text_reads_them_as_empty(libr
     tab, demo, call = _wired(libraries)
     answer = call("on_stack", SessionState(demo), search=["x"], view={"a": 1}, cc=7, library=True, version=1.5,
                   link=["?model=Qwen/Qwen3-0.6B"])  # fmt: skip
-    assert value(answer["cc"]) == NEW_CC and "Qwen/Qwen3-0.6B" in shown(answer)  # the defaults
+    assert value(answer["cc"]) == "" == value(answer["library"]) and "Qwen/Qwen3-0.6B" in shown(answer)
     assert "model=" not in answer["link"]
 
 
@@ -375,3 +393,13 @@ def test_a_links_answer_is_cheap_enough_for_the_event_loop_once_its_views_rows_a
     tab._on_load(now, link)
     assert tab.first_answer(now, link).on_loop is True
     assert tab.first_answer(now, {**link, "q": "qwen"}).on_loop is False  # a search's rows: a thread
+
+
+def test_a_search_with_no_match_on_the_stack_named_points_to_every_library(tab):
+    answer = tab.table(search="sd turbo", view="selected", cc=NEW_CC, library="transformers", version="5.0.0")
+    assert shown(answer) == []
+    summary = str(answer["summary"])
+    assert 'id="elsewhere"' in summary and "1 model matches on diffusers 0.36.0" in summary
+    assert 'href="./?q=sd+turbo"' in summary  # no stack named: every library
+    space = tab.table(search="https://huggingface.co/spaces/org/app", view="selected", library="")
+    assert 'id="not-a-model"' in str(space["summary"]) and "a Space" in str(space["summary"])
