@@ -20,7 +20,7 @@ def value(update):
 )
 def test_a_model_link_opens_the_models_own_stack(tab, model, library, version):
     answer = page_opened(tab, {"model": model})
-    details = str(answer["details"])
+    details = str(answer["details"]) + str(value(answer["facts"]))  # the head, and the stack table below the commands
     assert "PASS" in details and "not tested" not in details.lower(), model
     # the link names no stack: the pickers say "All libraries", the panel answers on the model's own stack
     assert (value(answer["library"]), value(answer["version"])) == ("", "")
