@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 from datetime import UTC
+from pathlib import Path
 
 import pytest
 
@@ -70,7 +71,31 @@ def needs_browser(item: pytest.Item) -> bool:
     )
 
 
+# The fast tier, `pytest -m "not slow"` (README, "Test it"), leaves out what is slow by what it starts: a browser
+# (found by fixture, above), and these files: a deployment behind nginx, crowds of connections, the benchmarks.
+# Each gets its kind's marker and `slow`, so `-m "not load"` or `-m deploy` also work.
+SLOW_FILES = {
+    "deploy": ("deploy/", "e2e/test_replicas.py"),
+    "load": ("hardening/test_connections.py", "hardening/test_connections_on_another_gradio.py",
+             "hardening/test_peer_connections.py", "hardening/test_webhook_burst.py"),
+    "benchmark": ("e2e/test_benchmarks.py",),
+}  # fmt: skip
+TESTS = Path(__file__).resolve().parent
+
+
+def slow_kinds(item: pytest.Item) -> list[str]:
+    """Why a test is left out of the fast tier (none: it is in it)."""
+    path = Path(item.path).resolve().relative_to(TESTS).as_posix()
+    kinds = ["browser"] if needs_browser(item) else []
+    return kinds + [kind for kind, files in SLOW_FILES.items() if path.startswith(files)]
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for kind in slow_kinds(item):
+            item.add_marker(kind)
+        if item.get_closest_marker("slow") is None and slow_kinds(item):
+            item.add_marker("slow")
     if CHROMIUM:
         return
     skip = pytest.mark.skip(reason=f"needs Chromium, which is not installed ({INSTALL_CHROMIUM})")
@@ -165,6 +190,14 @@ def libraries(tmp_path):
     write(tmp_path / "old.parquet", [row("Qwen/Qwen3-0.6B", cc=OLD_CC, lib_version="4.50.0")])
     rankings = Rankings(lists={}, fetched_at=datetime(2026, 11, 30, tzinfo=UTC), origin="snapshot", source="t.json")
     return load(tmp_path), rankings
+
+
+@pytest.fixture
+def chart_snap(tmp_path):
+    """Two stacks of one library with passes, fails and an exclusion, as the charts read them."""
+    from tests.queries.chart_runs import chart_snapshot
+
+    return chart_snapshot(tmp_path)
 
 
 # ---- a launched app, for the API and browser tests ------------------------------------------
