@@ -133,6 +133,20 @@ def call(client, name: str, **params):
 
 
 SAMPLE_ARGS = ("--dataset", str(ROOT / "data" / "sample"), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"))
+SPACE_ID, SPACE_SECRET = "aws-neuron/torch-neuronx-support", "space-test-secret"
+
+
+def space_env(node: str) -> dict[str, str]:
+    """What a Space sets for a Gradio app, server-side rendering asked for (its secrets arrive as env variables too)."""
+    return {
+        "GRADIO_SSR_MODE": "true",
+        "GRADIO_NODE_PATH": node,
+        "SYSTEM": "spaces",
+        "SPACE_ID": SPACE_ID,
+        "SPACE_HOST": "aws-neuron-torch-neuronx-support.hf.space",
+        "GRADIO_SERVER_NAME": "0.0.0.0",
+        "WEBHOOK_SECRET": SPACE_SECRET,
+    }
 
 
 # ---- the Hub, answered from recorded responses -------------------------------------------------

@@ -11,9 +11,6 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.test_space import space_env
-from tests.helpers import SAMPLE_ARGS, Server
-
 TIMEOUT = 20_000
 MODEL = "Qwen/Qwen3-8B"
 # sums every layout shift not caused by input, from the first paint on (Core Web Vitals' CLS, one window)
@@ -37,13 +34,6 @@ AT_SWAP = """(() => {
     });
   }).observe(document, {childList: true, subtree: true});
 })();"""
-
-
-@pytest.fixture(scope="module")
-def space_app(node):
-    server = Server(*SAMPLE_ARGS, env=space_env(node)).wait()
-    yield server
-    server.stop()
 
 
 def test_without_javascript_the_rows_are_readable(browser: Browser, sample_app):
@@ -153,18 +143,18 @@ def test_the_live_rows_show_in_the_frame_the_painted_rows_leave(browser: Browser
         page.close()
 
 
-def test_under_a_spaces_environment_the_first_html_and_card_are_served(browser: Browser, space_app):
-    html = httpx.get(space_app.url + f"/?model={MODEL}", timeout=30).text
+def test_under_a_spaces_environment_the_first_html_and_card_are_served(browser: Browser, ssr_space_app):
+    html = httpx.get(ssr_space_app.url + f"/?model={MODEL}", timeout=30).text
     assert f"<title>{MODEL}: PASS on Trainium" in html and html.count('property="og:title"') == 1
     assert (
         '<meta property="og:url" content="https://aws-neuron-torch-neuronx-support.hf.space/?model=Qwen%2FQwen3-8B'
         in html
     )
-    card = httpx.get(space_app.url + f"/card.png?model={MODEL}", timeout=30)
+    card = httpx.get(ssr_space_app.url + f"/card.png?model={MODEL}", timeout=30)
     assert card.status_code == 200 and Image.open(io.BytesIO(card.content)).size == (1200, 630)
     page = browser.new_page()
     try:
-        page.goto(space_app.url + "/")
+        page.goto(ssr_space_app.url + "/")
         expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
         expect(page.locator("#first-paint")).to_have_count(0)
     finally:

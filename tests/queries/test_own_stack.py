@@ -4,22 +4,14 @@ model of the bundled sample, whatever its library, answers with its own run."""
 
 from __future__ import annotations
 
-import pytest
-
 from components.domain.results import KIND_LABELS, NOT_TESTED_RESULT, result_kind
 from components.domain.stacks import StackRef
 from components.queries import badge, details, links, preview, wanted
-from components.sources.dataset import load
 from components.sources.snapshot import Snapshot, Stack
-from tests.helpers import ROOT, served
+from tests.helpers import served
 
 FLUX = "black-forest-labs/FLUX.1-schnell"
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
-
-
-@pytest.fixture(scope="module")
-def sample() -> Snapshot:
-    return load(ROOT / "data" / "sample")
 
 
 def own_run(snapshot: Snapshot, model_id: str) -> tuple[Stack, str]:
@@ -33,35 +25,35 @@ def own_run(snapshot: Snapshot, model_id: str) -> tuple[Stack, str]:
     return stack, str(snapshot.rows["result"].iat[position]) if position is not None else NOT_TESTED_RESULT
 
 
-def test_the_sample_has_a_model_of_each_library_with_its_expected_run(sample):
-    assert {s.library for s in sample.stacks} == {"transformers", "diffusers", "sentence-transformers"}
-    assert [(s.library, r) for s, r in (own_run(sample, FLUX), own_run(sample, MINILM))] == [
+def test_the_sample_has_a_model_of_each_library_with_its_expected_run(bundled_sample):
+    assert {s.library for s in bundled_sample.stacks} == {"transformers", "diffusers", "sentence-transformers"}
+    assert [(s.library, r) for s, r in (own_run(bundled_sample, FLUX), own_run(bundled_sample, MINILM))] == [
         ("diffusers", "FAIL"),
         ("sentence-transformers", "PASS"),
     ]
-    assert sample.model_stack("nobody/never-ran") == sample.newest == sample.model_stack(None)
+    assert bundled_sample.model_stack("nobody/never-ran") == bundled_sample.newest == bundled_sample.model_stack(None)
 
 
-def test_every_sample_model_answers_with_its_own_run_on_every_surface(sample):
-    moment = served(sample).now()
-    for model_id in sample.model_ids:
-        stack, result = own_run(sample, model_id)
+def test_every_sample_model_answers_with_its_own_run_on_every_surface(bundled_sample):
+    moment = served(bundled_sample).now()
+    for model_id in bundled_sample.model_ids:
+        stack, result = own_run(bundled_sample, model_id)
         kind = result_kind(result, None) if result != NOT_TESTED_RESULT else "not tested"
-        answer = details.lookup(sample, model_id)
+        answer = details.lookup(bundled_sample, model_id)
         assert (StackRef.of(answer), answer["result"]) == (stack.ref, result), model_id
         if kind in ("pass", "fail"):
-            assert badge.badge(sample, model_id)["message"].startswith(KIND_LABELS[kind]), model_id
-        state = links.opened({"model": model_id}, sample, moment.rankings, moment.records)
+            assert badge.badge(bundled_sample, model_id)["message"].startswith(KIND_LABELS[kind]), model_id
+        state = links.opened({"model": model_id}, bundled_sample, moment.rankings, moment.records)
         assert state.model == model_id and not state.unknown_stack
         assert (state.query.neuronx_cc, state.query.library_version) == (stack.neuronx_cc, stack.spec)
         card = preview.preview(moment, "", {"model": model_id})
         assert (card.kind, card.stack) == (answer["kind"], stack.label), model_id
         assert f": {card.verdict} on Trainium" in card.title and card.verdict.startswith(KIND_LABELS[kind])
-        assert (wanted.untested(sample, model_id) is None) == (result != NOT_TESTED_RESULT), model_id
+        assert (wanted.untested(bundled_sample, model_id) is None) == (result != NOT_TESTED_RESULT), model_id
 
 
-def test_a_diffusers_failure_and_a_sentence_transformers_pass_in_words(sample):
-    moment = served(sample).now()
+def test_a_diffusers_failure_and_a_sentence_transformers_pass_in_words(bundled_sample):
+    moment = served(bundled_sample).now()
     flux = preview.preview(moment, "", {"model": FLUX})
     assert flux.title.startswith(f"{FLUX}: FAIL on Trainium") and "diffusers 0.36.0" in flux.description
     assert "library=diffusers" in flux.query
@@ -69,15 +61,15 @@ def test_a_diffusers_failure_and_a_sentence_transformers_pass_in_words(sample):
     assert minilm.title.startswith(f"{MINILM}: PASS on Trainium") and "sentence-transformers 5.1.2" in minilm.stack
 
 
-def test_a_named_stack_is_answered_for_and_an_unknown_one_opens_the_models_own(sample):
-    moment = served(sample).now()
-    on_transformers = details.lookup(sample, FLUX, "", "4.57.1")
+def test_a_named_stack_is_answered_for_and_an_unknown_one_opens_the_models_own(bundled_sample):
+    moment = served(bundled_sample).now()
+    on_transformers = details.lookup(bundled_sample, FLUX, "", "4.57.1")
     assert on_transformers["result"] == NOT_TESTED_RESULT and on_transformers["library"] == "transformers"
-    state = links.opened({"model": FLUX, "neuronx_cc": "9.9.9"}, sample, moment.rankings, moment.records)
+    state = links.opened({"model": FLUX, "neuronx_cc": "9.9.9"}, bundled_sample, moment.rankings, moment.records)
     assert "9.9.9" in state.unknown_stack and "Known stacks" in state.unknown_stack
     assert state.query.library_version == "diffusers==0.36.0"  # the state applied, as the address bar shows it
     assert "library=diffusers" in links.build(state) and "9.9.9" not in links.build(state)
     card = preview.preview(moment, "", {"model": FLUX, "neuronx_cc": "9.9.9"})
     assert card.verdict == "FAIL" and "9.9.9" in card.unknown_stack
-    no_model = links.opened({"neuronx_cc": "9.9.9"}, sample, moment.rankings, moment.records)
-    assert "9.9.9" in no_model.unknown_stack and no_model.query.library_version == sample.newest.spec
+    no_model = links.opened({"neuronx_cc": "9.9.9"}, bundled_sample, moment.rankings, moment.records)
+    assert "9.9.9" in no_model.unknown_stack and no_model.query.library_version == bundled_sample.newest.spec

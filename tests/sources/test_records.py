@@ -224,16 +224,6 @@ def test_resolve_records_sources(tmp_path, monkeypatch):
         missing.begin()
 
 
-@pytest.fixture
-def online(monkeypatch):
-    """huggingface_hub's offline switch off for this test (the suite runs with HF_HUB_OFFLINE=1)."""
-    from components.sources import dataset_store
-
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(dataset_store.hf_constants, "is_offline_mode", lambda: False)
-
-
 def begun(store: RecordsStore) -> RecordsStore:
     """`store` after its `begin()`: a store serves nothing before it."""
     store.begin()

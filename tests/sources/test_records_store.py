@@ -10,9 +10,7 @@ from huggingface_hub.errors import RepositoryNotFoundError
 from components.sources import records_store
 from components.sources.records import MAX_UNKNOWN, Records
 from components.sources.records_store import RecordsStore
-from tests.sources.test_records import begun, online, wait_until  # noqa: F401 - `online` is a fixture
-
-__all__ = ["online"]
+from tests.sources.test_records import begun, wait_until
 
 
 class FakeHub:
@@ -34,7 +32,7 @@ def drained(store: RecordsStore) -> bool:
         return not store._queued and not store._in_flight
 
 
-def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):  # noqa: F811
+def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):
     hub = FakeHub()
     store = begun(RecordsStore(Records({}, "Hub"), live=True, fetch=hub.fetch, lookups_a_minute=10**6, batch=64))
     ids = [f"nobody/unknown-{i}" for i in range(10_000)]
@@ -53,7 +51,7 @@ def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):  #
     store.stop()
 
 
-def test_hub_lookups_for_new_ids_are_capped_a_minute(online):  # noqa: F811
+def test_hub_lookups_for_new_ids_are_capped_a_minute(online):
     hub = FakeHub()
     now = [1000.0]
     store = begun(
