@@ -117,7 +117,7 @@ def test_a_tested_models_link_is_live_without_asking_the_queue_and_behaves_as_a_
             re.compile(r"^http://.*/\?model=Qwen%2FQwen3-8B&neuronx_cc=.*&transformers=")
         )
         assert "neuronx_cc=" in page.evaluate("location.search")  # the state applied, as the load event shows it
-        page.wait_for_timeout(500)
+        page.wait_for_load_state("networkidle")  # nothing more in flight for 500 ms
         assert asked == []  # no load event, no queue, no heartbeat
         other = page.locator("#results [role=gridcell] a").filter(has_not_text=MODEL).first
         name = other.text_content()

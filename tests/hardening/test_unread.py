@@ -103,7 +103,6 @@ def test_the_launched_app_drops_results_left_unread_and_serves_those_read(quick_
         while time.monotonic() < deadline and sum(1 for s in pending.values() if s) < 30:
             time.sleep(0.05)
         assert sum(1 for s in pending.values() if s) >= 30  # finished, unread
-        time.sleep(0.5)
         assert call(client, "search", query="qwen3 0.6b", view="selected", task="", neuronx_cc="", library_version="")
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and any(pending.values()):

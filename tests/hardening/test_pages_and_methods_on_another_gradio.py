@@ -1,4 +1,4 @@
-"""Round four's bounds on pages and methods (test_poisoned_page.py, test_methods.py) run on the app started with
+"""The bounds on pages and methods (test_poisoned_page.py, test_methods.py) run on the app started with
 Gradio reporting a release no patch was written for: they are the app's own code, so they hold all the same."""
 
 from __future__ import annotations
