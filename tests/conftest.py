@@ -74,16 +74,17 @@ def needs_browser(item: pytest.Item) -> bool:
 
 
 # The fast tier, `pytest -m "not slow"` (README, "Test it"), leaves out what is slow by what it starts: a browser
-# (found by fixture, above), the app in a process of its own (found by the source of the test and of each fixture
-# it uses: `Server(` or bounds' `started(`), and these files: a deployment behind nginx, crowds of connections, the
-# benchmarks. Each test gets its kind's marker and `slow`, so `-m "not browser"` or `-m app` also work.
+# (found by fixture, above); the app in a process of its own (found in the source of the test and of each fixture
+# it uses: `Server(`, or the bounds tests' `started(tmp_path_factory`); and these files: a deployment behind
+# nginx, crowds of connections, the benchmarks. Each test gets its kind's marker and `slow`, so `-m "not browser"`
+# or `-m app` also work.
 SLOW_FILES = {
     "deploy": ("deploy/", "e2e/test_replicas.py"),
     "load": ("hardening/test_connections.py", "hardening/test_connections_on_another_gradio.py",
              "hardening/test_peer_connections.py", "hardening/test_webhook_burst.py"),
     "benchmark": ("e2e/test_benchmarks.py",),
 }  # fmt: skip
-STARTS_APP = re.compile(r"\bServer\(|\bstarted\(")
+STARTS_APP = re.compile(r"\bServer\(|\bstarted\(tmp_path_factory")
 TESTS = Path(__file__).resolve().parent
 
 
