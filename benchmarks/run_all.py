@@ -1,7 +1,9 @@
-"""Run every benchmark and print its table: `python benchmarks/run_all.py [--quick] [--markdown FILE]`.
+"""Run every benchmark and print its table: `python benchmarks/run_all.py [--quick | --smoke] [--markdown FILE]`.
 
-The full run takes about 8-11 minutes on a 2-core machine; `--quick` (small row counts, short
-load, few queries) takes 1-2 minutes and only proves the scripts still run — its goals are not judged.
+The full run takes about 13-18 minutes on a 2-core machine; `--quick` (small row counts, short
+load, few queries) takes about 5 minutes and only proves the scripts still run — its goals are not judged.
+`--smoke` (under 30 s, what the test suite runs) proves less: every benchmark imports and takes `run(quick)`,
+and the ones in `SMOKE` run in quick mode and print their tables.
 `--repeat N` runs each benchmark N times and reports each figure as the median of its runs (each run's
 ratio against its own baseline, measured in that run, is listed in the figure's note).
 Speed never fails the run: the exit status is 1 only when a benchmark itself breaks.
@@ -10,6 +12,7 @@ Speed never fails the run: the exit status is 1 only when a benchmark itself bre
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import platform
 import sys
@@ -55,6 +58,9 @@ BENCHMARKS = (
     ("Visitors: a burst of new tabs on a shared link (locust), beside the floor", visitors),
     ("Lighthouse as a phone: first page and a model link beside a bare Gradio table", lighthouse),
 )
+# What `--smoke` runs (in quick mode): one benchmark that starts the app, drives it over HTTP and prints a table,
+# so the machinery every benchmark shares (common.App, the datasets, the report) is proved in seconds.
+SMOKE = ("cost",)
 
 
 def machine() -> str:
@@ -103,16 +109,24 @@ def medians(runs: list[list[common.Figure]]) -> list[common.Figure]:
     return out
 
 
+def takes_quick(module) -> bool:
+    """Whether a benchmark module has the `run(quick)` this script calls."""
+    run = getattr(module, "run", None)
+    return callable(run) and "quick" in inspect.signature(run).parameters
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small row counts, short load, few queries")
+    parser.add_argument("--smoke", action="store_true", help=f"check every benchmark imports; run only {SMOKE}, quick")
     parser.add_argument("--only", help="comma-separated module names, e.g. search_latency,load")
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
     parser.add_argument("--repeat", type=int, default=1, help="run each benchmark N times; report the medians")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
+    quick = args.quick or args.smoke
     started = time.perf_counter()
-    command = "python benchmarks/run_all.py" + (" --quick" if args.quick else "")
+    command = "python benchmarks/run_all.py" + (" --smoke" if args.smoke else " --quick" if args.quick else "")
     command += (f" --only {args.only}" if args.only else "") + (f" --repeat {args.repeat}" if args.repeat > 1 else "")
     out = ["# Benchmark results", "", f"`{command}` on {date.today():%Y-%m-%d}", "", f"Machine: {machine()}", ""]
     print("\n".join(out), flush=True)
@@ -122,13 +136,19 @@ def main(argv: list[str] | None = None) -> int:
         if only and name not in only:
             continue
         began = time.perf_counter()
-        try:
-            runs = [module.run(args.quick) for _ in range(max(1, args.repeat))]
-            text = common.report(title, medians(runs) if len(runs) > 1 else runs[0], args.quick)
-        except Exception:  # noqa: BLE001 — report the broken benchmark, run the others
+        if not takes_quick(module):
             broken.append(name)
-            text = f"### {title}\n\n{name} failed:\n\n```\n{traceback.format_exc()}```\n"
-        text += f"\n({name}: {time.perf_counter() - began:.0f} s)\n"
+            text = f"### {title}\n\n{name} has no run(quick) to call\n"
+        elif args.smoke and name not in SMOKE:
+            text = f"### {title}\n\n({name}: imported; smoke mode does not run it, `--quick` does)\n"
+        else:
+            try:
+                runs = [module.run(quick) for _ in range(max(1, args.repeat))]
+                text = common.report(title, medians(runs) if len(runs) > 1 else runs[0], quick)
+            except Exception:  # noqa: BLE001 — report the broken benchmark, run the others
+                broken.append(name)
+                text = f"### {title}\n\n{name} failed:\n\n```\n{traceback.format_exc()}```\n"
+            text += f"\n({name}: {time.perf_counter() - began:.0f} s)\n"
         print(text, flush=True)
         out.append(text)
     total = f"Total: {time.perf_counter() - started:.0f} s" + (f"; broken: {', '.join(broken)}" if broken else "")

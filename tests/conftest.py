@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import re
 import shutil
 from datetime import UTC
+from pathlib import Path
 
 import pytest
 
@@ -70,7 +73,48 @@ def needs_browser(item: pytest.Item) -> bool:
     )
 
 
+# The fast tier, `pytest -m "not slow"` (README, "Test it"), leaves out what is slow by what it starts: a browser
+# (found by fixture, above); the app in a process of its own (found in the source of the test and of each fixture
+# it uses: `Server(`, or the bounds tests' `started(tmp_path_factory`); and these files: a deployment behind
+# nginx, crowds of connections, the benchmarks. Each test gets its kind's marker and `slow`, so `-m "not browser"`
+# or `-m app` also work.
+SLOW_FILES = {
+    "deploy": ("deploy/", "e2e/test_replicas.py"),
+    "load": ("hardening/test_connections.py", "hardening/test_connections_on_another_gradio.py",
+             "hardening/test_peer_connections.py", "hardening/test_webhook_burst.py"),
+    "benchmark": ("e2e/test_benchmarks.py",),
+}  # fmt: skip
+STARTS_APP = re.compile(r"\bServer\(|\bstarted\(tmp_path_factory")
+TESTS = Path(__file__).resolve().parent
+
+
+@functools.cache
+def starts_app(function) -> bool:
+    try:
+        return bool(STARTS_APP.search(inspect.getsource(function)))
+    except (OSError, TypeError):
+        return False
+
+
+def slow_kinds(item: pytest.Item) -> list[str]:
+    """Why a test is left out of the fast tier (none: it is in it)."""
+    path = Path(item.path).resolve().relative_to(TESTS).as_posix()
+    kinds = [kind for kind, files in SLOW_FILES.items() if path.startswith(files)]
+    if needs_browser(item):
+        kinds.append("browser")
+    used = getattr(item, "_fixtureinfo", None)
+    functions = [getattr(item, "function", None)]
+    functions += [defs[-1].func for defs in (used.name2fixturedefs.values() if used else ()) if defs]
+    if any(starts_app(f) for f in functions if f is not None):
+        kinds.append("app")
+    return kinds
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        kinds = slow_kinds(item)
+        for kind in [*kinds, "slow"] if kinds else ():
+            item.add_marker(kind)
     if CHROMIUM:
         return
     skip = pytest.mark.skip(reason=f"needs Chromium, which is not installed ({INSTALL_CHROMIUM})")
@@ -167,6 +211,22 @@ def libraries(tmp_path):
     return load(tmp_path), rankings
 
 
+@pytest.fixture(scope="session")
+def bundled_sample():
+    """The bundled sample (data/sample) as a snapshot, loaded once: tests only read it."""
+    from components.sources.dataset import load
+
+    return load(ROOT / "data" / "sample")
+
+
+@pytest.fixture
+def chart_snap(tmp_path):
+    """Two stacks of one library with passes, fails and an exclusion, as the charts read them."""
+    from tests.queries.chart_runs import chart_snapshot
+
+    return chart_snapshot(tmp_path)
+
+
 # ---- a launched app, for the API and browser tests ------------------------------------------
 
 
@@ -176,6 +236,15 @@ def sample_app():
     server = Server(*SAMPLE_ARGS).wait()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def sample_http(sample_app):
+    """An HTTP client on `sample_app`'s address."""
+    import httpx
+
+    with httpx.Client(base_url=sample_app.url, timeout=60) as client:
+        yield client
 
 
 @pytest.fixture(scope="session")

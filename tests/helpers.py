@@ -133,6 +133,20 @@ def call(client, name: str, **params):
 
 
 SAMPLE_ARGS = ("--dataset", str(ROOT / "data" / "sample"), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"))
+SPACE_ID, SPACE_SECRET = "aws-neuron/torch-neuronx-support", "space-test-secret"
+
+
+def space_env(node: str) -> dict[str, str]:
+    """What a Space sets for a Gradio app, server-side rendering asked for (its secrets arrive as env variables too)."""
+    return {
+        "GRADIO_SSR_MODE": "true",
+        "GRADIO_NODE_PATH": node,
+        "SYSTEM": "spaces",
+        "SPACE_ID": SPACE_ID,
+        "SPACE_HOST": "aws-neuron-torch-neuronx-support.hf.space",
+        "GRADIO_SERVER_NAME": "0.0.0.0",
+        "WEBHOOK_SECRET": SPACE_SECRET,
+    }
 
 
 # ---- the Hub, answered from recorded responses -------------------------------------------------
@@ -156,34 +170,66 @@ class FakeApi:
 
 
 class FakeHub(BaseHTTPRequestHandler):
-    """A broken Hub: every request is answered the way `mode` says: "500" (an Internal Error), "slow"
-    (no answer for 40 s, past every timeout) or "garbage" (200 with a body that is not JSON and carries
-    markup). Serve it with `fake_hub(mode)`."""
+    """The one fake Hub over HTTP, serve it with `fake_hub(mode)`. A broken Hub answers every request the way
+    `mode` says: "500" (an Internal Error), "slow" (no answer for 40 s, past every timeout) or "garbage" (200
+    with a body that is not JSON and carries markup). In mode "models", `/api/models/<org>/<name>` answers by
+    the name's start: ok-* (`RECORD` with that id), 404-*, 500-*, garbage-*, slow-* (3 s late), other-* (another
+    model's record); halfway-* sets `asked` and answers half a second later."""
 
     mode = "500"
     GARBAGE = b"{not json, <script>garbage</script>"
+    RECORD = {
+        "id": "org/Fine-Tune-7B",
+        "pipeline_tag": "text-generation",
+        "config": {"architectures": ["LlamaForCausalLM"], "model_type": "llama"},
+        "safetensors": {"parameters": {"BF16": 8_030_000_000}, "total": 8_030_000_000},
+    }
+    asked = threading.Event()
 
     def log_message(self, *args) -> None:
         pass
 
     def do_GET(self) -> None:
-        if self.mode == "slow":
+        if self.mode == "models":
+            status, body = self.model_answer()
+        elif self.mode == "slow":
             time.sleep(40)
             return
-        status, body = (500, b'{"error": "Internal Error"}') if self.mode == "500" else (200, self.GARBAGE)
+        else:
+            status, body = (500, b'{"error": "Internal Error"}') if self.mode == "500" else (200, self.GARBAGE)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        if status == 404:
+            self.send_header("X-Error-Code", "RepoNotFound")
         self.end_headers()
         self.wfile.write(body)
 
     do_HEAD = do_GET
 
+    def model_answer(self) -> tuple[int, bytes]:
+        model_id = self.path.split("?")[0].removeprefix("/api/models/")
+        name = model_id.rsplit("/", 1)[-1]
+        if name.startswith("slow"):
+            time.sleep(3)
+        elif name.startswith("halfway"):
+            FakeHub.asked.set()
+            time.sleep(0.5)
+        elif name.startswith("404"):
+            return 404, b'{"error": "Repository not found"}'
+        elif name.startswith("500"):
+            return 500, b'{"error": "Internal Error"}'
+        elif name.startswith("garbage"):
+            return 200, b"{not json <script>alert(1)</script>"
+        elif name.startswith("other"):
+            model_id = "someone/else"
+        return 200, json.dumps({**self.RECORD, "id": model_id}).encode()
+
 
 @contextmanager
 def fake_hub(mode: str) -> Iterator[str]:
     """A `FakeHub` in `mode` on 127.0.0.1 for the block; yields its address (for HF_ENDPOINT)."""
-    if mode not in ("500", "slow", "garbage"):
+    if mode not in ("500", "slow", "garbage", "models"):
         raise ValueError(f"unknown fake Hub mode {mode!r}")
     server = ThreadingHTTPServer(("127.0.0.1", 0), type("Hub", (FakeHub,), {"mode": mode}))
     server.daemon_threads = True

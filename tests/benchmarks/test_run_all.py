@@ -1,5 +1,5 @@
 """`run_all.py --repeat N`: a figure over several runs is the median of each part, and its note keeps every
-run's ratio against the baseline of that run."""
+run's ratio against the baseline of that run. Every benchmark it lists has the `run(quick)` it calls."""
 
 from __future__ import annotations
 
@@ -31,3 +31,9 @@ def test_a_goal_missed_in_most_runs_is_missed_and_a_figure_without_baseline_has_
     missed, rss = run_all.medians(runs)
     assert missed.met is False and "goal met in 0 of 3 runs" in missed.note
     assert rss.ours == 200.0 and rss.baseline is None and "ratio" not in rss.note
+
+
+def test_every_listed_benchmark_has_the_run_quick_that_run_all_calls():
+    assert all(run_all.takes_quick(module) for _, module in run_all.BENCHMARKS)
+    assert not run_all.takes_quick(common)  # no run(): reported broken, not called
+    assert set(run_all.SMOKE) <= {module.__name__ for _, module in run_all.BENCHMARKS}

@@ -59,7 +59,7 @@ def latest(rows) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def snapshot(tmp_path_factory) -> dict:
+def rankings_json(tmp_path_factory) -> dict:
     path = ms.write_rankings_snapshot(tmp_path_factory.mktemp("rankings") / "rankings_snapshot.json")
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -281,11 +281,11 @@ def test_models_come_and_go(frames):
     assert any(older - newer for older, newer in itertools.pairwise(per_stack))
 
 
-def test_rankings_snapshot(snapshot):
-    assert snapshot["fetched_at"] == "2026-11-30T06:00:00Z"
-    assert "snapshot" in snapshot["note"].lower()
-    assert set(snapshot["tasks"]) == {"text-generation", "image-text-to-text"}
-    for task, by_ranking in snapshot["tasks"].items():
+def test_rankings_snapshot(rankings_json):
+    assert rankings_json["fetched_at"] == "2026-11-30T06:00:00Z"
+    assert "snapshot" in rankings_json["note"].lower()
+    assert set(rankings_json["tasks"]) == {"text-generation", "image-text-to-text"}
+    for task, by_ranking in rankings_json["tasks"].items():
         assert set(by_ranking) == {"trending", "downloads"}
         for ranking, entries in by_ranking.items():
             assert len(entries) >= 50, (task, ranking)
@@ -302,7 +302,7 @@ def test_rankings_snapshot(snapshot):
                 assert set(e) == {"model_id", "rank", "task", "downloads", "likes", "trending_score", "num_parameters"}
                 if e["model_id"] in catalogue.MODELS:
                     assert catalogue.MODELS[e["model_id"]].task == task
-    text = {e["model_id"] for e in snapshot["tasks"]["text-generation"]["trending"]}
+    text = {e["model_id"] for e in rankings_json["tasks"]["text-generation"]["trending"]}
     assert "Qwen/Qwen3-0.6B" in text
     assert text & set(catalogue.EXCLUSIONS), "an excluded model should be ranked, so the page can say why"
 

@@ -15,7 +15,7 @@ from tests.helpers import NEW_CC, OLD_CC, row, write
 
 
 @pytest.fixture
-def snap(tmp_path):
+def four_libraries(tmp_path):
     """Transformers 5.0.0 and 4.57.1, diffusers 0.36.0 and sentence-transformers 5.1.2 on the newest
     compiler; Transformers 4.50.0 on an older one."""
     write(tmp_path / "t5.parquet", [row("Qwen/Qwen3-0.6B", cc=NEW_CC, lib_version="5.0.0")])
@@ -33,27 +33,39 @@ def key(stack):
     return (stack.neuronx_cc, stack.library, stack.library_version)
 
 
-def test_transformers_comes_first_and_the_empty_stack_is_the_newest(snap):
-    assert [key(s) for s in snap.stacks] == [
+def test_transformers_comes_first_and_the_empty_stack_is_the_newest(four_libraries):
+    assert [key(s) for s in four_libraries.stacks] == [
         (NEW_CC, "transformers", "5.0.0"),
         (NEW_CC, "transformers", "4.57.1"),
         (NEW_CC, "diffusers", "0.36.0"),
         (NEW_CC, "sentence-transformers", "5.1.2"),
         (OLD_CC, "transformers", "4.50.0"),
     ]
-    assert snap.resolve_stack("", "") == snap.stacks[0]
-    assert snap.resolve_stack(NEW_CC, "") == snap.stacks[0]
+    assert four_libraries.resolve_stack("", "") == four_libraries.stacks[0]
+    assert four_libraries.resolve_stack(NEW_CC, "") == four_libraries.stacks[0]
 
 
-def test_versions_without_their_local_tag_and_library_pins_match(snap):
-    assert key(snap.resolve_stack("2.9.1.0", "")) == (OLD_CC, "transformers", "4.50.0")
-    assert key(snap.resolve_stack("2.28.7631.0", "4.57.1")) == (NEW_CC, "transformers", "4.57.1")
-    assert key(snap.resolve_stack("", "0.36.0")) == (NEW_CC, "diffusers", "0.36.0")  # the library whose version matches
-    assert key(snap.resolve_stack("", "diffusers==0.36.0")) == (NEW_CC, "diffusers", "0.36.0")
-    assert key(snap.resolve_stack("", "Sentence_Transformers==5.1.2")) == (NEW_CC, "sentence-transformers", "5.1.2")
-    assert key(snap.resolve_stack("", "4.50.0")) == (OLD_CC, "transformers", "4.50.0")  # newest compiler that has it
-    for stack in snap.stacks:  # the spec the page and links use names exactly one stack
-        assert snap.resolve_stack(stack.neuronx_cc, stack.spec) == stack
+def test_versions_without_their_local_tag_and_library_pins_match(four_libraries):
+    assert key(four_libraries.resolve_stack("2.9.1.0", "")) == (OLD_CC, "transformers", "4.50.0")
+    assert key(four_libraries.resolve_stack("2.28.7631.0", "4.57.1")) == (NEW_CC, "transformers", "4.57.1")
+    assert key(four_libraries.resolve_stack("", "0.36.0")) == (
+        NEW_CC,
+        "diffusers",
+        "0.36.0",
+    )  # the library whose version matches
+    assert key(four_libraries.resolve_stack("", "diffusers==0.36.0")) == (NEW_CC, "diffusers", "0.36.0")
+    assert key(four_libraries.resolve_stack("", "Sentence_Transformers==5.1.2")) == (
+        NEW_CC,
+        "sentence-transformers",
+        "5.1.2",
+    )
+    assert key(four_libraries.resolve_stack("", "4.50.0")) == (
+        OLD_CC,
+        "transformers",
+        "4.50.0",
+    )  # newest compiler that has it
+    for stack in four_libraries.stacks:  # the spec the page and links use names exactly one stack
+        assert four_libraries.resolve_stack(stack.neuronx_cc, stack.spec) == stack
 
 
 @pytest.mark.parametrize(
@@ -67,63 +79,70 @@ def test_versions_without_their_local_tag_and_library_pins_match(snap):
         ("2.28.7631.0+ffffffff", ""),  # another local tag is another build
     ],
 )
-def test_an_unknown_stack_is_a_clear_no_naming_the_known_ones(snap, cc, lv):
+def test_an_unknown_stack_is_a_clear_no_naming_the_known_ones(four_libraries, cc, lv):
     with pytest.raises(UnknownStack) as raised:
-        snap.resolve_stack(cc, lv)
+        four_libraries.resolve_stack(cc, lv)
     message = str(raised.value)
     assert "No tested stack matches" in message
     assert f"{NEW_CC} with diffusers==0.36.0" in message and f"{OLD_CC} with transformers==4.50.0" in message
 
 
-def test_the_page_falls_back_to_a_default_for_an_unknown_stack(snap):
-    assert snap.stack_or_default("2.99.0", "9.9") == snap.stacks[0]
-    assert key(snap.stack_or_default(OLD_CC, "9.9")) == (OLD_CC, "transformers", "4.50.0")
+def test_the_page_falls_back_to_a_default_for_an_unknown_stack(four_libraries):
+    assert four_libraries.stack_or_default("2.99.0", "9.9") == four_libraries.stacks[0]
+    assert key(four_libraries.stack_or_default(OLD_CC, "9.9")) == (OLD_CC, "transformers", "4.50.0")
 
 
-def test_an_unknown_version_of_a_named_library_falls_back_to_its_newest_on_the_compiler(snap):
-    assert key(snap.stack_or_default(NEW_CC, "sentence-transformers==5.0.0")) == (
+def test_an_unknown_version_of_a_named_library_falls_back_to_its_newest_on_the_compiler(four_libraries):
+    assert key(four_libraries.stack_or_default(NEW_CC, "sentence-transformers==5.0.0")) == (
         NEW_CC,
         "sentence-transformers",
         "5.1.2",
     )
-    assert key(snap.stack_or_default(OLD_CC, "diffusers==0.36.0")) == (OLD_CC, "transformers", "4.50.0")
+    assert key(four_libraries.stack_or_default(OLD_CC, "diffusers==0.36.0")) == (OLD_CC, "transformers", "4.50.0")
 
 
-def test_a_stack_writes_its_spec_and_picker_value_and_reads_them_back(snap):
-    assert [s.spec for s in snap.stacks[1:4]] == ["4.57.1", "diffusers==0.36.0", "sentence-transformers==5.1.2"]
+def test_a_stack_writes_its_spec_and_picker_value_and_reads_them_back(four_libraries):
+    assert [s.spec for s in four_libraries.stacks[1:4]] == [
+        "4.57.1",
+        "diffusers==0.36.0",
+        "sentence-transformers==5.1.2",
+    ]
     assert library_spec("Transformers", "4.57.1") == "4.57.1" and library_spec("", "4.57.1") == "4.57.1"
     assert (
         library_spec("diffusers", "") == "diffusers==" and library_spec("diffusers==0.36.0", "x") == "diffusers==0.36.0"
     )
     assert split_spec("diffusers==0.36.0") == ("diffusers", "0.36.0") and split_spec("4.57.1") == ("", "4.57.1")
-    for stack in snap.stacks:
+    for stack in four_libraries.stacks:
         assert StackRef.parse(stack.picker_value) == stack.ref and StackRef.parse(stack.picker_value).spec == stack.spec
-        assert snap.picker_stack(stack.picker_value) == stack
+        assert four_libraries.picker_stack(stack.picker_value) == stack
         assert library_spec(*split_spec(stack.spec)) == stack.spec
-    assert [v for _, v in picker_choices(snap.stacks)] == [s.picker_value for s in snap.stacks]
-    assert picker_choices(snap.stacks)[0][0].endswith("(newest)")
+    assert [v for _, v in picker_choices(four_libraries.stacks)] == [s.picker_value for s in four_libraries.stacks]
+    assert picker_choices(four_libraries.stacks)[0][0].endswith("(newest)")
 
 
-def test_a_picker_value_no_longer_in_the_data_falls_back_and_no_value_takes_the_default(snap):
+def test_a_picker_value_no_longer_in_the_data_falls_back_and_no_value_takes_the_default(four_libraries):
     gone = "neuronx_cc=2.99.0&library=diffusers&library_version=0.1"
-    assert snap.picker_stack(gone) == snap.stacks[0]
-    assert snap.picker_stack("", snap.stacks[4]) == snap.stacks[4] and snap.picker_stack(None) == snap.stacks[0]
-    assert snap.picker_stack("not a value at all") == snap.stacks[0]
+    assert four_libraries.picker_stack(gone) == four_libraries.stacks[0]
+    assert (
+        four_libraries.picker_stack("", four_libraries.stacks[4]) == four_libraries.stacks[4]
+        and four_libraries.picker_stack(None) == four_libraries.stacks[0]
+    )
+    assert four_libraries.picker_stack("not a value at all") == four_libraries.stacks[0]
 
 
-def test_lookup_on_an_unknown_stack_is_not_tested_and_names_it(snap):
-    answer = details.lookup(snap, "Qwen/Qwen3-0.6B", "2.99.0", "9.9")
+def test_lookup_on_an_unknown_stack_is_not_tested_and_names_it(four_libraries):
+    answer = details.lookup(four_libraries, "Qwen/Qwen3-0.6B", "2.99.0", "9.9")
     assert answer["result"] == "not tested"
     assert answer["neuronx_cc"] == "2.99.0" and answer["library_version"] == "9.9"
     assert "neuronx-cc 2.99.0 with library version 9.9" in answer["unknown_stack"]
     assert "install_command" not in answer  # nothing from another stack's row
-    assert details.lookup(snap, "Qwen/Qwen3-0.6B", "2.28.7631.0", "4.57.1")["result"] == "FAIL"
+    assert details.lookup(four_libraries, "Qwen/Qwen3-0.6B", "2.28.7631.0", "4.57.1")["result"] == "FAIL"
 
 
-def test_the_stack_label(snap):
-    assert snap.stacks[2].label == "neuronx-cc 2.28.7631.0 · diffusers 0.36.0"
-    assert snap.stacks[2].long_label == f"neuronx-cc {NEW_CC} with diffusers 0.36.0"
-    assert str(snap.stacks[2].ref) == snap.stacks[2].label
+def test_the_stack_label(four_libraries):
+    assert four_libraries.stacks[2].label == "neuronx-cc 2.28.7631.0 · diffusers 0.36.0"
+    assert four_libraries.stacks[2].long_label == f"neuronx-cc {NEW_CC} with diffusers 0.36.0"
+    assert str(four_libraries.stacks[2].ref) == four_libraries.stacks[2].label
 
 
 def test_a_reference_is_hashable_and_a_stack_gives_its_own():
@@ -145,11 +164,15 @@ def test_link_values_name_the_stack_as_deep_links_do():
     assert spec(library_version=["not", "text"], transformers="x" * 10_000) == "x" * 200
 
 
-def test_link_parameters_both_ways(snap):
-    for stack in snap.stacks:
+def test_link_parameters_both_ways(four_libraries):
+    for stack in four_libraries.stacks:
         for explicit in (False, True):
             back = StackRef.from_params(dict(stack.params(explicit)))
-            assert snap.resolve_stack(back.neuronx_cc, back.spec) == stack
-    assert snap.stacks[1].params() == [("neuronx_cc", NEW_CC), ("transformers", "4.57.1")]
-    assert snap.stacks[2].params() == [("neuronx_cc", NEW_CC), ("library", "diffusers"), ("library_version", "0.36.0")]
+            assert four_libraries.resolve_stack(back.neuronx_cc, back.spec) == stack
+    assert four_libraries.stacks[1].params() == [("neuronx_cc", NEW_CC), ("transformers", "4.57.1")]
+    assert four_libraries.stacks[2].params() == [
+        ("neuronx_cc", NEW_CC),
+        ("library", "diffusers"),
+        ("library_version", "0.36.0"),
+    ]
     assert StackRef.asked("", "diffusers==").params() == [("library", "diffusers")]

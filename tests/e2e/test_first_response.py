@@ -11,9 +11,6 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.test_space import space_env
-from tests.helpers import SAMPLE_ARGS, Server
-
 TIMEOUT = 20_000
 MODEL = "Qwen/Qwen3-8B"
 # sums every layout shift not caused by input, from the first paint on (Core Web Vitals' CLS, one window)
@@ -41,13 +38,6 @@ AT_SWAP = """(() => {
     });
   }).observe(document, {childList: true, subtree: true});
 })();"""
-
-
-@pytest.fixture(scope="module")
-def space_app(node):
-    server = Server(*SAMPLE_ARGS, env=space_env(node)).wait()
-    yield server
-    server.stop()
 
 
 def test_without_javascript_the_rows_are_readable(browser: Browser, sample_app):
@@ -134,7 +124,7 @@ def test_a_tested_models_link_is_live_without_asking_the_queue_and_behaves_as_a_
             re.compile(r"^http://.*/\?model=Qwen%2FQwen3-8B$")
         )
         assert page.evaluate("location.search") == "?model=Qwen%2FQwen3-8B"
-        page.wait_for_timeout(500)
+        page.wait_for_load_state("networkidle")  # nothing more in flight for 500 ms
         assert asked == []  # no load event, no queue, no heartbeat
         # the model's page: the table one step back; the next model opened from it is a new history entry
         page.locator("#details-summary .back-to-table a").click()
@@ -165,18 +155,18 @@ def test_the_live_rows_show_in_the_frame_the_painted_rows_leave(browser: Browser
         page.close()
 
 
-def test_under_a_spaces_environment_the_first_html_and_card_are_served(browser: Browser, space_app):
-    html = httpx.get(space_app.url + f"/?model={MODEL}", timeout=30).text
+def test_under_a_spaces_environment_the_first_html_and_card_are_served(browser: Browser, ssr_space_app):
+    html = httpx.get(ssr_space_app.url + f"/?model={MODEL}", timeout=30).text
     assert f"<title>{MODEL}: PASS on Trainium" in html and html.count('property="og:title"') == 1
     og_url = re.search(r'<meta property="og:url" content="([^"]*)"', html)
     assert og_url and og_url.group(1) == "https://aws-neuron-torch-neuronx-support.hf.space/?model=Qwen%2FQwen3-8B", (
         og_url and og_url.group(1)
     )
-    card = httpx.get(space_app.url + f"/card.png?model={MODEL}", timeout=30)
+    card = httpx.get(ssr_space_app.url + f"/card.png?model={MODEL}", timeout=30)
     assert card.status_code == 200 and Image.open(io.BytesIO(card.content)).size == (1200, 630)
     page = browser.new_page()
     try:
-        page.goto(space_app.url + "/")
+        page.goto(ssr_space_app.url + "/")
         expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=TIMEOUT)
         expect(page.locator("#first-paint")).to_have_count(0)
     finally:

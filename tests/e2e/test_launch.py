@@ -101,7 +101,7 @@ def test_a_tab_open_before_the_queue_filled_keeps_its_page_and_works_again_once_
 
 
 @pytest.fixture(scope="module")
-def space_app():
+def crowded_space_app():
     server = Server(*SAMPLE_ARGS, env=SPACE).wait()
     yield server
     server.stop()
@@ -124,13 +124,13 @@ def open_heartbeat(url: str, address: str, session: str) -> tuple[socket.socket,
     return sock, head
 
 
-def test_more_tabs_than_the_old_cap_are_all_held_and_one_address_stays_bounded(space_app):
+def test_more_tabs_than_the_old_cap_are_all_held_and_one_address_stays_bounded(crowded_space_app):
     heads: list[bytes] = [b""] * TABS
     socks: list[socket.socket] = []
     lock = threading.Lock()
 
     def tab(i: int) -> None:
-        sock, head = open_heartbeat(space_app.url, f"198.18.{i // 250}.{i % 250 + 1}", f"tab{i}")
+        sock, head = open_heartbeat(crowded_space_app.url, f"198.18.{i // 250}.{i % 250 + 1}", f"tab{i}")
         heads[i] = head
         with lock:
             socks.append(sock)
@@ -146,19 +146,21 @@ def test_more_tabs_than_the_old_cap_are_all_held_and_one_address_stays_bounded(s
         # while they are held, a flood of heartbeats from one address gets its share and no more
         flood, answers = [], []
         for i in range(streams.PER_CLIENT + 10):
-            sock, head = open_heartbeat(space_app.url, "198.19.0.1", f"flood{i}")
+            sock, head = open_heartbeat(crowded_space_app.url, "198.19.0.1", f"flood{i}")
             flood.append(sock)
             answers.append(head.split(b"\r\n")[0])
         socks.extend(flood)
         assert answers.count(b"HTTP/1.1 200 OK") == streams.PER_CLIENT, set(answers)
         assert answers[-1].startswith(b"HTTP/1.1 429")
-        assert httpx.get(f"{space_app.url}/?model={MODEL}", timeout=30).status_code == 200  # others still served
+        assert (
+            httpx.get(f"{crowded_space_app.url}/?model={MODEL}", timeout=30).status_code == 200
+        )  # others still served
     finally:
         for sock in socks:
             sock.close()
 
 
-def test_a_tab_open_before_a_crowd_of_newer_visitors_still_changes_stack(browser: Browser, space_app):
+def test_a_tab_open_before_a_crowd_of_newer_visitors_still_changes_stack(browser: Browser, crowded_space_app):
     """Gradio keeps `server.SESSION_CAPACITY` sessions; a crowd of newer visitors pushes an open tab's out.
     Its next pick came with a new session that was never sent the pickers' choices: Gradio answered "Error"
     over every picker and the table, for good (the page's events now read the pickers as text)."""
@@ -167,11 +169,11 @@ def test_a_tab_open_before_a_crowd_of_newer_visitors_still_changes_stack(browser
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
-        page.goto(f"{space_app.url}/?library=transformers")  # a stack named: its versions are on offer
+        page.goto(f"{crowded_space_app.url}/?library=transformers")  # a stack named: its versions are on offer
         expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=60_000)
         expect(page.locator("#first-paint")).to_have_count(0)  # the live page
         crowd = SESSION_CAPACITY + 200
-        with httpx.Client(base_url=space_app.url, timeout=30) as http:  # each one a new visitor's load event
+        with httpx.Client(base_url=crowded_space_app.url, timeout=30) as http:  # each one a new visitor's load event
             joined = [
                 http.post(
                     "/gradio_api/queue/join",

@@ -40,30 +40,30 @@ def records_app(records_file):
 
 
 @pytest.fixture(scope="module")
-def api(records_app):
+def records_client(records_app):
     return Client(records_app.url, verbose=False)
 
 
-def test_the_task_filter_lists_only_models_of_that_task(api):
-    vision = api.predict(task="image-text-to-text", api_name="/search")
+def test_the_task_filter_lists_only_models_of_that_task(records_client):
+    vision = records_client.predict(task="image-text-to-text", api_name="/search")
     assert vision and {r["task"] for r in vision} == {"image-text-to-text"}
     ids = {r["model_id"] for r in vision}
     assert not {"HuggingFaceH4/zephyr-7b-beta", "EleutherAI/gpt-neo-125m", "HuggingFaceTB/SmolLM2-135M"} & ids
     assert "Qwen/Qwen2.5-VL-7B-Instruct" in ids
-    every = api.predict(api_name="/search")
+    every = records_client.predict(api_name="/search")
     assert len(every) > len(vision) and all(r["architecture"] for r in every)
 
 
-def test_a_tested_row_carries_task_architecture_and_instance(api):
-    small = api.predict(model_id="Qwen/Qwen3-0.6B", api_name="/lookup")
+def test_a_tested_row_carries_task_architecture_and_instance(records_client):
+    small = records_client.predict(model_id="Qwen/Qwen3-0.6B", api_name="/lookup")
     assert (small["task"], small["architecture"], small["instance"]) == (
         "text-generation", "Qwen3ForCausalLM", "trn2.3xlarge",
     )  # fmt: skip
     assert small["cache_sync_command"] and "evidence" not in small
 
 
-def test_lookup_of_an_untested_fine_tune_gives_the_evidence(api):
-    answer = api.predict(model_id=FINE_TUNE, api_name="/lookup")
+def test_lookup_of_an_untested_fine_tune_gives_the_evidence(records_client):
+    answer = records_client.predict(model_id=FINE_TUNE, api_name="/lookup")
     assert answer["result"] == "not tested"
     assert answer["evidence"]["base_model"] == {
         "model_id": "meta-llama/Llama-3.2-1B-Instruct", "result": "PASS", "kind": "pass", "tp": 1, "hops": 1,
@@ -73,38 +73,38 @@ def test_lookup_of_an_untested_fine_tune_gives_the_evidence(api):
     assert answer["suggested_from"] == "meta-llama/Llama-3.2-1B-Instruct"
     assert f'MODEL_ID = "{FINE_TUNE}"' in answer["suggested_run_py"] and "UNTESTED" in answer["suggested_run_py"]
     assert "cache_sync_command" not in answer
-    two_hops = api.predict(model_id="fan/Llama-3.2-1B-Instruct-ft-ft", api_name="/lookup")
+    two_hops = records_client.predict(model_id="fan/Llama-3.2-1B-Instruct-ft-ft", api_name="/lookup")
     assert two_hops["evidence"]["base_model"]["hops"] == 2
 
 
-def test_lookup_of_a_bare_record_is_not_tested_with_nothing_known(api):
-    answer = api.predict(model_id="bare/record", api_name="/lookup")
+def test_lookup_of_a_bare_record_is_not_tested_with_nothing_known(records_client):
+    answer = records_client.predict(model_id="bare/record", api_name="/lookup")
     assert answer["result"] == "not tested" and answer["evidence"]["base_model"] is None
     assert answer["task"] is None and answer["architecture"] is None and "record_unknown" not in answer
 
 
 @pytest.mark.parametrize("model_id", ["not a hub id!", "", "a/b/c", "<script>alert(1)</script>"])
-def test_lookup_of_text_that_cannot_be_a_hub_id_is_a_clear_error(api, model_id):
+def test_lookup_of_text_that_cannot_be_a_hub_id_is_a_clear_error(records_client, model_id):
     with pytest.raises(AppError, match="cannot be a Hub model id; give one such as Qwen/Qwen3-0.6B"):
-        api.predict(model_id=model_id, api_name="/lookup")
+        records_client.predict(model_id=model_id, api_name="/lookup")
 
 
-def test_architectures_counts_per_architecture(api):
-    rows = api.predict(api_name="/architectures")
+def test_architectures_counts_per_architecture(records_client):
+    rows = records_client.predict(api_name="/architectures")
     by_name = {r["architecture"]: r for r in rows}
     llama = by_name["LlamaForCausalLM"]
     assert llama["tested"] == len([m for m in llama["models"] if m["result"] != "EXCLUDED"])
     assert llama["passed"] == sum(m["result"] == "PASS" for m in llama["models"])
     assert rows == sorted(rows, key=lambda r: (-r["tested"], -r["passed"], r["architecture"]))
-    vision = api.predict(task="image-text-to-text", api_name="/architectures")
+    vision = records_client.predict(task="image-text-to-text", api_name="/architectures")
     assert "LlamaForCausalLM" not in {r["architecture"] for r in vision}
-    older = api.predict(neuronx_cc="2.21.18209.0", api_name="/architectures")
+    older = records_client.predict(neuronx_cc="2.21.18209.0", api_name="/architectures")
     assert older and older != rows
 
 
-def test_architectures_on_an_unknown_stack_is_a_clear_error(api):
+def test_architectures_on_an_unknown_stack_is_a_clear_error(records_client):
     with pytest.raises(Exception, match="(?i)known stacks"):
-        api.predict(neuronx_cc="9.9.9", api_name="/architectures")
+        records_client.predict(neuronx_cc="9.9.9", api_name="/architectures")
 
 
 def test_a_deep_link_to_an_untested_fine_tune_shows_the_evidence(records_app, page: Page):

@@ -23,25 +23,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_mcp import EXPECTED
-from tests.helpers import ROOT, SAMPLE_ARGS, Server
+from tests.helpers import ROOT, SAMPLE_ARGS, SPACE_ID, SPACE_SECRET, Server, space_env
 
-SPACE_ID = "aws-neuron/torch-neuronx-support"
-SECRET = "space-test-secret"
 TIMEOUT = 20_000
 MODEL = "Qwen/Qwen3-0.6B"
-
-
-def space_env(node: str) -> dict[str, str]:
-    """What a Space sets for a Gradio app (its secrets arrive as env variables too)."""
-    return {
-        "GRADIO_SSR_MODE": "true",
-        "GRADIO_NODE_PATH": node,
-        "SYSTEM": "spaces",
-        "SPACE_ID": SPACE_ID,
-        "SPACE_HOST": "aws-neuron-torch-neuronx-support.hf.space",
-        "GRADIO_SERVER_NAME": "0.0.0.0",
-        "WEBHOOK_SECRET": SECRET,
-    }
 
 
 # ---- the app's own routes: each answers itself, not Gradio's page ------------------------------
@@ -86,21 +71,14 @@ ROUTES = [
 
 
 @pytest.fixture(scope="module")
-def space_app(node):
-    server = Server(*SAMPLE_ARGS, env=space_env(node)).wait()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def http(space_app):
-    with httpx.Client(base_url=space_app.url, timeout=30) as client:
+def space_http(ssr_space_app):
+    with httpx.Client(base_url=ssr_space_app.url, timeout=30) as client:
         yield client
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.path.split("?")[0] for r in ROUTES])
-def test_each_route_of_the_app_answers_at_its_address(http, route):
-    answer = http.get(route.path)
+def test_each_route_of_the_app_answers_at_its_address(space_http, route):
+    answer = space_http.get(route.path)
     assert answer.status_code == 200, answer.text[:300]
     assert answer.headers["content-type"].startswith(route.content_type), answer.headers["content-type"]
     if route.attachment:
@@ -108,31 +86,31 @@ def test_each_route_of_the_app_answers_at_its_address(http, route):
     assert route.check(answer.content), answer.content[:300]
 
 
-def test_the_webhook_refuses_a_missing_or_wrong_secret_and_queues_a_refresh_with_it(http):
-    missing = http.post("/webhooks/dataset", json={})
+def test_the_webhook_refuses_a_missing_or_wrong_secret_and_queues_a_refresh_with_it(space_http):
+    missing = space_http.post("/webhooks/dataset", json={})
     assert missing.status_code == 401 and "X-Webhook-Secret" in missing.json()["error"]
-    wrong = http.post("/webhooks/dataset", json={}, headers={"X-Webhook-Secret": SECRET + "x"})
+    wrong = space_http.post("/webhooks/dataset", json={}, headers={"X-Webhook-Secret": SPACE_SECRET + "x"})
     assert wrong.status_code == 403
-    right = http.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SECRET})
+    right = space_http.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SPACE_SECRET})
     assert right.status_code == 202 and right.json() == {"refresh": "queued"}
 
 
-def test_every_page_is_rendered_by_python_with_its_config(http):
+def test_every_page_is_rendered_by_python_with_its_config(space_http):
     for path in ("/", "/compare", "/charts", "/architectures", "/about", f"/?model={MODEL}"):
-        answer = http.get(path)
+        answer = space_http.get(path)
         assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
         # rendered by Python (the config inlined), not by Gradio's Node server (which fetches /config later)
         assert "window.gradio_config" in answer.text, path
 
 
-def test_search_answers_through_gradio_client(space_app):
+def test_search_answers_through_gradio_client(ssr_space_app):
     from gradio_client import Client
 
-    rows = Client(space_app.url, verbose=False).predict(query="qwen3 0.6b", api_name="/search")
+    rows = Client(ssr_space_app.url, verbose=False).predict(query="qwen3 0.6b", api_name="/search")
     assert MODEL in [r["model_id"] for r in rows]
 
 
-def test_an_mcp_client_calls_a_tool_named_after_the_space(space_app):
+def test_an_mcp_client_calls_a_tool_named_after_the_space(ssr_space_app):
     """On a Space Gradio prefixes each tool with the Space's name (docs/deploying.md, "Deploy as a Space")."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
@@ -143,7 +121,7 @@ def test_an_mcp_client_calls_a_tool_named_after_the_space(space_app):
     prefix = SPACE_ID.split("/")[1].replace("-", "_") + "_"
 
     async def run():
-        async with streamablehttp_client(space_app.url + "/gradio_api/mcp/") as (read, write, _):  # noqa: SIM117
+        async with streamablehttp_client(ssr_space_app.url + "/gradio_api/mcp/") as (read, write, _):  # noqa: SIM117
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 names = {t.name for t in (await session.list_tools()).tools}
@@ -163,8 +141,8 @@ def test_an_mcp_client_calls_a_tool_named_after_the_space(space_app):
 # ---- in Chromium: a deep link, and the page's look ----------------------------------------------
 
 
-def test_a_deep_link_opens_its_model(page: Page, space_app):
-    page.goto(f"{space_app.url}/?model={MODEL}")
+def test_a_deep_link_opens_its_model(page: Page, ssr_space_app):
+    page.goto(f"{ssr_space_app.url}/?model={MODEL}")
     expect(page.locator("#details-summary h2")).to_contain_text(MODEL, timeout=TIMEOUT)
     expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"model=Qwen%2FQwen3-0\.6B"))
 
@@ -193,12 +171,12 @@ def computed_styles(page: Page, url: str) -> dict:
     return page.evaluate(COMPUTED, [STYLED, list(PROPERTIES)])
 
 
-def test_the_page_looks_as_it_does_without_the_spaces_environment(page: Page, space_app, sample_app):
+def test_the_page_looks_as_it_does_without_the_spaces_environment(page: Page, ssr_space_app, sample_app):
     plain = computed_styles(page, sample_app.url)
     assert all(plain.values()), plain
     assert plain["result badge"]["border-top-width"] == "1px"  # the app's stylesheet is there to compare
     assert plain["sample-data notice"]["border-top-width"] == "2px"
-    assert computed_styles(page, space_app.url) == plain
+    assert computed_styles(page, ssr_space_app.url) == plain
 
 
 # ---- no writes into the app's folder (a Space's may be read-only) ------------------------------
@@ -218,16 +196,19 @@ def listing() -> dict[str, tuple[int, int]]:
     return files
 
 
-def test_serving_pages_downloads_and_the_webhook_writes_nothing_into_the_app_folder(space_app, http):
+def test_serving_pages_downloads_and_the_webhook_writes_nothing_into_the_app_folder(ssr_space_app, space_http):
     before = listing()
     for route in ROUTES:
-        assert http.get(route.path).status_code == 200
-    assert http.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SECRET}).status_code == 202
+        assert space_http.get(route.path).status_code == 200
+    assert (
+        space_http.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SPACE_SECRET}).status_code
+        == 202
+    )
     for path in ("/", "/compare", "/charts", "/architectures", "/about"):
-        assert http.get(path).status_code == 200
+        assert space_http.get(path).status_code == 200
     from gradio_client import Client
 
-    Client(space_app.url, verbose=False).predict(model_id=MODEL, api_name="/lookup")
+    Client(ssr_space_app.url, verbose=False).predict(model_id=MODEL, api_name="/lookup")
     after = listing()
     changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
     assert changed == []
@@ -245,7 +226,7 @@ def test_with_ssr_forced_on_the_apps_routes_would_be_lost(node):
             assert "window.gradio_config" not in client.get("/").text  # Node rendered the page: SSR is on
             for route in ROUTES:
                 assert client.get(route.path).headers["content-type"].startswith("text/html"), route.path
-            refused = client.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SECRET})
+            refused = client.post("/webhooks/dataset", json=HUB_EVENT, headers={"X-Webhook-Secret": SPACE_SECRET})
             assert refused.status_code == 405
     finally:
         server.stop()

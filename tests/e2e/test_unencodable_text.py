@@ -19,26 +19,28 @@ MCP_HEADERS = {"accept": "application/json, text/event-stream", "content-type": 
 
 
 @pytest.fixture(scope="module")
-def http(sample_app):
+def raw_http(sample_app):
     with httpx.Client(base_url=sample_app.url, timeout=60) as client:
         yield client
 
 
-def test_a_plain_call_refuses_it_in_words(http):
-    posted = http.post("/gradio_api/call/search", content=b'{"data": ["\\ud800", "", "", "", ""]}',
+def test_a_plain_call_refuses_it_in_words(raw_http):
+    posted = raw_http.post("/gradio_api/call/search", content=b'{"data": ["\\ud800", "", "", "", ""]}',
                        headers={"content-type": "application/json"})  # fmt: skip
-    stream = http.get(f"/gradio_api/call/search/{posted.json()['event_id']}").text
+    stream = raw_http.get(f"/gradio_api/call/search/{posted.json()['event_id']}").text
     assert stream.startswith("event: error\n")
     assert json.loads(stream.split("data: ", 1)[1])["error"] == REFUSAL
 
 
-def test_gradios_queue_refuses_it_in_words(http):
+def test_gradios_queue_refuses_it_in_words(raw_http):
     """`/gradio_api/queue/join`, the route gradio_client and MCP's own calls take."""
     session = uuid.uuid4().hex
-    body = f'{{"data": ["\\ud800", "", "", "", ""], "fn_index": {fn_index(http)}, "session_hash": "{session}"}}'
-    joined = http.post("/gradio_api/queue/join", content=body.encode(), headers={"content-type": "application/json"})
+    body = f'{{"data": ["\\ud800", "", "", "", ""], "fn_index": {fn_index(raw_http)}, "session_hash": "{session}"}}'
+    joined = raw_http.post(
+        "/gradio_api/queue/join", content=body.encode(), headers={"content-type": "application/json"}
+    )
     assert joined.status_code == 200, joined.text
-    with http.stream("GET", "/gradio_api/queue/data", params={"session_hash": session}) as stream:
+    with raw_http.stream("GET", "/gradio_api/queue/data", params={"session_hash": session}) as stream:
         for line in stream.iter_lines():
             message = json.loads(line.removeprefix("data: ")) if line.startswith("data: ") else {}
             if message.get("msg") == "process_completed":
@@ -48,18 +50,18 @@ def test_gradios_queue_refuses_it_in_words(http):
 
 def fn_index(http: httpx.Client) -> int:
     """The index of the /search endpoint among the page's events, from the config every page fetches."""
-    config = http.get("/config").json()
+    config = raw_http.get("/config").json()
     return next(d["id"] for d in config["dependencies"] if d.get("api_name") == "search")
 
 
-def test_an_mcp_tool_refuses_it_in_words(http):
+def test_an_mcp_tool_refuses_it_in_words(raw_http):
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
-    assert http.post("/gradio_api/mcp/", json=init, headers=MCP_HEADERS).status_code == 200
+    assert raw_http.post("/gradio_api/mcp/", json=init, headers=MCP_HEADERS).status_code == 200
     call = (
         f'{{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {{"name": "search", "arguments": {SEARCH}}}}}'
     )
-    answer = http.post("/gradio_api/mcp/", content=call.encode(), headers=MCP_HEADERS)
+    answer = raw_http.post("/gradio_api/mcp/", content=call.encode(), headers=MCP_HEADERS)
     assert answer.status_code == 200
     data = next(line for line in answer.text.splitlines() if line.startswith("data: "))
     result = json.loads(data.removeprefix("data: "))["result"]
@@ -74,11 +76,11 @@ def test_an_mcp_tool_refuses_it_in_words(http):
         ("/api/v1/lookup?model=%FF", not_encodable("lookup", "model_id")),
     ],
 )
-def test_api_v1_refuses_it_in_the_same_words(http, route, refusal):
-    answer = http.get(route)
+def test_api_v1_refuses_it_in_the_same_words(raw_http, route, refusal):
+    answer = raw_http.get(route)
     assert answer.status_code == 400 and answer.json() == {"error": refusal}
 
 
-def test_api_v1_refuses_a_body_that_is_not_utf8_in_the_same_words(http):
-    answer = http.post("/api/v1/check_config", content=b"\xff")
+def test_api_v1_refuses_a_body_that_is_not_utf8_in_the_same_words(raw_http):
+    answer = raw_http.post("/api/v1/check_config", content=b"\xff")
     assert answer.status_code == 400 and answer.json() == {"error": not_encodable("check_config", "config_json")}

@@ -1,5 +1,5 @@
 """The visitor benchmark's spread mode picks distinct links, and its profile reads py-spy's samples; the
-crowd itself runs in `test_benchmarks.py` (quick mode), whose speed is never judged."""
+crowd itself runs in `python benchmarks/run_all.py --quick`, whose speed is never judged."""
 
 from __future__ import annotations
 

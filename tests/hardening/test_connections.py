@@ -25,7 +25,7 @@ MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, 
 
 
 @pytest.fixture(scope="module")
-def running(tmp_path_factory):
+def connections_app(tmp_path_factory):
     with started(tmp_path_factory, "round-two", SECRET) as app:
         yield app
 
@@ -34,42 +34,42 @@ def connect(app: App) -> socket.socket:
     return socket.create_connection(("127.0.0.1", app.server.port), timeout=70)
 
 
-def test_a_20_mb_body_with_both_length_and_chunks_is_refused_and_rss_stays_flat(running):
-    before = running.rss_mb()
+def test_a_20_mb_body_with_both_length_and_chunks_is_refused_and_rss_stays_flat(connections_app):
+    before = connections_app.rss_mb()
     body = b'{"data": ["' + b"a" * (20 * MB) + b'", "", "", "", ""]}'
     chunked = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
     head = "Content-Length: 5\r\nTransfer-Encoding: chunked"
-    answer = send_unread(running.server.url, "/gradio_api/call/search", len(chunked), head=head, body=chunked)
+    answer = send_unread(connections_app.server.url, "/gradio_api/call/search", len(chunked), head=head, body=chunked)
     assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
     assert b"Content-Length and Transfer-Encoding" in answer
-    assert running.rss_mb() - before < 40
+    assert connections_app.rss_mb() - before < 40
 
 
-def test_uploads_are_refused_and_leave_no_file(running):
+def test_uploads_are_refused_and_leave_no_file(connections_app):
     files = [("files", (f"f{i}.txt", b"x" * 1000, "text/plain")) for i in range(800)]
     for _ in range(10):
-        answer = running.http.post("/gradio_api/upload", files=files)
+        answer = connections_app.http.post("/gradio_api/upload", files=files)
         assert answer.status_code == 403 and answer.json() == {"error": "this app takes no uploads"}
-    assert len(running.files()) <= 20
+    assert len(connections_app.files()) <= 20
 
 
-def test_40_malformed_mcp_requests_add_at_most_12_log_lines(running):
-    before = len(running.logged_through())
+def test_40_malformed_mcp_requests_add_at_most_12_log_lines(connections_app):
+    before = len(connections_app.logged_through())
     bodies = [b'{"jsonrpc":"2.0","id":1,"method":"x"}', b"\xff\xfe\xfd", b"[]", b'{"jsonrpc":"2.0","id":1}']
     for i in range(40):
-        answer = running.http.post("/gradio_api/mcp/", content=bodies[i % 4], headers=MCP_HEADERS)
+        answer = connections_app.http.post("/gradio_api/mcp/", content=bodies[i % 4], headers=MCP_HEADERS)
         assert answer.status_code == 400 and answer.json()["error"].startswith("not an MCP message: the body is ")
-    added = running.logged_through()[before:]
+    added = connections_app.logged_through()[before:]
     assert any("counted, not logged" in line for line in added), added
     assert len(added) <= 12, added
     assert not [line for line in added if "Traceback" in line or "validation error" in line]
 
 
-def test_a_normal_tool_call_logs_at_most_one_line(running):
-    before = len(running.logged_through())
-    (lookup,) = call_tools(running.server.url, [("lookup", {"model_id": "Qwen/Qwen3-0.6B"})])
+def test_a_normal_tool_call_logs_at_most_one_line(connections_app):
+    before = len(connections_app.logged_through())
+    (lookup,) = call_tools(connections_app.server.url, [("lookup", {"model_id": "Qwen/Qwen3-0.6B"})])
     assert '"model_id": "Qwen/Qwen3-0.6B"' in lookup.content[0].text
-    added = running.logged_through()[before:]
+    added = connections_app.logged_through()[before:]
     assert len(added) <= 1, added
 
 
@@ -95,9 +95,9 @@ def closed_after(sock: socket.socket, drip: bool) -> float:
     return float("inf")
 
 
-def test_idle_and_dripping_connections_are_closed_within_60_s(running):
+def test_idle_and_dripping_connections_are_closed_within_60_s(connections_app):
     times: dict[str, float] = {}
-    socks = {"idle": connect(running), "dripping": connect(running)}
+    socks = {"idle": connect(connections_app), "dripping": connect(connections_app)}
     threads = [
         threading.Thread(target=lambda k=k: times.__setitem__(k, closed_after(socks[k], k == "dripping")))
         for k in socks
@@ -110,7 +110,7 @@ def test_idle_and_dripping_connections_are_closed_within_60_s(running):
         sock.close()
     assert times["idle"] <= 60 and times["dripping"] <= 60, times
     assert web_server.REQUEST_DEADLINE <= 60
-    assert running.http.get("/feed.atom").status_code == 200  # other clients served throughout
+    assert connections_app.http.get("/feed.atom").status_code == 200  # other clients served throughout
 
 
 def open_stream(app: App, session: str) -> tuple[socket.socket, bytes]:
@@ -126,12 +126,12 @@ def open_stream(app: App, session: str) -> tuple[socket.socket, bytes]:
     return sock, answer
 
 
-def test_one_client_holds_at_most_64_event_streams(running):
+def test_one_client_holds_at_most_64_event_streams(connections_app):
     # the app's own MCP client (tool calls above) may hold one heartbeat stream from the same loopback address
     opened, refused = [], b""
     try:
         for i in range(streams.PER_CLIENT + 1):
-            sock, first = open_stream(running, f"s{i}")
+            sock, first = open_stream(connections_app, f"s{i}")
             if not first.startswith(b"HTTP/1.1 200"):
                 sock.close()
                 refused = first
@@ -145,7 +145,7 @@ def test_one_client_holds_at_most_64_event_streams(running):
             sock.close()
     deadline = time.monotonic() + 30
     while True:  # the closed streams are counted out as the app notices each close
-        sock, first = open_stream(running, "after")
+        sock, first = open_stream(connections_app, "after")
         sock.close()
         if first.startswith(b"HTTP/1.1 200") or time.monotonic() > deadline:
             break
@@ -153,8 +153,8 @@ def test_one_client_holds_at_most_64_event_streams(running):
     assert first.startswith(b"HTTP/1.1 200"), first[:200]
 
 
-def test_the_app_still_serves_after_all_of_it(running):
-    kind, answer = running.call("lookup", ["Qwen/Qwen3-0.6B", "", ""])
+def test_the_app_still_serves_after_all_of_it(connections_app):
+    kind, answer = connections_app.call("lookup", ["Qwen/Qwen3-0.6B", "", ""])
     assert kind == "complete" and answer[0]["model_id"] == "Qwen/Qwen3-0.6B"
-    assert re.search(r"Traceback", running.log.read_text(encoding="utf-8", errors="replace")) is None
-    assert not Path(running.temp / "gradio").exists() or len(running.files()) <= 20
+    assert re.search(r"Traceback", connections_app.log.read_text(encoding="utf-8", errors="replace")) is None
+    assert not Path(connections_app.temp / "gradio").exists() or len(connections_app.files()) <= 20

@@ -49,7 +49,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def app(folder, monkeypatch):
+def watched_folder(folder, monkeypatch):
     monkeypatch.setenv("DATA_CHECK_SECONDS", "0.05")
     sources = Sources(
         DatasetStore(str(folder)),
@@ -97,8 +97,8 @@ def answers(client: TestClient, model: str) -> list:
     return [a.json() for a in found]
 
 
-def test_a_file_that_turns_unreadable_keeps_its_stack_until_a_good_file_returns(app, folder, caplog):
-    client, sources = app
+def test_a_file_that_turns_unreadable_keeps_its_stack_until_a_good_file_returns(watched_folder, folder, caplog):
+    client, sources = watched_folder
     caplog.set_level(logging.WARNING, logger="components.sources.dataset")
     newest = folder / "new.parquet"
     good = newest.read_bytes()
@@ -135,8 +135,8 @@ def test_a_file_that_turns_unreadable_keeps_its_stack_until_a_good_file_returns(
     assert refresh_failures(client) == failures + 1
 
 
-def test_a_new_file_that_never_read_well_is_skipped_as_before(app, folder):
-    client, sources = app
+def test_a_new_file_that_never_read_well_is_skipped_as_before(watched_folder, folder):
+    client, sources = watched_folder
     failures = refresh_failures(client)
     move_into_place(b"PAR1 not parquet at all PAR1", folder / "broken.parquet")
     assert wait_for(lambda: [s.file for s in sources.datasets.current().skipped] == ["broken.parquet"])

@@ -28,7 +28,7 @@ async def echo(request: Request) -> JSONResponse:
 
 
 @pytest.fixture
-def http():
+def limited_http():
     seen.clear()
     app = Starlette(
         routes=[Route("/echo", echo, methods=["GET", "POST"]), Route("/small", echo, methods=["POST"])],
@@ -42,27 +42,27 @@ def chunks(total: int, size: int = 64):
         yield b"x" * min(size, total - start)
 
 
-def test_a_body_over_its_declared_length_limit_is_refused_unread(http):
-    answer = http.post("/echo", content=b"x" * 1001)
+def test_a_body_over_its_declared_length_limit_is_refused_unread(limited_http):
+    answer = limited_http.post("/echo", content=b"x" * 1001)
     assert answer.status_code == 413 and answer.json() == {"error": "request body over 1000 bytes"}
     assert answer.headers["connection"] == "close" and seen == []
-    assert http.post("/echo", content=b"x" * 1000).json() == {"length": 1000}
+    assert limited_http.post("/echo", content=b"x" * 1000).json() == {"length": 1000}
 
 
-def test_a_chunked_body_is_cut_off_once_it_passes_the_limit_and_handed_on_whole_below_it(http):
-    assert http.post("/echo", content=chunks(5000)).status_code == 413 and seen == []
-    assert http.post("/echo", content=chunks(999)).json() == {"length": 999}
+def test_a_chunked_body_is_cut_off_once_it_passes_the_limit_and_handed_on_whole_below_it(limited_http):
+    assert limited_http.post("/echo", content=chunks(5000)).status_code == 413 and seen == []
+    assert limited_http.post("/echo", content=chunks(999)).json() == {"length": 999}
 
 
-def test_a_path_has_its_own_limit(http):
-    assert http.post("/small", content=b"x" * 101).status_code == 413
-    assert http.post("/small/", content=chunks(101)).status_code == 413  # the same path with its slash
-    assert http.post("/small", content=b"x" * 100).json() == {"length": 100}
-    assert http.post("/echo", content=b"x" * 101).json() == {"length": 101}
+def test_a_path_has_its_own_limit(limited_http):
+    assert limited_http.post("/small", content=b"x" * 101).status_code == 413
+    assert limited_http.post("/small/", content=chunks(101)).status_code == 413  # the same path with its slash
+    assert limited_http.post("/small", content=b"x" * 100).json() == {"length": 100}
+    assert limited_http.post("/echo", content=b"x" * 101).json() == {"length": 101}
 
 
-def test_requests_without_a_body_pass(http):
-    assert http.get("/echo").json() == {"length": 0}
+def test_requests_without_a_body_pass(limited_http):
+    assert limited_http.get("/echo").json() == {"length": 0}
 
 
 def test_the_limit_of_a_path_holds_under_a_root_path():

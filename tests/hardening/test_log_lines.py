@@ -32,7 +32,7 @@ MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": 
 
 
 @pytest.fixture(scope="module")
-def running(tmp_path_factory):
+def log_lines_app(tmp_path_factory):
     with started(tmp_path_factory, "log-lines") as app:
         yield app
 
@@ -42,12 +42,12 @@ def call_unknown_tool(url: str, name: str) -> httpx.Response:
     return httpx.post(url + "/gradio_api/mcp/", content=json.dumps(message).encode(), headers=MCP_HEADERS, timeout=30)
 
 
-def test_a_flood_of_unknown_tools_with_forged_lines_in_their_names_is_a_few_escaped_lines(running):
-    before = len(running.logged_through())
+def test_a_flood_of_unknown_tools_with_forged_lines_in_their_names_is_a_few_escaped_lines(log_lines_app):
+    before = len(log_lines_app.logged_through())
     for i in range(40):
-        answer = call_unknown_tool(running.server.url, f"nope-{i}\n{FORGED}\r\n{FORGED} \u2028{FORGED}")
+        answer = call_unknown_tool(log_lines_app.server.url, f"nope-{i}\n{FORGED}\r\n{FORGED} \u2028{FORGED}")
         assert answer.status_code == 200 and "Unknown tool" in answer.text
-    added = running.logged_through()[before:]
+    added = log_lines_app.logged_through()[before:]
     # Every line is a record (its UTC time first) or a traceback's indented line: none starts with what was sent.
     assert all(LOG_TIME.match(line) or line.startswith("    ") for line in added), added
     assert not [line for line in added if log_message(line).startswith("ERROR")], added
@@ -92,13 +92,13 @@ def short_deadline(monkeypatch, caplog):
     caplog.set_level(logging.INFO)
     port = free_port()
     app = server_errors.ServerErrors(Starlette(routes=[Route("/echo", echo, methods=["POST"])]))
-    running = uvicorn.Server(server.config(app, "127.0.0.1", port))
-    thread = threading.Thread(target=running.run, daemon=True)
+    log_lines_app = uvicorn.Server(server.config(app, "127.0.0.1", port))
+    thread = threading.Thread(target=log_lines_app.run, daemon=True)
     thread.start()
-    while not running.started:
+    while not log_lines_app.started:
         time.sleep(0.01)
     yield port
-    running.should_exit = True
+    log_lines_app.should_exit = True
     thread.join(10)
 
 

@@ -34,7 +34,7 @@ OTHER_METHODS = ("PUT", "DELETE", "PATCH")
 
 
 @pytest.fixture(scope="module")
-def http():
+def methods_http():
     server = Server(*SAMPLE_ARGS, env={"WEBHOOK_SECRET": SECRET}).wait()
     with httpx.Client(base_url=server.url, timeout=60) as client:
         yield client
@@ -43,8 +43,8 @@ def http():
 
 @pytest.mark.parametrize("method", OTHER_METHODS)
 @pytest.mark.parametrize("path", [*OWN, *PAGES, "/webhooks/dataset"])
-def test_a_method_an_address_does_not_take_is_a_405_with_allow(http, path, method):
-    answer = http.request(method, path)
+def test_a_method_an_address_does_not_take_is_a_405_with_allow(methods_http, path, method):
+    answer = methods_http.request(method, path)
     assert answer.status_code == 405, (method, path, answer.status_code, answer.text[:200])
     allowed = {m.strip() for m in answer.headers["allow"].split(",")}
     assert method not in allowed and allowed & {"GET", "POST"}
@@ -52,11 +52,11 @@ def test_a_method_an_address_does_not_take_is_a_405_with_allow(http, path, metho
 
 
 @pytest.mark.parametrize("path", [*OWN, *PAGES])
-def test_head_answers_as_get_does_without_a_body(http, path):
+def test_head_answers_as_get_does_without_a_body(methods_http, path):
     for encoding in ("identity", "gzip"):
         headers = {"Accept-Encoding": encoding}
-        got = http.get(path, headers=headers)
-        head = http.head(path, headers=headers)
+        got = methods_http.get(path, headers=headers)
+        head = methods_http.head(path, headers=headers)
         assert head.status_code == got.status_code == 200, (path, head.status_code, got.status_code)
         assert head.content == b""
         if "content-length" in got.headers:
@@ -64,14 +64,14 @@ def test_head_answers_as_get_does_without_a_body(http, path):
             assert int(got.headers["content-length"]) == len(got.content) or encoding == "gzip"
 
 
-def test_the_webhook_takes_post_and_answers_head_405(http):
-    assert http.head("/webhooks/dataset").status_code == 405
-    assert http.post("/webhooks/dataset", json={}).status_code == 401  # still the webhook's own answer
+def test_the_webhook_takes_post_and_answers_head_405(methods_http):
+    assert methods_http.head("/webhooks/dataset").status_code == 405
+    assert methods_http.post("/webhooks/dataset", json={}).status_code == 401  # still the webhook's own answer
 
 
-def test_gradio_routes_keep_their_methods(http):
+def test_gradio_routes_keep_their_methods(methods_http):
     # MCP's streamable HTTP takes DELETE (its own answer: a stateless server ends no session)
-    deleted = http.delete("/gradio_api/mcp/", headers={"Accept": "application/json, text/event-stream"})
+    deleted = methods_http.delete("/gradio_api/mcp/", headers={"Accept": "application/json, text/event-stream"})
     assert "Session termination not supported" in deleted.text
-    assert http.get("/gradio_api/info").status_code == 200
-    assert http.get("/config").status_code == 200
+    assert methods_http.get("/gradio_api/info").status_code == 200
+    assert methods_http.get("/config").status_code == 200

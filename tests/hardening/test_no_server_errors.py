@@ -16,13 +16,12 @@ import sys
 from urllib.parse import quote
 
 import httpx
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from components.queries import grid
 from components.sources.dataset import SAMPLE_DIR, load
-from tests.helpers import ROOT, SAMPLE_ARGS, Server
+from tests.helpers import ROOT
 
 MCP = "/gradio_api/mcp/"
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -55,27 +54,16 @@ def tasks_every_view_offers() -> list[str]:
     return sorted(set.intersection(*offered))
 
 
-@pytest.fixture(scope="module")
-def app():
-    server = Server(*SAMPLE_ARGS).wait()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def http(app):
-    with httpx.Client(base_url=app.url, timeout=60) as client:
-        yield client
-
-
-def test_the_found_inputs_get_no_server_error(http):
-    assert http.get("/?page=zzz").status_code == 200
-    assert http.get("/?pag%65=zzz&page=compare").status_code == 200
-    surrogate = http.post("/api/v1/check_config", content=b'{"model_type": "\\udfff", "architectures": ["\\ud800X"]}')
+def test_the_found_inputs_get_no_server_error(sample_http):
+    assert sample_http.get("/?page=zzz").status_code == 200
+    assert sample_http.get("/?pag%65=zzz&page=compare").status_code == 200
+    surrogate = sample_http.post(
+        "/api/v1/check_config", content=b'{"model_type": "\\udfff", "architectures": ["\\ud800X"]}'
+    )
     assert surrogate.status_code == 200 and surrogate.json()["model_type"] == "\udfff"
     for method in ({"a": 1}, ["tools/call"], 7, None):
         message = {"jsonrpc": "2.0", "id": 1, "method": method}
-        answer = http.post(MCP, content=json.dumps(message).encode(), headers=MCP_HEADERS)
+        answer = sample_http.post(MCP, content=json.dumps(message).encode(), headers=MCP_HEADERS)
         assert answer.status_code == 400 and "not an MCP message" in answer.text, answer.text[:200]
 
 
@@ -88,11 +76,11 @@ text = st.text(max_size=40) | st.sampled_from(["", "zzz", "compare", "Qwen/Qwen3
     pairs=st.lists(st.tuples(st.sampled_from(PARAMETERS) | st.text(max_size=8), text), max_size=6),
     raw=st.binary(max_size=30),
 )
-def test_no_page_query_gets_a_server_error(http, page, pairs, raw):
+def test_no_page_query_gets_a_server_error(sample_http, page, pairs, raw):
     encoded = "&".join(f"{quote(k, errors='surrogatepass')}={quote(v, errors='surrogatepass')}" for k, v in pairs)
     for query in (encoded, "".join(f"%{b:02x}" for b in raw), "page=" + "".join(f"%{b:02x}" for b in raw)):
         for method in ("GET", "HEAD"):
-            answer = http.request(method, httpx.URL(page, query=query.encode()))
+            answer = sample_http.request(method, httpx.URL(page, query=query.encode()))
             assert answer.status_code < 500, (method, page, query, answer.status_code)
 
 
@@ -112,18 +100,18 @@ messages = st.fixed_dictionaries(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=messages | st.lists(messages, max_size=3) | json_values)
-def test_no_json_rpc_shape_gets_a_server_error_from_mcp(http, body):
-    answer = http.post(MCP, content=json.dumps(body).encode(), headers=MCP_HEADERS)
+def test_no_json_rpc_shape_gets_a_server_error_from_mcp(sample_http, body):
+    answer = sample_http.post(MCP, content=json.dumps(body).encode(), headers=MCP_HEADERS)
     assert answer.status_code < 500, (body, answer.status_code, answer.text[:300])
 
 
-def test_schemathesis_finds_nothing_in_api_v1(app, tmp_path):
+def test_schemathesis_finds_nothing_in_api_v1(sample_app, tmp_path):
     """Every check schemathesis has (not a server error, status codes, content types, response headers and
     schemas as the document declares them, undeclared methods, valid data accepted and invalid data rejected,
     which holds the document's forms to what the API checks), over examples, the
     coverage phase (which sends each undeclared method) and fuzzing."""
     command = [
-        sys.executable, "-m", "schemathesis.cli", "run", f"{app.url}/api/v1/openapi.json",
+        sys.executable, "-m", "schemathesis.cli", "run", f"{sample_app.url}/api/v1/openapi.json",
         "--checks", "all", "--phases", "examples,coverage,fuzzing",
         "--max-examples", "40", "--seed", "45", "--workers", "1", "--generation-database", "none",
         "--report-dir", str(tmp_path),

@@ -87,13 +87,6 @@ def poison(url: str, link: str, headers: dict[str, str] | None = None) -> None:
 
 
 @pytest.fixture(scope="module")
-def app():
-    server = Server(*SAMPLE_ARGS).wait()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
 def space_app():
     env = {"SYSTEM": "spaces", "SPACE_ID": "test/space", "SPACE_HOST": SPACE_HOST}
     server = Server(*SAMPLE_ARGS, env=env).wait()
@@ -102,17 +95,17 @@ def space_app():
 
 
 @pytest.mark.parametrize("link", LINKS)
-def test_after_every_forwarding_header_a_plain_visitor_gets_a_clean_page(app, link):
-    poison(app.url, link)
-    plain = httpx.get(app.url + link, timeout=30)
+def test_after_every_forwarding_header_a_plain_visitor_gets_a_clean_page(sample_app, link):
+    poison(sample_app.url, link)
+    plain = httpx.get(sample_app.url + link, timeout=30)
     assert plain.status_code == 200
-    assert_clean(plain.text, app.url)
+    assert_clean(plain.text, sample_app.url)
 
 
-def test_the_attackers_own_answer_is_clean_too(app):
-    with untrusted_client(app.url) as client:
+def test_the_attackers_own_answer_is_clean_too(sample_app):
+    with untrusted_client(sample_app.url) as client:
         answer = client.get("/?model=Qwen/Qwen3-8B", headers=FORWARDING)
-    assert_clean(answer.text, app.url)
+    assert_clean(answer.text, sample_app.url)
 
 
 def test_on_a_space_the_shared_links_name_the_space_and_the_root_the_address_asked(space_app):
@@ -130,8 +123,8 @@ def test_on_a_space_the_shared_links_name_the_space_and_the_root_the_address_ask
         assert_clean(client.get(link, headers={"Host": EVIL}).text, f"https://{SPACE_HOST}", f"https://{SPACE_HOST}")
 
 
-def test_a_host_header_that_names_no_host_is_refused(app):
-    host, port = urlsplit(app.url).hostname, urlsplit(app.url).port
+def test_a_host_header_that_names_no_host_is_refused(sample_app):
+    host, port = urlsplit(sample_app.url).hostname, urlsplit(sample_app.url).port
     with socket.create_connection((host, port), timeout=30) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: evil.example/<script>\r\nConnection: close\r\n\r\n")
         answer = b""
@@ -154,11 +147,11 @@ header_values = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), m
     ),
     nonce=st.integers(0, 10**9),
 )  # fmt: skip
-def test_the_page_depends_on_nothing_its_key_does_not_hold(app, sent, nonce):
+def test_the_page_depends_on_nothing_its_key_does_not_hold(sample_app, sent, nonce):
     """Two requests whose keys differ only in a parameter the page ignores (so each is rendered, not looked up):
     whatever other headers one sends, both pages are the same bytes."""
     link = "/?model=Qwen/Qwen3-0.6B&n="
-    with untrusted_client(app.url) as client:
+    with untrusted_client(sample_app.url) as client:
         plain = client.get(f"{link}{nonce}-plain", headers={"Accept-Encoding": "identity"})
         sent_page = client.get(f"{link}{nonce}-sent", headers={**sent, "Accept-Encoding": "identity"})
     assert sent_page.status_code == plain.status_code == 200
@@ -175,19 +168,19 @@ def test_the_key_holds_the_host_the_encoding_and_no_forwarding_header():
     assert page_cache.key_of({**scope, "scheme": "https", "headers": [(b"host", b"a:1"), (b"accept-encoding", b"gzip")]}, "") != base  # fmt: skip
 
 
-def test_in_chromium_a_plain_visit_after_the_attack_stays_on_the_apps_origin(app, page: Page):
+def test_in_chromium_a_plain_visit_after_the_attack_stays_on_the_apps_origin(sample_app, page: Page):
     link = "/?model=Qwen/Qwen3-8B"
-    with page.expect_request(lambda r: r.url == app.url + "/about") as first:  # what Chromium sends a page
-        page.goto(app.url + "/about")
+    with page.expect_request(lambda r: r.url == sample_app.url + "/about") as first:  # what Chromium sends a page
+        page.goto(sample_app.url + "/about")
     encoding = first.value.all_headers().get("accept-encoding", "")
-    poison(app.url, link, {"Accept-Encoding": encoding})  # the attack aims at the key Chromium's visit has
-    own = urlsplit(app.url).netloc
+    poison(sample_app.url, link, {"Accept-Encoding": encoding})  # the attack aims at the key Chromium's visit has
+    own = urlsplit(sample_app.url).netloc
     elsewhere: list[str] = []
     page.on("request", lambda r: None if urlsplit(r.url).netloc == own else elsewhere.append(r.url))
     page.route(f"**://{EVIL}/**", lambda route: route.abort())
-    page.goto(app.url + link)
+    page.goto(sample_app.url + link)
     expect(page.locator("#details")).to_contain_text("Qwen/Qwen3-8B", timeout=30_000)
     # the live page ran: its load event went through this origin's queue
     expect(page.locator("#first-paint")).to_have_count(0, timeout=30_000)
-    assert page.evaluate("window.gradio_config.root") == app.url
+    assert page.evaluate("window.gradio_config.root") == sample_app.url
     assert not [url for url in elsewhere if urlsplit(url).netloc not in ELSEWHERE], elsewhere

@@ -42,7 +42,7 @@ def guarded(page: Page, sample_app):
         return page
 
     yield open_
-    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")  # whatever the page was going to run has run
     assert page.evaluate("() => window.__pwned") is None
     assert dialogs == []
     assert page.locator(".toast-body").count() == 0  # no error toast

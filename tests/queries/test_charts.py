@@ -5,16 +5,11 @@ from __future__ import annotations
 import pytest
 
 from components.queries import charts
-from tests.queries.chart_runs import NEW, OLD, chart_snapshot
+from tests.queries.chart_runs import NEW, OLD
 
 
-@pytest.fixture
-def snap(tmp_path):
-    return chart_snapshot(tmp_path)
-
-
-def test_pass_rate_and_models_run_per_stack_oldest_first(snap):
-    trend = charts.stack_trend(snap)
+def test_pass_rate_and_models_run_per_stack_oldest_first(chart_snap):
+    trend = charts.stack_trend(chart_snap)
     assert list(trend["neuronx_cc"]) == [OLD, NEW]
     assert list(trend["label"]) == [
         "neuronx-cc 2.9.1.0 · transformers 4.57.1",
@@ -22,20 +17,20 @@ def test_pass_rate_and_models_run_per_stack_oldest_first(snap):
     ]
     assert list(trend["run"]) == [3, 6] and list(trend["passed"]) == [1, 4] and list(trend["excluded"]) == [1, 0]
     assert trend["pass_rate"].tolist() == pytest.approx([1 / 3, 4 / 6])
-    assert charts.stack_trend(snap) is trend  # once per snapshot
+    assert charts.stack_trend(chart_snap) is trend  # once per snapshot
 
 
-def test_results_by_organisation_most_models_first(snap):
-    new = snap.newest
-    counts = charts.org_counts(snap, new)
+def test_results_by_organisation_most_models_first(chart_snap):
+    new = chart_snap.newest
+    counts = charts.org_counts(chart_snap, new)
     assert list(counts["org"]) == ["Qwen", "(no organisation)", "evil", "meta"]
     qwen = counts.iloc[0]
     assert (qwen["pass"], qwen["fail"], qwen["excluded"], qwen["other"], qwen["total"]) == (2, 1, 0, 0, 3)
     assert counts.set_index("org").loc["(no organisation)", "other"] == 1
-    assert len(charts.org_counts(snap, new, top=2)) == 2
+    assert len(charts.org_counts(chart_snap, new, top=2)) == 2
 
 
-def test_the_runs_of_a_stack_keep_missing_figures_missing(snap):
-    points = charts.stack_points(snap, snap.newest)
+def test_the_runs_of_a_stack_keep_missing_figures_missing(chart_snap):
+    points = charts.stack_points(chart_snap, chart_snap.newest)
     assert len(points) == 6 and set(points["kind"]) == {"pass", "fail", "other"}
-    assert charts.stack_points(snap, snap.stacks[-1])["wall_s"].isna().sum() == 1
+    assert charts.stack_points(chart_snap, chart_snap.stacks[-1])["wall_s"].isna().sum() == 1

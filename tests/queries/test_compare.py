@@ -25,7 +25,7 @@ def ids(entries: list[dict]) -> list[str]:
 
 
 @pytest.fixture
-def snap(tmp_path):
+def two_stacks(tmp_path):
     """Two stacks, OLD (A) then NEW (B), with one model for each kind of change."""
     write(tmp_path / "old.parquet", [
         row("a/regressed", cc=OLD),
@@ -58,9 +58,9 @@ def snap(tmp_path):
     return load(tmp_path)
 
 
-def test_each_kind_of_change_lands_in_its_list(snap):
-    old, new = resolve_pair(snap, OLD, "", NEW, "")
-    answer = compare(snap, old, new)
+def test_each_kind_of_change_lands_in_its_list(two_stacks):
+    old, new = resolve_pair(two_stacks, OLD, "", NEW, "")
+    answer = compare(two_stacks, old, new)
     assert ids(answer["regressions"]) == ["a/regressed"]
     assert ids(answer["fixes"]) == ["a/fixed"]
     assert ids(answer["added"]) == ["a/added"]
@@ -71,8 +71,8 @@ def test_each_kind_of_change_lands_in_its_list(snap):
     assert not listed & {"a/same", "a/small-move", "a/still-failing", "a/rerun"}
 
 
-def test_entries_carry_both_sides(snap):
-    answer = compare(snap, *resolve_pair(snap, OLD, "", NEW, ""))
+def test_entries_carry_both_sides(two_stacks):
+    answer = compare(two_stacks, *resolve_pair(two_stacks, OLD, "", NEW, ""))
     (regressed,) = answer["regressions"]
     assert (regressed["result_a"], regressed["result_b"]) == ("PASS", "FAIL")
     assert (regressed["kind_a"], regressed["kind_b"]) == ("pass", "fail")
@@ -86,28 +86,32 @@ def test_entries_carry_both_sides(snap):
     assert answer["stack_a"]["neuronx_cc"] == OLD and answer["stack_b"]["neuronx_cc"] == NEW
 
 
-def test_a_stack_compared_with_itself_changes_nothing(snap):
-    for stack in snap.stacks:
-        answer = compare(snap, stack, stack)
+def test_a_stack_compared_with_itself_changes_nothing(two_stacks):
+    for stack in two_stacks.stacks:
+        answer = compare(two_stacks, stack, stack)
         assert all(answer[name] == [] for name in LISTS)
 
 
-def test_thresholds_decide_what_changed(snap):
-    old, new = resolve_pair(snap, OLD, "", NEW, "")
-    loose = compare(snap, old, new, Thresholds(wall_change=0.1, wall_min_s=30, memory_change=0.05, memory_min_gb=0.5))
+def test_thresholds_decide_what_changed(two_stacks):
+    old, new = resolve_pair(two_stacks, OLD, "", NEW, "")
+    loose = compare(
+        two_stacks, old, new, Thresholds(wall_change=0.1, wall_min_s=30, memory_change=0.05, memory_min_gb=0.5)
+    )
     assert {"a/same", "a/small-move"} <= set(ids(loose["changed"]))
-    strict = compare(snap, old, new, Thresholds(wall_change=1.0, wall_min_s=60, memory_change=1.0, memory_min_gb=1))
+    strict = compare(
+        two_stacks, old, new, Thresholds(wall_change=1.0, wall_min_s=60, memory_change=1.0, memory_min_gb=1)
+    )
     assert ids(strict["changed"]) == ["a/more-cores"]
-    assert compare(snap, old, new)["thresholds"]["wall_change"] == 0.25
+    assert compare(two_stacks, old, new)["thresholds"]["wall_change"] == 0.25
 
 
-def test_defaults_are_the_stack_before_the_newest_and_the_newest(snap, tmp_path):
-    old, new = default_stacks(snap)
+def test_defaults_are_the_stack_before_the_newest_and_the_newest(two_stacks, tmp_path):
+    old, new = default_stacks(two_stacks)
     assert (old.neuronx_cc, new.neuronx_cc) == (OLD, NEW)
-    assert resolve_pair(snap) == (old, new)
+    assert resolve_pair(two_stacks) == (old, new)
     with pytest.raises(UnknownStack, match="9.9.9.*Known stacks: 2.28.7631.0"):  # never another stack's answer
-        resolve_pair(snap, "9.9.9", "", "", "")
-    assert resolve_pair(snap, "2.28.7631.0", "", "2.26.9117.0", "") == (new, old)  # the public part is enough
+        resolve_pair(two_stacks, "9.9.9", "", "", "")
+    assert resolve_pair(two_stacks, "2.28.7631.0", "", "2.26.9117.0", "") == (new, old)  # the public part is enough
     write(tmp_path / "one" / "only.parquet", [row("a/m", cc=NEW)])
     one = load(tmp_path / "one")
     assert default_stacks(one) == (one.newest, one.newest)
@@ -115,19 +119,19 @@ def test_defaults_are_the_stack_before_the_newest_and_the_newest(snap, tmp_path)
 
 def test_no_data_gives_empty_lists(tmp_path):
     (tmp_path / "empty").mkdir()
-    snap = load(tmp_path / "empty")
-    assert default_stacks(snap) == (None, None)
-    answer = compare(snap, None, None)
+    empty = load(tmp_path / "empty")
+    assert default_stacks(empty) == (None, None)
+    answer = compare(empty, None, None)
     assert answer["stack_a"] is None and all(answer[name] == [] for name in LISTS)
 
 
-def test_the_answer_is_memoised_per_snapshot(snap):
-    old, new = resolve_pair(snap, OLD, "", NEW, "")
-    assert compare(snap, old, new) is compare(snap, old, new)
+def test_the_answer_is_memoised_per_snapshot(two_stacks):
+    old, new = resolve_pair(two_stacks, OLD, "", NEW, "")
+    assert compare(two_stacks, old, new) is compare(two_stacks, old, new)
 
 
-def test_api_compare_defaults_and_docstring(snap):
-    answer = Api(served(snap)).compare()
+def test_api_compare_defaults_and_docstring(two_stacks):
+    answer = Api(served(two_stacks)).compare()
     assert answer["stack_a"]["neuronx_cc"] == OLD and answer["stack_b"]["neuronx_cc"] == NEW
     assert ids(answer["regressions"]) == ["a/regressed"]
     assert "description" in answer["thresholds"]
@@ -140,15 +144,15 @@ def test_api_compare_defaults_and_docstring(snap):
 
 @pytest.mark.skipif(not any(SAMPLE_DIR.glob("*.parquet")), reason="no bundled sample in data/sample")
 def test_the_sample_lists_exactly_its_expected_changes():
-    snap = load(SAMPLE_DIR)
+    sample = load(SAMPLE_DIR)
     assert catalogue.COMPARE_NEWEST[1] == catalogue.COMPARE_NEWEST[3]  # the two newest compilers, same Transformers
     for key, expected in catalogue.EXPECTED_CHANGES.items():
-        answer = compare(snap, *resolve_pair(snap, *key))
+        answer = compare(sample, *resolve_pair(sample, *key))
         assert (answer["stack_a"]["neuronx_cc"], answer["stack_a"]["library_version"]) == key[:2]
         assert (answer["stack_b"]["neuronx_cc"], answer["stack_b"]["library_version"]) == key[2:]
         for name, models in expected.items():
             assert set(ids(answer[name])) == set(models), (key, name)
         assert answer["other_changes"] == [], key  # "no other model changes result"
-    newest = compare(snap, *resolve_pair(snap, *catalogue.COMPARE_NEWEST))
+    newest = compare(sample, *resolve_pair(sample, *catalogue.COMPARE_NEWEST))
     assert set(ids(newest["regressions"])) == catalogue.REGRESSIONS_NEWEST
     assert set(ids(newest["fixes"])) == catalogue.FIXES_NEWEST

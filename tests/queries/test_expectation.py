@@ -43,7 +43,7 @@ def rec(model_id, architecture, params=None, base=None):
 
 
 @pytest.fixture
-def lab(tmp_path):
+def fine_tunes(tmp_path):
     rows = [
         row("base/llama-8b"),
         row("base/mistral-7b", result="FAIL", error=TRACEBACK),
@@ -80,8 +80,8 @@ def lab(tmp_path):
     return load(tmp_path), records
 
 
-def expected(lab, model_id, *stack):
-    snapshot, records = lab
+def expected(fine_tunes, model_id, *stack):
+    snapshot, records = fine_tunes
     answer = lookup(snapshot, model_id, *stack, records=records)
     assert answer["result"] == "not tested" and answer["kind"] == "not tested"  # an expectation is never a result
     assert set(answer["expectation"]) == {"verdict", "basis", "reason"}
@@ -89,68 +89,68 @@ def expected(lab, model_id, *stack):
     return answer["expectation"]
 
 
-def test_a_fine_tune_of_a_passing_base_model_of_the_same_architecture_likely_runs(lab):
-    found = expected(lab, "ft/llama-chat")
+def test_a_fine_tune_of_a_passing_base_model_of_the_same_architecture_likely_runs(fine_tunes):
+    found = expected(fine_tunes, "ft/llama-chat")
     assert (found["verdict"], found["basis"]) == ("likely runs", "base model")
     assert "base/llama-8b passes" in found["reason"] and LLAMA in found["reason"] and "8.03 B" in found["reason"]
-    merge = expected(lab, "ft/llama-merge")
+    merge = expected(fine_tunes, "ft/llama-merge")
     assert merge["verdict"] == "likely runs" and "base/llama-8b (2 steps up)" in merge["reason"]
 
 
-def test_a_fine_tune_of_a_failing_base_model_likely_fails_naming_the_failure(lab):
-    found = expected(lab, "ft/mistral-chat")
+def test_a_fine_tune_of_a_failing_base_model_likely_fails_naming_the_failure(fine_tunes):
+    found = expected(fine_tunes, "ft/mistral-chat")
     assert (found["verdict"], found["basis"]) == ("likely fails", "base model")
     assert "base/mistral-7b fails" in found["reason"]
     # its error line as the run wrote it (never the masked signature), not the traceback's first line
     assert "RuntimeError: shape '[1, -1, 32, 128]' is invalid" in found["reason"] and "Traceback" not in found["reason"]
     assert "[N" not in found["reason"]
     # the same fine-tune on a stack where its base model failed, and on one where it passed
-    assert expected(lab, "ft/llama-chat", OLD_CC, "4.50.0")["verdict"] == "likely fails"
+    assert expected(fine_tunes, "ft/llama-chat", OLD_CC, "4.50.0")["verdict"] == "likely fails"
 
 
-def test_a_passing_base_model_of_another_size_or_architecture_leaves_it_to_the_architecture(lab):
-    distilled = expected(lab, "ft/distilled")  # Llama has 1 run on the stack: too few
+def test_a_passing_base_model_of_another_size_or_architecture_leaves_it_to_the_architecture(fine_tunes):
+    distilled = expected(fine_tunes, "ft/distilled")  # Llama has 1 run on the stack: too few
     assert (distilled["verdict"], distilled["basis"]) == ("unknown", "none")
     assert "its size differs (1.00 B parameters, the base model 8.03 B)" in distilled["reason"]
     assert "1 of 1 tested LlamaForCausalLM" in distilled["reason"] and "fewer than 3" in distilled["reason"]
-    other = expected(lab, "ft/other-arch")  # Mistral: 1 run, failing
+    other = expected(fine_tunes, "ft/other-arch")  # Mistral: 1 run, failing
     assert other["verdict"] == "unknown" and f"its architecture differs ({LLAMA}" in other["reason"]
 
 
-def test_without_a_base_model_the_architectures_record_decides_when_enough_was_tested(lab):
-    gemma = expected(lab, "new/gemma-7b")
+def test_without_a_base_model_the_architectures_record_decides_when_enough_was_tested(fine_tunes):
+    gemma = expected(fine_tunes, "new/gemma-7b")
     assert (gemma["verdict"], gemma["basis"]) == ("likely runs", "architecture")
     assert "4 of 4 tested GemmaForCausalLM models pass" in gemma["reason"]
     assert "no base model has a run on this stack" in gemma["reason"]
-    opt = expected(lab, "new/opt-2b")
+    opt = expected(fine_tunes, "new/opt-2b")
     assert (opt["verdict"], opt["basis"]) == ("likely fails", "architecture") and "0 of 3 tested" in opt["reason"]
-    phi = expected(lab, "new/phi-3b")  # 1 of 2 pass (the excluded model was not tested): too few, and mixed
+    phi = expected(fine_tunes, "new/phi-3b")  # 1 of 2 pass (the excluded model was not tested): too few, and mixed
     assert phi["verdict"] == "unknown" and "1 of 2 tested PhiForCausalLM" in phi["reason"]
 
 
-def test_an_architecture_nobody_tested_is_unknown(lab):
-    alien = expected(lab, "new/alien")
+def test_an_architecture_nobody_tested_is_unknown(fine_tunes):
+    alien = expected(fine_tunes, "new/alien")
     assert (alien["verdict"], alien["basis"]) == ("unknown", "none")
     assert "no AlienForCausalLM model was tested on this stack" in alien["reason"]
-    nobody = expected(lab, "who/knows")  # no Hub record at all
+    nobody = expected(fine_tunes, "who/knows")  # no Hub record at all
     assert nobody["verdict"] == "unknown" and "architecture is unknown" in nobody["reason"]
 
 
-def test_a_model_too_large_for_the_harness_likely_fails_whatever_its_architecture(lab):
-    huge = expected(lab, "new/huge")
+def test_a_model_too_large_for_the_harness_likely_fails_whatever_its_architecture(fine_tunes):
+    huge = expected(fine_tunes, "new/huge")
     assert (huge["verdict"], huge["basis"]) == ("likely fails", "size") and "do not fit on 16 cores" in huge["reason"]
 
 
-def test_a_tested_model_has_no_expectation(lab):
-    snapshot, records = lab
+def test_a_tested_model_has_no_expectation(fine_tunes):
+    snapshot, records = fine_tunes
     for model_id in ("base/llama-8b", "base/mistral-7b", "phi/p-2"):
         assert "expectation" not in lookup(snapshot, model_id, records=records)
     # an unknown stack gives no other stack's answer, and no expectation either
     assert "expectation" not in lookup(snapshot, "ft/llama-chat", "9.9.9", records=records)
 
 
-def test_the_failure_summary_is_one_short_line(lab):
-    snapshot, _ = lab
+def test_the_failure_summary_is_one_short_line(fine_tunes):
+    snapshot, _ = fine_tunes
     stack = snapshot.newest
     assert expect.failure_summary(snapshot, stack, "opt/o-0") == "FAIL: boom"
     assert expect.failure_summary(snapshot, stack, "opt/o-1") == "FAIL: NotImplementedError: Could not lower 'x'"
@@ -170,6 +170,6 @@ def test_the_about_page_states_the_rules_with_the_codes_thresholds():
     assert all(f"**{verdict}**" in about for verdict in expect.VERDICTS)
 
 
-def test_an_expectation_is_its_declared_type(lab):
+def test_an_expectation_is_its_declared_type(fine_tunes):
     assert typing.get_type_hints(expect.expectation)["return"] is Expectation
-    assert violations(expected(lab, "ft/llama-chat"), Expectation) == []
+    assert violations(expected(fine_tunes, "ft/llama-chat"), Expectation) == []

@@ -14,33 +14,33 @@ from tests.helpers import ROOT, Served, row, write
 
 
 @pytest.fixture
-def sources(tmp_path):
+def three_stores(tmp_path):
     write(tmp_path / "rows.parquet", [row("Qwen/Qwen3-0.6B")])
     rankings = resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json"))
     records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
     return Sources(DatasetStore(str(tmp_path)), rankings, records)
 
 
-def test_every_store_has_one_lifecycle_and_start_serves_one_moment(sources):
-    for store in sources.stores:
+def test_every_store_has_one_lifecycle_and_start_serves_one_moment(three_stores):
+    for store in three_stores.stores:
         assert isinstance(store, RefreshingStore)
-    sources.begin()
-    sources.begin()  # idempotent
-    moment = sources.start()
+    three_stores.begin()
+    three_stores.begin()  # idempotent
+    moment = three_stores.start()
     assert isinstance(moment, Moment) and moment.snapshot.model_ids == ("Qwen/Qwen3-0.6B",)
-    assert moment.rankings is sources.rankings.current() and moment.records is sources.records.current()
-    status = sources.status()
+    assert moment.rankings is three_stores.rankings.current() and moment.records is three_stores.records.current()
+    status = three_stores.status()
     assert list(status) == ["dataset", "rankings", "records"]
     assert status["dataset"].kind == "local" and status["dataset"].last_error is None
     assert status["rankings"].kind == "snapshot" and status["records"].kind == "snapshot"
-    sources.stop()
+    three_stores.stop()
 
 
 def test_now_reads_each_store_once(world):
     snapshot, rankings = world
     datasets, ranked = Served(snapshot, "dataset"), Served(rankings)
-    sources = Sources(datasets, ranked)
-    moment = sources.now()
+    three_stores = Sources(datasets, ranked)
+    moment = three_stores.now()
     assert (datasets.reads, ranked.reads) == (1, 1)
     assert moment.snapshot is snapshot and moment.rankings is rankings and len(moment.records) == 0
 

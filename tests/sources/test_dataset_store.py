@@ -124,11 +124,6 @@ class Counter(refresh.RefreshingStore[int]):
 
 
 @pytest.fixture
-def online(monkeypatch):
-    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
-
-
-@pytest.fixture
 def release():
     event = threading.Event()
     yield event

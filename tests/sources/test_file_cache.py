@@ -76,7 +76,7 @@ def test_one_changed_local_file_is_the_only_one_reread_and_the_result_equals_a_f
     assert refreshed.provenance.files_read == 3
 
 
-class FakeHub:
+class DatasetFolderHub:
     """`HfApi().dataset_info` and `HfFileSystem().open` answered from a local folder: each file's blob id
     is its content's hash, the revision the hash of them all."""
 
@@ -116,7 +116,7 @@ def hub(tmp_path, monkeypatch):
     repo = tmp_path / "repo"
     three_files(repo / "data")
     (repo / "README.md").write_text("# the card\n")
-    fake = FakeHub(repo)
+    fake = DatasetFolderHub(repo)
     monkeypatch.setattr(listing, "HfApi", lambda: fake)
     monkeypatch.setattr(listing, "HfFileSystem", lambda: fake)
     return fake

@@ -306,10 +306,10 @@ def test_store_falls_back_then_swaps_live_without_restart(snapshot_file, release
 
 
 def test_hung_fetch_does_not_overwrite_a_later_result(snapshot_file, release):
-    calls = []
+    calls = []  # the thread of each read: the store runs each on a worker thread of its own
 
     def fetch() -> Rankings:
-        calls.append(1)
+        calls.append(threading.current_thread())
         if len(calls) == 1:
             release.wait(5)
             return Rankings({("text-generation", "trending"): ()}, rk._EPOCH, "live", "stale")
@@ -321,8 +321,8 @@ def test_hung_fetch_does_not_overwrite_a_later_result(snapshot_file, release):
     assert store.refresh() is True
     fresh = store.current()
     release.set()
-    time.sleep(0.1)
-    assert store.current() is fresh
+    calls[0].join(5)  # the hung read has returned its stale answer, and its thread has finished with it
+    assert not calls[0].is_alive() and store.current() is fresh
 
 
 def test_start_returns_at_once_and_background_refresh_swaps(snapshot_file, release):

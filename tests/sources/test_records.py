@@ -8,7 +8,6 @@ import json
 import threading
 import time
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
 import httpx2
@@ -31,7 +30,7 @@ from components.sources.records import (
     parse_records,
 )
 from components.sources.records_store import NOT_AN_ID, RecordsStore, fetch_record, resolve_records
-from tests.helpers import ROOT
+from tests.helpers import ROOT, FakeHub, fake_hub
 
 FULL = {
     "id": "org/Fine-Tune-7B",
@@ -224,16 +223,6 @@ def test_resolve_records_sources(tmp_path, monkeypatch):
         missing.begin()
 
 
-@pytest.fixture
-def online(monkeypatch):
-    """huggingface_hub's offline switch off for this test (the suite runs with HF_HUB_OFFLINE=1)."""
-    from components.sources import dataset_store
-
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setattr(dataset_store.hf_constants, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(dataset_store.hf_constants, "is_offline_mode", lambda: False)
-
-
 def begun(store: RecordsStore) -> RecordsStore:
     """`store` after its `begin()`: a store serves nothing before it."""
     store.begin()
@@ -325,50 +314,12 @@ def test_live_records_beyond_the_limit_drop_the_oldest(online):
     assert store.current().get("a/one") is None and len(store.current()) == 2
 
 
-class FakeHub(BaseHTTPRequestHandler):
-    """A Hub whose `/api/models/<id>` answers by the id's name: ok-*, 404-*, 500-*, garbage-*, slow-*, other-*;
-    halfway-* sets `asked` and answers half a second later."""
-
-    asked = threading.Event()
-
-    def log_message(self, *args) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        name = self.path.split("?")[0].rsplit("/", 1)[-1]
-        model_id = self.path.split("?")[0].removeprefix("/api/models/")
-        status, body = 200, json.dumps({**FULL, "id": model_id}).encode()
-        if name.startswith("slow"):
-            time.sleep(3)
-        elif name.startswith("halfway"):
-            FakeHub.asked.set()
-            time.sleep(0.5)
-        elif name.startswith("404"):
-            status, body = 404, b'{"error": "Repository not found"}'
-        elif name.startswith("500"):
-            status, body = 500, b'{"error": "Internal Error"}'
-        elif name.startswith("garbage"):
-            body = b"{not json <script>alert(1)</script>"
-        elif name.startswith("other"):
-            body = json.dumps({**FULL, "id": "someone/else"}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        if status == 404:
-            self.send_header("X-Error-Code", "RepoNotFound")
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture
 def hub(online, tmp_path, monkeypatch):
+    """A real HfApi on the fake Hub that answers each model by its name (`tests.helpers.FakeHub`, mode "models")."""
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeHub)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield HfApi(endpoint=f"http://127.0.0.1:{server.server_address[1]}", token=False)
-    server.shutdown()
-    server.server_close()
+    with fake_hub("models") as endpoint:
+        yield HfApi(endpoint=endpoint, token=False)
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,10 @@ from huggingface_hub.errors import RepositoryNotFoundError
 from components.sources import records_store
 from components.sources.records import MAX_UNKNOWN, Records
 from components.sources.records_store import RecordsStore
-from tests.sources.test_records import begun, online, wait_until  # noqa: F401 - `online` is a fixture
-
-__all__ = ["online"]
+from tests.sources.test_records import begun, wait_until
 
 
-class FakeHub:
+class NoModelsHub:
     """A Hub on which no model exists: every look-up raises RepositoryNotFoundError, and is counted."""
 
     def __init__(self):
@@ -34,38 +32,38 @@ def drained(store: RecordsStore) -> bool:
         return not store._queued and not store._in_flight
 
 
-def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):  # noqa: F811
-    hub = FakeHub()
-    store = begun(RecordsStore(Records({}, "Hub"), live=True, fetch=hub.fetch, lookups_a_minute=10**6, batch=64))
+def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):
+    no_models = NoModelsHub()
+    store = begun(RecordsStore(Records({}, "Hub"), live=True, fetch=no_models.fetch, lookups_a_minute=10**6, batch=64))
     ids = [f"nobody/unknown-{i}" for i in range(10_000)]
     for start in range(0, len(ids), store.max_pending):
         store.want(ids[start : start + store.max_pending])
         assert wait_until(lambda: drained(store), timeout=30)
     assert wait_until(lambda: store.why_unknown(ids[-1]) == records_store.NOT_ON_HUB)
-    assert hub.calls == 10_000  # every id was asked: the bound is on what is kept, not on what is served
+    assert no_models.calls == 10_000  # every id was asked: the bound is on what is kept, not on what is served
     assert len(store._retry_at) == MAX_UNKNOWN
     assert len(store.current().unknown) == MAX_UNKNOWN
     # the newest are the ones kept; an old one dropped is asked again when wanted
     assert store.current().why_unknown(ids[0]) is None
     assert ids[-1] in store.current().unknown
     store.want([ids[-1]])
-    assert drained(store) and hub.calls == 10_000  # a kept one is not asked again before its retry time
+    assert drained(store) and no_models.calls == 10_000  # a kept one is not asked again before its retry time
     store.stop()
 
 
-def test_hub_lookups_for_new_ids_are_capped_a_minute(online):  # noqa: F811
-    hub = FakeHub()
+def test_hub_lookups_for_new_ids_are_capped_a_minute(online):
+    no_models = NoModelsHub()
     now = [1000.0]
     store = begun(
-        RecordsStore(Records({}, "Hub"), live=True, fetch=hub.fetch, lookups_a_minute=50, clock=lambda: now[0])
+        RecordsStore(Records({}, "Hub"), live=True, fetch=no_models.fetch, lookups_a_minute=50, clock=lambda: now[0])
     )
     for round_ in range(5):
         store.want([f"nobody/r{round_}-{i}" for i in range(40)])
         assert wait_until(lambda: drained(store), timeout=30)
-    assert hub.calls == 50  # 200 new ids named within one minute: 50 asked
+    assert no_models.calls == 50  # 200 new ids named within one minute: 50 asked
     assert store.why_unknown("nobody/r4-39") == records_store.BUSY
     now[0] += records_store.LOOKUP_WINDOW
     store.want(["nobody/r4-39"])
     assert wait_until(lambda: store.why_unknown("nobody/r4-39") == records_store.NOT_ON_HUB)
-    assert hub.calls == 51
+    assert no_models.calls == 51
     store.stop()

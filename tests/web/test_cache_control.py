@@ -17,12 +17,12 @@ SHARED = ("/api/v1/stacks", "/card.png?model=Qwen/Qwen3-0.6B", "/badge?model=Qwe
 
 
 @pytest.fixture(scope="module")
-def client():
+def in_process_app():
     sources = sample_sources()
     sources.begin()
     sources.start()
-    with TestClient(mount.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)) as client:
-        yield client
+    with TestClient(mount.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)) as in_process_app:
+        yield in_process_app
     sources.stop()
 
 
@@ -47,9 +47,9 @@ def test_the_value_says_how_long_a_shared_cache_and_a_browser_keep_it():
     }  # fmt: skip
 
 
-def test_the_first_html_of_a_link_is_kept_by_a_shared_cache_and_revalidated_by_browsers(client, monkeypatch):
+def test_the_first_html_of_a_link_is_kept_by_a_shared_cache_and_revalidated_by_browsers(in_process_app, monkeypatch):
     monkeypatch.delenv("SPACE_HOST", raising=False)
-    page = client.get("/", params={"model": "Qwen/Qwen3-0.6B"}, headers={"Accept-Encoding": "gzip"})
+    page = in_process_app.get("/", params={"model": "Qwen/Qwen3-0.6B"}, headers={"Accept-Encoding": "gzip"})
     assert page.status_code == 200 and "set-cookie" not in page.headers
     kept = directives(page.headers["cache-control"])
     assert kept["public"] == "" and kept["max-age"] == "0" and int(kept["s-maxage"]) > 0
@@ -60,15 +60,15 @@ def test_the_first_html_of_a_link_is_kept_by_a_shared_cache_and_revalidated_by_b
     assert varies(page) == {"accept-encoding", "host", "x-forwarded-proto"}
     assert replicas.STICKY_SCRIPT in page.text and page.text.index(replicas.STICKY_SCRIPT) < page.text.index("<body")
     # a browser revalidates with the encodings it asked with: each encoding is its own body, with its own ETag
-    again = client.get("/", params={"model": "Qwen/Qwen3-0.6B"},
+    again = in_process_app.get("/", params={"model": "Qwen/Qwen3-0.6B"},
                        headers={"If-None-Match": page.headers["etag"], "Accept-Encoding": "gzip"})  # fmt: skip
     assert again.status_code == 304 and again.headers["cache-control"] == page.headers["cache-control"]
 
 
-def test_on_a_space_the_page_varies_only_with_the_encoding(client, monkeypatch):
+def test_on_a_space_the_page_varies_only_with_the_encoding(in_process_app, monkeypatch):
     monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
     for encoding in ("gzip", "identity"):
-        assert varies(client.get("/compare", headers={"Accept-Encoding": encoding})) == {"accept-encoding"}
+        assert varies(in_process_app.get("/compare", headers={"Accept-Encoding": encoding})) == {"accept-encoding"}
 
 
 # Pages and feeds (their links name the app's origin), then what a shared cache may keep or not, the app's and
@@ -122,8 +122,8 @@ def test_vary_names_each_header_once_in_one_line():
 
 
 @pytest.mark.parametrize("path", SHARED)
-def test_api_cards_badges_and_feeds_may_be_kept_by_a_shared_cache(client, path):
-    answer = client.get(path)
+def test_api_cards_badges_and_feeds_may_be_kept_by_a_shared_cache(in_process_app, path):
+    answer = in_process_app.get(path)
     assert answer.status_code == 200, answer.text[:200]
     kept = directives(answer.headers["cache-control"])
     assert "public" in kept and int(kept["s-maxage"]) >= 60 and int(kept["stale-while-revalidate"]) > 0

@@ -17,7 +17,7 @@ PAGE = b'<html><head><meta charset="utf-8"></head><body><p>the app\'s page</p></
 
 
 @pytest.fixture
-def sources(tmp_path):
+def one_row_sources(tmp_path):
     write(tmp_path / "new.parquet", [row("org/passes", cc=NEW_CC)])
     return served(load(tmp_path))
 
@@ -55,11 +55,11 @@ async def get(app, path: str = "/", query: bytes = b"model=org/passes") -> tuple
     return status, body
 
 
-def test_a_burst_on_one_link_asks_the_app_once_and_new_data_asks_again(sources):
+def test_a_burst_on_one_link_asks_the_app_once_and_new_data_asks_again(one_row_sources):
     async def scenario():
         gate = asyncio.Event()
         gradio = Gated(gate)
-        app = FirstResponse(gradio, sources)
+        app = FirstResponse(gradio, one_row_sources)
         burst = [asyncio.ensure_future(get(app)) for _ in range(100)]
         await asyncio.sleep(0)  # each runs to its wait: one asks the app, 99 wait for its answer
         gate.set()
@@ -72,18 +72,20 @@ def test_a_burst_on_one_link_asks_the_app_once_and_new_data_asks_again(sources):
         assert gradio.asked == 2  # another page: Gradio asked for its own
         await get(app)
         assert gradio.asked == 2  # kept
-        sources.datasets.value = sources.now().snapshot.with_provenance()  # a refresh: every page made again
+        one_row_sources.datasets.value = (
+            one_row_sources.now().snapshot.with_provenance()
+        )  # a refresh: every page made again
         await get(app)
         assert gradio.asked == 3 and len(app.pages) == 1
 
     run_async(scenario())
 
 
-def test_an_answer_that_is_not_a_page_goes_out_to_each_request_as_it_came_and_nothing_is_kept(sources):
+def test_an_answer_that_is_not_a_page_goes_out_to_each_request_as_it_came_and_nothing_is_kept(one_row_sources):
     async def scenario():
         gate = asyncio.Event()
         gradio = Gated(gate, b"application/json", b'{"not": "a page"}')
-        app = FirstResponse(gradio, sources)
+        app = FirstResponse(gradio, one_row_sources)
         burst = [asyncio.ensure_future(get(app)) for _ in range(5)]
         await asyncio.sleep(0)
         gate.set()
@@ -102,14 +104,14 @@ def test_etags_differ_by_body_and_if_none_match_names_them():
     assert not etags.scope_matches({"headers": []}, one.etag)
 
 
-def test_the_pages_kept_are_bounded_in_bytes_too(sources):
+def test_the_pages_kept_are_bounded_in_bytes_too(one_row_sources):
     """256 links of pages near the 4 MB a page may be would keep a gigabyte: the bytes are bounded as well."""
 
     async def scenario():
         gate = asyncio.Event()
         gate.set()
         gradio = Gated(gate)
-        app = FirstResponse(gradio, sources)
+        app = FirstResponse(gradio, one_row_sources)
         await get(app, query=b"model=org/m0")
         one = app.pages.bytes
         assert one > len(PAGE)  # the page as kept: painted for its link, with its headers
@@ -123,7 +125,7 @@ def test_the_pages_kept_are_bounded_in_bytes_too(sources):
     run_async(scenario())
 
 
-def test_gradio_is_asked_once_per_page_host_and_its_own_parameters_not_per_link(sources):
+def test_gradio_is_asked_once_per_page_host_and_its_own_parameters_not_per_link(one_row_sources):
     """Gradio reads none of a link's parameters: 50 model links are made from one answer of Gradio's; what
     Gradio does read (another host, its `deep_link`) asks it again, and each page is still its link's."""
 
@@ -131,7 +133,7 @@ def test_gradio_is_asked_once_per_page_host_and_its_own_parameters_not_per_link(
         gate = asyncio.Event()
         gate.set()
         gradio = Gated(gate)
-        app = FirstResponse(gradio, sources)
+        app = FirstResponse(gradio, one_row_sources)
         bodies = [(await get(app, query=f"model=org/m{i}&sort=-cores".encode()))[1] for i in range(50)]
         assert gradio.asked == 1 and len(set(bodies)) == 50  # one answer of Gradio's, fifty pages
         assert all(f"org/m{i}<".encode() in body for i, body in enumerate(bodies))  # each its own link's

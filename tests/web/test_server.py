@@ -47,8 +47,8 @@ def test_both_connection_caps_are_settings(monkeypatch, caplog):
     assert config.h11_max_incomplete_event_size == server.MAX_HEAD
 
 
-def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
-    classes = [m.cls for m in server.middleware(sample, files=[Middleware(assets.Assets)])]
+def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample_stores):
+    classes = [m.cls for m in server.middleware(sample_stores, files=[Middleware(assets.Assets)])]
     assert classes[:9] == [
         Observed,  # first: it names the replica on, and counts, every answer, the 500s of the next too
         server_errors.ServerErrors,  # it catches what escapes every other
@@ -64,29 +64,29 @@ def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample):
     assert [m.cls for m in mount.gradio_middleware()] == [unread.UnknownResults]
 
 
-def test_the_built_app_runs_that_list_with_the_gradio_halfs_three(client):
-    classes = [m.cls for m in client.app.user_middleware]
+def test_the_built_app_runs_that_list_with_the_gradio_halfs_three(space_client):
+    classes = [m.cls for m in space_client.app.user_middleware]
     assert classes[0] is Observed and classes[-2:] == [assets.Assets, first_html.FirstResponse]
     # the named endpoints over plain HTTP are answered beside the queue, once the streams are capped
     assert classes[classes.index(streams.EventStreams) + 1] is direct_calls.DirectCalls
 
 
-def test_a_plain_http_call_of_the_built_app_is_answered_beside_the_queue(client):
-    client.get("/api/v1/stacks")  # the middleware stack is built on the first request
-    layer = client.app.middleware_stack
+def test_a_plain_http_call_of_the_built_app_is_answered_beside_the_queue(space_client):
+    space_client.get("/api/v1/stacks")  # the middleware stack is built on the first request
+    layer = space_client.app.middleware_stack
     while not isinstance(layer, direct_calls.DirectCalls):
         layer = layer.app
-    event_id = client.post("/gradio_api/call/search", json={"data": ["qwen3", "selected", "", "", ""]}).json()[
+    event_id = space_client.post("/gradio_api/call/search", json={"data": ["qwen3", "selected", "", "", ""]}).json()[
         "event_id"
     ]
     assert event_id in layer.kept.results  # kept here, not on Gradio's queue
-    read = client.get(f"/gradio_api/call/search/{event_id}")
+    read = space_client.get(f"/gradio_api/call/search/{event_id}")
     assert read.text.startswith("event: complete\ndata: [[") and "Qwen/Qwen3" in read.text
     assert event_id not in layer.kept.results
 
 
 @pytest.fixture(scope="module")
-def sample():
+def sample_stores():
     from components.sources.app_sources import Sources
     from components.sources.dataset_store import DatasetStore
     from components.sources.rankings_store import resolve_rankings
@@ -104,44 +104,46 @@ def sample():
 
 
 @pytest.fixture(scope="module")
-def client(sample):
-    app = mount.build(the_app.build(sample), sample, host="127.0.0.1", port=7860)
-    with TestClient(app, base_url=f"https://{SPACE}") as client:  # runs the lifespan: the queue starts
-        yield client
+def space_client(sample_stores):
+    app = mount.build(the_app.build(sample_stores), sample_stores, host="127.0.0.1", port=7860)
+    with TestClient(app, base_url=f"https://{SPACE}") as space_client:  # runs the lifespan: the queue starts
+        yield space_client
 
 
-def test_the_apps_routes_come_first_then_the_page(client):
-    assert client.get("/api/v1/stacks").status_code == 200
-    page = client.get("/")
+def test_the_apps_routes_come_first_then_the_page(space_client):
+    assert space_client.get("/api/v1/stacks").status_code == 200
+    page = space_client.get("/")
     assert page.status_code == 200 and "torch-neuronx model support" in page.text
-    assert client.get("/gradio_api/mcp/schema").status_code == 200
+    assert space_client.get("/gradio_api/mcp/schema").status_code == 200
 
 
-def test_the_api_answers_its_own_cors_on_a_space_host(client):
+def test_the_api_answers_its_own_cors_on_a_space_host(space_client):
     headers = {"Origin": "https://tools.example"}
-    answer = client.get("/api/v1/stacks", headers=headers)
+    answer = space_client.get("/api/v1/stacks", headers=headers)
     assert answer.headers["access-control-allow-origin"] == "*"
     assert "access-control-allow-credentials" not in answer.headers
-    preflight = client.options("/api/v1/stacks", headers={**headers, "Access-Control-Request-Method": "GET"})
+    preflight = space_client.options("/api/v1/stacks", headers={**headers, "Access-Control-Request-Method": "GET"})
     assert preflight.headers["access-control-allow-origin"] == "*"
     assert "access-control-allow-credentials" not in preflight.headers
     # Gradio's own routes keep Gradio's CORS layer (it echoes an origin, with credentials)
-    assert client.get("/gradio_api/info", headers=headers).headers.get("access-control-allow-credentials") == "true"
+    assert (
+        space_client.get("/gradio_api/info", headers=headers).headers.get("access-control-allow-credentials") == "true"
+    )
 
 
-def test_the_page_keeps_its_settings(client, sample):
-    config = client.get("/config").json()
+def test_the_page_keeps_its_settings(space_client, sample_stores):
+    config = space_client.get("/config").json()
     assert config["footer_links"] == ["api"] and config["mcp_server"] is True
     assert "ssr_mode" not in config or config["ssr_mode"] is False
     assert mount.blocked_paths()[0] == str(ROOT.resolve())
 
 
-def test_uvicorn_serves_it_on_a_thread_and_stops(sample):
+def test_uvicorn_serves_it_on_a_thread_and_stops(sample_stores):
     import httpx
 
     from tests.helpers import free_port
 
-    running = mount.start(the_app.build(sample), sample, port=free_port())
+    running = mount.start(the_app.build(sample_stores), sample_stores, port=free_port())
     try:
         assert httpx.get(running.url + "/api/v1/stacks", timeout=30).status_code == 200
     finally:
@@ -150,6 +152,6 @@ def test_uvicorn_serves_it_on_a_thread_and_stops(sample):
     assert isinstance(running.server, uvicorn.Server)
 
 
-def test_gradios_start_up_route_does_not_start_the_queue_again(client):
+def test_gradios_start_up_route_does_not_start_the_queue_again(space_client):
     """A mounted Gradio leaves its start-up route armed; the app answers it as Gradio does after a start."""
-    assert client.get("/gradio_api/startup-events").json() is False
+    assert space_client.get("/gradio_api/startup-events").json() is False

@@ -7,10 +7,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-import pytest
-
 from components.queries import compare, details, failures
-from components.sources.dataset import SAMPLE_DIR, load
 from components.web.gradio.pages import endpoints as endpoints_page
 from components.web.html import causes, evidence
 from components.web.html.comparison import comparison_html
@@ -45,11 +42,6 @@ def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", "".join(parser.parts))
 
 
-@pytest.fixture(scope="module")
-def sample():
-    return load(SAMPLE_DIR)
-
-
 def pages(snapshot) -> dict[str, str]:
     """Every fragment of the pages this module owns, on every stack of the sample."""
     out = {f"failures {s.label}": failures_html(failures.failures(snapshot, s), s) for s in snapshot.stacks}
@@ -65,13 +57,13 @@ def pages(snapshot) -> dict[str, str]:
     return out
 
 
-def test_no_fragment_has_a_space_inside_brackets_or_before_a_colon(sample):
-    found = {name: [m.group(0) for m in SPACED.finditer(text_of(html))] for name, html in pages(sample).items()}
+def test_no_fragment_has_a_space_inside_brackets_or_before_a_colon(bundled_sample):
+    found = {name: [m.group(0) for m in SPACED.finditer(text_of(html))] for name, html in pages(bundled_sample).items()}
     assert {name: spaced for name, spaced in found.items() if spaced} == {}
     assert len(found) > 30
 
 
-def test_the_about_and_endpoints_pages_neither(sample):
+def test_the_about_and_endpoints_pages_neither(bundled_sample):
     about = (ROOT / "assets" / "about.md").read_text(encoding="utf-8")
     prose = re.sub(r"```.*?```|`[^`]*`", "‹code›", about, flags=re.S)
     assert [m.group(0) for m in SPACED.finditer(prose)] == []
@@ -79,6 +71,6 @@ def test_the_about_and_endpoints_pages_neither(sample):
     assert [m.group(0) for m in SPACED.finditer(re.sub(r"`[^`]*`", "‹code›", endpoints_page.summary()))] == []
 
 
-def test_no_cause_is_shown_by_its_masked_line(sample):
-    shown = {name: MASKED.findall(str(html)) for name, html in pages(sample).items()}
+def test_no_cause_is_shown_by_its_masked_line(bundled_sample):
+    shown = {name: MASKED.findall(str(html)) for name, html in pages(bundled_sample).items()}
     assert {name: masks for name, masks in shown.items() if masks} == {}

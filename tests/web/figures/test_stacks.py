@@ -12,16 +12,11 @@ import pytest
 from components.sources.dataset import load
 from components.web.figures import stacks as charts
 from tests.helpers import ROOT, contrast, row, write
-from tests.queries.chart_runs import NEW, OLD, chart_snapshot
+from tests.queries.chart_runs import NEW, OLD
 
 
-@pytest.fixture
-def snap(tmp_path):
-    return chart_snapshot(tmp_path)
-
-
-def test_pass_rate_and_models_run_per_stack_oldest_first(snap):
-    fig = charts.trend_figure(snap)
+def test_pass_rate_and_models_run_per_stack_oldest_first(chart_snap):
+    fig = charts.trend_figure(chart_snap)
     bars, line = fig.data
     assert list(bars.y) == [3, 6]
     assert list(line.y) == pytest.approx([100 / 3, 400 / 6])
@@ -58,40 +53,44 @@ def test_every_series_colour_reads_on_the_light_page_and_the_dark_themes_blocks(
     assert len(set(charts.COLOURWAY)) == len(charts.COLOURWAY) >= 8  # the causes chart's 8 top causes, apart
 
 
-def test_results_by_organisation_most_models_first(snap):
-    new = snap.newest
-    fig = charts.org_figure(snap, new)
+def test_results_by_organisation_most_models_first(chart_snap):
+    new = chart_snap.newest
+    fig = charts.org_figure(chart_snap, new)
     assert fig.layout.barmode == "stack"
     assert {t.name for t in fig.data} == {"PASS", "FAIL", "other result"}
     assert "evil" in list(fig.data[0].y)
 
 
-def test_scatter_points_hold_every_run_with_figures(snap):
-    new = snap.newest
-    wall = charts.wall_figure(snap, new)
+def test_scatter_points_hold_every_run_with_figures(chart_snap):
+    new = chart_snap.newest
+    wall = charts.wall_figure(chart_snap, new)
     by_name = {t.name: t for t in wall.data}
     assert len(by_name["PASS"].x) == 4 and len(by_name["FAIL"].x) == 1
     passed = dict(zip((c[0] for c in by_name["PASS"].customdata), by_name["PASS"].y))
     assert passed["Qwen/a"] == pytest.approx(20.0)  # minutes
     xs = dict(zip((c[0] for c in by_name["PASS"].customdata), by_name["PASS"].x))
     assert 2 / 1.2 < xs["Qwen/a"] < 2 * 1.2  # spread sideways, but near its cores
-    memory = charts.memory_figure(snap, new)
+    memory = charts.memory_figure(chart_snap, new)
     capacity_line = memory.data[0]
     assert capacity_line.name == "capacity" and list(capacity_line.x) == [24.0, 48.0]
 
 
-def test_hover_text_is_escaped(snap):
-    new = snap.newest
-    for fig in (charts.wall_figure(snap, new), charts.memory_figure(snap, new), charts.org_figure(snap, new)):
+def test_hover_text_is_escaped(chart_snap):
+    new = chart_snap.newest
+    for fig in (
+        charts.wall_figure(chart_snap, new),
+        charts.memory_figure(chart_snap, new),
+        charts.org_figure(chart_snap, new),
+    ):
         text = fig.to_json()
         assert "<img" not in text and "onerror=alert(1)>" not in text
-    hover = [c for t in charts.wall_figure(snap, new).data for c in (t.customdata or [])]
+    hover = [c for t in charts.wall_figure(chart_snap, new).data for c in (t.customdata or [])]
     assert [c[0] for c in hover if c[0].startswith("evil")] == ["evil/&lt;img src=x onerror=alert(1)&gt;&amp;"]
 
 
-def test_figures_are_memoised_and_transparent(snap):
-    fig = charts.trend_figure(snap)
-    assert charts.trend_figure(snap) is fig
+def test_figures_are_memoised_and_transparent(chart_snap):
+    fig = charts.trend_figure(chart_snap)
+    assert charts.trend_figure(chart_snap) is fig
     assert fig.layout.paper_bgcolor == "rgba(0,0,0,0)" and fig.layout.plot_bgcolor == "rgba(0,0,0,0)"
 
 

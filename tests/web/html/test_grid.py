@@ -40,12 +40,12 @@ def painted(content: str) -> dict[str, dict]:
 
 
 @pytest.fixture
-def made(tmp_path):
+def grid_data(tmp_path):
     return four_stacks(tmp_path)
 
 
-def test_the_painted_grid_is_the_api_answer_cell_by_cell(made):
-    snapshot, records = made
+def test_the_painted_grid_is_the_api_answer_cell_by_cell(grid_data):
+    snapshot, records = grid_data
     answer = grid(snapshot, records)
     shown = painted(str(grid_page(answer, GridView(), ["transformers"], ["text-generation"])))
     assert list(shown) == [r["architecture"] for r in answer["rows"]]
@@ -64,8 +64,8 @@ def test_the_painted_grid_is_the_api_answer_cell_by_cell(made):
                     "neuronx_cc_b": STACKS[2][0], "library_version_b": STACKS[2][1]}  # fmt: skip
 
 
-def test_each_cell_links_the_models_view_of_its_architecture_on_its_stack(made):
-    snapshot, records = made
+def test_each_cell_links_the_models_view_of_its_architecture_on_its_stack(grid_data):
+    snapshot, records = grid_data
     answer = grid(snapshot, records)
     shown = painted(str(grid_page(answer, GridView(), ["transformers"], [])))
     moment = Moment(snapshot, empty_rankings("none"), records)
@@ -83,8 +83,8 @@ def test_each_cell_links_the_models_view_of_its_architecture_on_its_stack(made):
             assert links.build(state).startswith("architecture=")  # the link the page then shows keeps it
 
 
-def test_the_page_keeps_what_a_link_asks_and_falls_back_on_what_it_cannot_read(made):
-    snapshot, records = made
+def test_the_page_keeps_what_a_link_asks_and_falls_back_on_what_it_cannot_read(grid_data):
+    snapshot, records = grid_data
     moment = Moment(snapshot, empty_rankings("none"), records)
     view, content = page_for(moment, {"q": "gap", "sort": "regressed", "library": "nope", "task": "<b>"})
     assert view == GridView("transformers", "", "gap", "regressed")

@@ -30,7 +30,7 @@ async def echo(request: Request) -> JSONResponse:
 
 
 @pytest.fixture
-def client():
+def short_calls_http():
     names = {"search": argument_types.parameters(Endpoints.search)}
     app = Starlette(
         routes=[Route("/gradio_api/call/{name}", echo, methods=["POST"]), Route("/other", echo, methods=["POST"])],
@@ -39,8 +39,8 @@ def client():
     return TestClient(app)
 
 
-def test_a_short_call_reaches_the_endpoint_with_each_missing_value_marked(client):
-    answer = client.post("/gradio_api/call/search", json={"data": ["qwen"], "session_hash": "s"}).json()
+def test_a_short_call_reaches_the_endpoint_with_each_missing_value_marked(short_calls_http):
+    answer = short_calls_http.post("/gradio_api/call/search", json={"data": ["qwen"], "session_hash": "s"}).json()
     assert answer["body"]["data"] == ["qwen", {argument_types.MISSING: "view"}, {argument_types.MISSING: "task"}]
     assert answer["body"]["session_hash"] == "s" and int(answer["length"]) == len(json.dumps(answer["body"]))
 
@@ -55,8 +55,8 @@ def test_a_short_call_reaches_the_endpoint_with_each_missing_value_marked(client
         ("/gradio_api/call/search", [1, 2]),
     ],
 )
-def test_other_calls_pass_unchanged(client, path, body):
-    assert client.post(path, json=body).json()["body"] == body
+def test_other_calls_pass_unchanged(short_calls_http, path, body):
+    assert short_calls_http.post(path, json=body).json()["body"] == body
 
 
 def test_a_body_that_is_not_json_passes_unchanged():

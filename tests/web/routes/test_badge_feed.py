@@ -34,12 +34,12 @@ def snapshot(tmp_path):
 
 
 @pytest.fixture
-def http(snapshot):
+def feed_http(snapshot):
     return TestClient(Starlette(routes=badge_feed.routes(served(snapshot))))
 
 
-def test_badge_schema_for_pass_fail_and_untested(http):
-    answers = {m: http.get("/badge", params={"model": m}) for m in ("org/fixed", "org/regresses", "org/untested")}
+def test_badge_schema_for_pass_fail_and_untested(feed_http):
+    answers = {m: feed_http.get("/badge", params={"model": m}) for m in ("org/fixed", "org/regresses", "org/untested")}
     for answer in answers.values():
         assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
         max_age = int(answer.headers["cache-control"].split("max-age=")[1].split(",")[0])
@@ -52,27 +52,29 @@ def test_badge_schema_for_pass_fail_and_untested(http):
     assert answers["org/regresses"].json()["color"] == "red"
     assert answers["org/untested"].json()["message"].startswith("not tested")
     assert answers["org/untested"].json()["color"] == "lightgrey"
-    assert http.get("/badge", params={"model": "org/excluded"}).json()["color"] == "lightgrey"
+    assert feed_http.get("/badge", params={"model": "org/excluded"}).json()["color"] == "lightgrey"
 
 
-def test_badge_pinned_to_a_stack(http):
+def test_badge_pinned_to_a_stack(feed_http):
     old = {"model": "org/regresses", "neuronx_cc": OLD_CC, "transformers": "4.50.0"}
-    assert http.get("/badge", params=old).json()["message"] == "PASS · neuronx-cc 2.9.1.0"
-    assert http.get("/badge", params={"model": "org/regresses", "neuronx_cc": "2.9.1.0"}).json()["color"] == "green"
+    assert feed_http.get("/badge", params=old).json()["message"] == "PASS · neuronx-cc 2.9.1.0"
+    assert (
+        feed_http.get("/badge", params={"model": "org/regresses", "neuronx_cc": "2.9.1.0"}).json()["color"] == "green"
+    )
     library = {"model": "org/regresses", "library": "transformers", "library_version": "4.50.0"}
-    assert http.get("/badge", params=library).json()["color"] == "green"
-    unknown = http.get("/badge", params={"model": "org/regresses", "neuronx_cc": "2.99.0"}).json()
+    assert feed_http.get("/badge", params=library).json()["color"] == "green"
+    unknown = feed_http.get("/badge", params={"model": "org/regresses", "neuronx_cc": "2.99.0"}).json()
     assert unknown["message"] == "unknown stack" and unknown["color"] == "lightgrey"
 
 
 @pytest.mark.parametrize("params", [{}, {"model": ""}, {"model": "a/b/c"}, {"model": "<script>alert(1)</script>"}])
-def test_badge_refuses_a_malformed_id(http, params):
-    answer = http.get("/badge", params=params)
+def test_badge_refuses_a_malformed_id(feed_http, params):
+    answer = feed_http.get("/badge", params=params)
     assert answer.status_code == 400 and "Hub model id" in answer.json()["error"]
 
 
-def test_the_feed_parses_without_complaint_and_holds_the_regression(http):
-    answer = http.get("/feed.atom")
+def test_the_feed_parses_without_complaint_and_holds_the_regression(feed_http):
+    answer = feed_http.get("/feed.atom")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("application/atom+xml")
     parsed = feedparser.parse(answer.content)
     assert not parsed.bozo, parsed.get("bozo_exception")
@@ -85,33 +87,33 @@ def test_the_feed_parses_without_complaint_and_holds_the_regression(http):
     assert [e.title.split()[0] for e in parsed.entries] == ["org/regresses", "org/fixed"]  # newest first
 
 
-def test_feed_ids_are_unique_and_stable_and_unchanged_models_have_none(http):
-    first, second = (feedparser.parse(http.get("/feed.atom").content) for _ in range(2))
+def test_feed_ids_are_unique_and_stable_and_unchanged_models_have_none(feed_http):
+    first, second = (feedparser.parse(feed_http.get("/feed.atom").content) for _ in range(2))
     ids = [e.id for e in first.entries]
     assert len(ids) == len(set(ids)) and ids == [e.id for e in second.entries]
     assert not any("org/steady" in e.title or "org/steady" in unquote(e.id) for e in first.entries)
 
 
-def test_a_models_own_feed_holds_only_that_model(http):
-    parsed = feedparser.parse(http.get("/feed.atom", params={"model": "org/fixed"}).content)
+def test_a_models_own_feed_holds_only_that_model(feed_http):
+    parsed = feedparser.parse(feed_http.get("/feed.atom", params={"model": "org/fixed"}).content)
     assert not parsed.bozo and [e.title.split()[0] for e in parsed.entries] == ["org/fixed"]
-    assert not feedparser.parse(http.get("/feed.atom", params={"model": "org/steady"}).content).entries
-    assert http.get("/feed.atom", params={"model": "a/b/c"}).status_code == 400
-    everyone = feedparser.parse(http.get("/feed.atom").content)
-    assert [e.id for e in feedparser.parse(http.get("/feed.atom?model=").content).entries] == [
+    assert not feedparser.parse(feed_http.get("/feed.atom", params={"model": "org/steady"}).content).entries
+    assert feed_http.get("/feed.atom", params={"model": "a/b/c"}).status_code == 400
+    everyone = feedparser.parse(feed_http.get("/feed.atom").content)
+    assert [e.id for e in feedparser.parse(feed_http.get("/feed.atom?model=").content).entries] == [
         e.id for e in everyone.entries
     ]
 
 
-def test_links_never_follow_a_forwarding_header(http):
+def test_links_never_follow_a_forwarding_header(feed_http):
     """Nothing validates X-Forwarded-Host or -Proto: the links come from the Host the server checked."""
     headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example, inner.local"}
-    parsed = feedparser.parse(http.get("/feed.atom", headers=headers).content)
+    parsed = feedparser.parse(feed_http.get("/feed.atom", headers=headers).content)
     assert parsed.entries and all(e.link.startswith("http://testserver/?") for e in parsed.entries)
     hostile = {"Host": 'evil"><script>'}
-    parsed = feedparser.parse(http.get("/feed.atom", headers=hostile).content)
+    parsed = feedparser.parse(feed_http.get("/feed.atom", headers=hostile).content)
     assert all(e.link.startswith("http://localhost/?") for e in parsed.entries)
-    assert http.get("/badge?model=" + "x" * 3000).status_code == 414
+    assert feed_http.get("/badge?model=" + "x" * 3000).status_code == 414
 
 
 def test_the_badge_markdown_links_the_badge_and_the_model():
@@ -187,17 +189,17 @@ def test_an_untested_models_panel_offers_to_ask_for_a_test(tab):
     assert 'data-copy="request-test-text"' in details
 
 
-def test_off_a_space_feed_links_come_from_the_origin_and_the_answer_varies_on_it(http, monkeypatch):
+def test_off_a_space_feed_links_come_from_the_origin_and_the_answer_varies_on_it(feed_http, monkeypatch):
     monkeypatch.delenv("SPACE_HOST", raising=False)
-    answer = http.get("/feed.atom", headers={"Host": "evil.example"})
+    answer = feed_http.get("/feed.atom", headers={"Host": "evil.example"})
     assert all(e.link.startswith("http://evil.example/?") for e in feedparser.parse(answer.content).entries)
     assert answer.headers["vary"] == "Host, X-Forwarded-Proto"  # the scheme: a trusted proxy's header
 
 
-def test_on_a_space_feed_links_come_from_space_host_whatever_the_headers_say(http, monkeypatch):
+def test_on_a_space_feed_links_come_from_space_host_whatever_the_headers_say(feed_http, monkeypatch):
     monkeypatch.setenv("SPACE_HOST", "owner-space.hf.space")
     headers = {"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
-    answer = http.get("/feed.atom", headers=headers)
+    answer = feed_http.get("/feed.atom", headers=headers)
     entries = feedparser.parse(answer.content).entries
     assert entries and all(e.link.startswith("https://owner-space.hf.space/?") for e in entries)
     assert "vary" not in answer.headers and answer.headers["cache-control"].startswith("public")
@@ -213,13 +215,13 @@ def opened_without_a_model(tab):
     "address",
     ["https://huggingface.co/org/fixed", "https://huggingface.co/org/fixed/tree/main?x=1#y", "hf.co/org/fixed"],
 )
-def test_a_hub_address_is_the_models_id_in_the_badge_and_the_feed(http, address):
-    assert http.get("/badge", params={"model": address}).json()["message"] == "PASS · neuronx-cc 2.28.7631.0"
-    parsed = feedparser.parse(http.get("/feed.atom", params={"model": address}).content)
+def test_a_hub_address_is_the_models_id_in_the_badge_and_the_feed(feed_http, address):
+    assert feed_http.get("/badge", params={"model": address}).json()["message"] == "PASS · neuronx-cc 2.28.7631.0"
+    parsed = feedparser.parse(feed_http.get("/feed.atom", params={"model": address}).content)
     assert [e.title.split()[0] for e in parsed.entries] == ["org/fixed"]
 
 
-def test_a_spaces_or_datasets_address_is_refused_by_the_badge_and_the_feed(http):
+def test_a_spaces_or_datasets_address_is_refused_by_the_badge_and_the_feed(feed_http):
     for address in ("https://huggingface.co/spaces/org/fixed", "huggingface.co/datasets/org/fixed"):
-        assert http.get("/badge", params={"model": address}).status_code == 400
-        assert http.get("/feed.atom", params={"model": address}).status_code == 400
+        assert feed_http.get("/badge", params={"model": address}).status_code == 400
+        assert feed_http.get("/feed.atom", params={"model": address}).status_code == 400

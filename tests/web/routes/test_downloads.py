@@ -16,13 +16,13 @@ from tests.helpers import NEW_CC, served
 
 
 @pytest.fixture
-def http(world):
+def downloads_http(world):
     snapshot, rankings = world
     return TestClient(Starlette(routes=downloads.routes(served(snapshot, rankings))))
 
 
-def test_a_link_downloads_every_matching_row(http, world):
-    answer = http.get("/export/csv", params={"q": "qwen", "neuronx_cc": NEW_CC, "transformers": "4.57.1"})
+def test_a_link_downloads_every_matching_row(downloads_http, world):
+    answer = downloads_http.get("/export/csv", params={"q": "qwen", "neuronx_cc": NEW_CC, "transformers": "4.57.1"})
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
     assert (
         answer.headers["content-disposition"]
@@ -31,16 +31,23 @@ def test_a_link_downloads_every_matching_row(http, world):
     frame = pd.read_csv(io.StringIO(answer.text))
     assert list(frame["model_id"]) == ["Qwen/Qwen3-0.6B"] and set(frame["library_version"]) == {"4.57.1"}
     parquet = pq.read_table(
-        io.BytesIO(http.get("/export/parquet", params={"view": "trending", "task": "text-generation"}).content)
+        io.BytesIO(
+            downloads_http.get("/export/parquet", params={"view": "trending", "task": "text-generation"}).content
+        )
     )
     assert parquet.num_rows == len(views.select(*world, views.normalise(view="trending", task="text-generation")).frame)
 
 
-def test_hostile_text_stays_data_and_odd_requests_get_a_clear_no(http):
-    answer = http.get("/export/csv", params={"q": "<img src=x onerror=alert(1)>", "view": "%00", "task": "../../"})
+def test_hostile_text_stays_data_and_odd_requests_get_a_clear_no(downloads_http):
+    answer = downloads_http.get(
+        "/export/csv", params={"q": "<img src=x onerror=alert(1)>", "view": "%00", "task": "../../"}
+    )
     assert answer.status_code == 200  # an empty view, with its header row
-    assert http.get("/export/exe").status_code == 404 and "csv, parquet" in http.get("/export/exe").text
-    assert http.get("/export/csv?q=" + "x" * 5000).status_code == 414
+    assert (
+        downloads_http.get("/export/exe").status_code == 404
+        and "csv, parquet" in downloads_http.get("/export/exe").text
+    )
+    assert downloads_http.get("/export/csv?q=" + "x" * 5000).status_code == 414
 
 
 def test_the_page_links_name_the_filters_shown(world):

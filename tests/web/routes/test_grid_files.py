@@ -22,39 +22,39 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 
 
 @pytest.fixture
-def made(tmp_path):
+def grid_data(tmp_path):
     return four_stacks(tmp_path)
 
 
 @pytest.fixture
-def http(made):
-    snapshot, records = made
+def grid_http(grid_data):
+    snapshot, records = grid_data
     store = RecordsStore(records, live=False)
     store.begin()
     sources = served(snapshot, records=store)
     return TestClient(Starlette(routes=[*downloads.routes(sources), *grid_feed.routes(sources)]))
 
 
-def test_the_grid_downloads_as_csv_and_parquet_one_row_per_architecture_and_stack(http, made):
-    answer = http.get("/export/csv", params={"page": "grid", "task": TG})
+def test_the_grid_downloads_as_csv_and_parquet_one_row_per_architecture_and_stack(grid_http, grid_data):
+    answer = grid_http.get("/export/csv", params={"page": "grid", "task": TG})
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
     assert (
         'filename="torch-neuronx-support_grid_transformers_text-generation.csv"'
         in answer.headers["content-disposition"]
     )
     frame = pd.read_csv(io.StringIO(answer.text), dtype=str, keep_default_na=False)
-    expected = grid(*made, task=TG)
+    expected = grid(*grid_data, task=TG)
     assert len(frame) == len(expected["rows"]) * len(STACKS)
     gap = frame[frame["architecture"] == "GapForCausalLM"]
     assert list(gap["status"]) == ["partial", "fail", "fail", "fail"] and list(gap["regressed"]) == ["0", "0", "1", "0"]
     assert set(gap["regressed_since_neuronx_cc"]) == {STACKS[2][0]} and set(gap["works_since_neuronx_cc"]) == {""}
-    table = pq.read_table(io.BytesIO(http.get("/export/parquet", params={"page": "grid"}).content))
-    assert table.num_rows == len(grid(*made)["rows"]) * len(STACKS)
+    table = pq.read_table(io.BytesIO(grid_http.get("/export/parquet", params={"page": "grid"}).content))
+    assert table.num_rows == len(grid(*grid_data)["rows"]) * len(STACKS)
     assert table.schema.field("passed").type == "int64"
 
 
-def test_the_feed_has_an_entry_per_architecture_that_starts_working_or_regresses(http):
-    answer = http.get("/grid.atom")
+def test_the_feed_has_an_entry_per_architecture_that_starts_working_or_regresses(grid_http):
+    answer = grid_http.get("/grid.atom")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("application/atom+xml")
     entries = ET.fromstring(answer.content).findall(f"{ATOM}entry")
     found = {(e.find(f"{ATOM}category").get("term"), e.find(f"{ATOM}title").text.split()[0]) for e in entries}
@@ -63,23 +63,23 @@ def test_the_feed_has_an_entry_per_architecture_that_starts_working_or_regresses
     assert found == {("regressed", "GapForCausalLM"), ("regressed", "FixedForCausalLM"), ("works", "FixedForCausalLM")}
     ids = [e.find(f"{ATOM}id").text for e in entries]
     assert len(set(ids)) == len(ids) and ids == [
-        e.find(f"{ATOM}id").text for e in ET.fromstring(http.get("/grid.atom").content).findall(f"{ATOM}entry")
+        e.find(f"{ATOM}id").text for e in ET.fromstring(grid_http.get("/grid.atom").content).findall(f"{ATOM}entry")
     ]
     link = entries[0].find(f"{ATOM}link").get("href")
     assert link.startswith("http://testserver/?architecture=")
 
 
-def test_a_repeat_of_the_grid_route_sends_the_kept_json_of_the_kept_answer(made):
+def test_a_repeat_of_the_grid_route_sends_the_kept_json_of_the_kept_answer(grid_data):
     from components.web.routes import api_v1
 
-    snapshot, records = made
+    snapshot, records = grid_data
     store = RecordsStore(records, live=False)
     store.begin()
-    http = TestClient(Starlette(routes=api_v1.routes(served(snapshot, records=store))))
-    first, again = http.get("/api/v1/grid"), http.get("/api/v1/grid")
+    grid_http = TestClient(Starlette(routes=api_v1.routes(served(snapshot, records=store))))
+    first, again = grid_http.get("/api/v1/grid"), grid_http.get("/api/v1/grid")
     assert first.content == again.content and first.headers["etag"] == again.headers["etag"]
     kept, body = api_v1._last_kept
     assert kept is grid(snapshot, records) and body == first.content
-    other = http.get("/api/v1/grid", params={"task": TG})  # another answer: encoded for itself
+    other = grid_http.get("/api/v1/grid", params={"task": TG})  # another answer: encoded for itself
     assert other.json() == grid(snapshot, records, task=TG) and other.content != first.content
-    assert http.get("/api/v1/grid", headers={"If-None-Match": first.headers["etag"]}).status_code == 304
+    assert grid_http.get("/api/v1/grid", headers={"If-None-Match": first.headers["etag"]}).status_code == 304

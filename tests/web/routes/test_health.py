@@ -31,7 +31,7 @@ def sample_sources() -> Sources:
 
 
 @pytest.fixture(scope="module")
-def client():
+def replica_app():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("REPLICA", REPLICA)
         patch.delenv("METRICS", raising=False)
@@ -39,8 +39,8 @@ def client():
         sources.begin()
         sources.start()
         app = mount.build(the_app.build(sources), sources, host="127.0.0.1", port=7860)
-        with TestClient(app) as client:
-            yield client
+        with TestClient(app) as replica_app:
+            yield replica_app
         sources.stop()
 
 
@@ -56,39 +56,39 @@ def samples(text: str, name: str) -> dict[tuple[tuple[str, str], ...], float]:
     }
 
 
-def test_the_probes_answer_and_say_the_data_is_served(client):
-    assert client.get("/healthz").json() == {"status": "ok"}
-    ready = client.get("/readyz")
+def test_the_probes_answer_and_say_the_data_is_served(replica_app):
+    assert replica_app.get("/healthz").json() == {"status": "ok"}
+    ready = replica_app.get("/readyz")
     assert ready.status_code == 200 and ready.json() == {"ready": True, "dataset": "sample"}
     assert ready.headers["cache-control"] == "no-store"
 
 
 def test_not_ready_until_the_sources_serve():
     sources = sample_sources()  # not begun: nothing served yet
-    with TestClient(Starlette(routes=health.routes(sources, None))) as client:
-        assert client.get("/readyz").status_code == 503
-        assert client.get("/healthz").status_code == 200  # alive all the same
-        assert client.get("/metrics").status_code == 404  # no metrics given: not served
+    with TestClient(Starlette(routes=health.routes(sources, None))) as replica_app:
+        assert replica_app.get("/readyz").status_code == 503
+        assert replica_app.get("/healthz").status_code == 200  # alive all the same
+        assert replica_app.get("/metrics").status_code == 404  # no metrics given: not served
         sources.begin()
-        assert client.get("/readyz").status_code == 200
+        assert replica_app.get("/readyz").status_code == 200
     sources.stop()
 
 
-def test_every_answer_names_its_replica(client):
+def test_every_answer_names_its_replica(replica_app):
     for path in ("/healthz", "/", "/api/v1/stacks", "/no/such/page", "/config"):
-        assert client.get(path).headers["x-replica"] == REPLICA
+        assert replica_app.get(path).headers["x-replica"] == REPLICA
 
 
-def test_requests_are_counted_by_route_template_never_by_path(client):
-    before = samples(client.get("/metrics").text, "http_requests_total")
+def test_requests_are_counted_by_route_template_never_by_path(replica_app):
+    before = samples(replica_app.get("/metrics").text, "http_requests_total")
     made_up = ["org/made-up-model-1", "org/made-up-model-2"]
     for model in made_up:
-        assert client.get("/api/v1/lookup", params={"model": model}).status_code in (200, 404)
-        client.get(f"/no/such/{model}")
-    client.get("/", params={"model": made_up[0]})
-    assert client.get("/config").status_code == 200  # one of Gradio's routes, inside its mounted app
-    assert client.get("/gradio_api/info").status_code == 200  # and one of its API's, in a router FastAPI included
-    text = client.get("/metrics").text
+        assert replica_app.get("/api/v1/lookup", params={"model": model}).status_code in (200, 404)
+        replica_app.get(f"/no/such/{model}")
+    replica_app.get("/", params={"model": made_up[0]})
+    assert replica_app.get("/config").status_code == 200  # one of Gradio's routes, inside its mounted app
+    assert replica_app.get("/gradio_api/info").status_code == 200  # and one of its API's, in a router FastAPI included
+    text = replica_app.get("/metrics").text
     assert not any(model in text for model in made_up) and "/no/such" not in text
     after = samples(text, "http_requests_total")
 
@@ -105,8 +105,8 @@ def test_requests_are_counted_by_route_template_never_by_path(client):
     assert latency[(("route", "/api/v1/lookup"),)] >= 2
 
 
-def test_what_is_read_when_scraped(client):
-    text = client.get("/metrics").text
+def test_what_is_read_when_scraped(replica_app):
+    text = replica_app.get("/metrics").text
     ages = samples(text, "app_data_age_seconds")
     assert {labels[0][1] for labels in ages} == {"dataset", "rankings", "records"}
     assert all(age >= 0 for age in ages.values())
@@ -134,9 +134,9 @@ def test_probes_and_scrapes_are_not_logged():
     assert sum(isinstance(f, health.QuietProbes) for f in logging.getLogger("uvicorn.access").filters) == 1
 
 
-def test_gradios_app_id_is_the_releases(client):
+def test_gradios_app_id_is_the_releases(replica_app):
 
-    assert client.get("/gradio_api/app_id").json()["app_id"] == mount.app_id()
+    assert replica_app.get("/gradio_api/app_id").json()["app_id"] == mount.app_id()
 
 
 def test_a_paths_route_template_is_found_once_and_what_is_kept_is_bounded(monkeypatch):

@@ -15,7 +15,7 @@ from tests.helpers import ROOT, served
 
 
 @pytest.fixture(scope="module")
-def sources():
+def bundled_sources():
     rankings = resolve_rankings(str(ROOT / "data" / "rankings_snapshot.json"))
     records = resolve_records(str(ROOT / "data" / "models_snapshot.json"))
     for store in (rankings, records):
@@ -31,17 +31,17 @@ def drawn(now, stack) -> dict:
     }
 
 
-def test_opening_picks_the_newest_stack_and_draws_it(sources):
-    now = sources.now()
-    answer = ArchitecturesPage(sources).on_open()
+def test_opening_picks_the_newest_stack_and_draws_it(bundled_sources):
+    now = bundled_sources.now()
+    answer = ArchitecturesPage(bundled_sources).on_open()
     newest = now.snapshot.picker_stack(None)
     assert newest is not None and answer["stack"]["value"] == newest.picker_value
     assert answer["stack"]["choices"] and {k: answer[k] for k in ("headline", "table")} == drawn(now, newest)
     assert 'id="arch-table"' in answer["table"]
 
 
-def test_a_picker_change_redraws_for_the_stack_picked(sources):
-    now = sources.now()
+def test_a_picker_change_redraws_for_the_stack_picked(bundled_sources):
+    now = bundled_sources.now()
     older = now.snapshot.stacks[-1]
     assert older != now.snapshot.picker_stack(None)
-    assert ArchitecturesPage(sources).on_stack(older.picker_value) == drawn(now, older)
+    assert ArchitecturesPage(bundled_sources).on_stack(older.picker_value) == drawn(now, older)

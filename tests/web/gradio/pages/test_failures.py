@@ -7,24 +7,17 @@ import re
 from types import SimpleNamespace
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
-
 from components.domain.stacks import STACK_KEY
 from components.queries import views
 from components.web.gradio.pages import failures as failures_tab
 from components.web.gradio.pages.models import ModelsPage
 from components.web.gradio.pages.wiring import ADDRESS_JS
 from tests.helpers import served
-from tests.web.failing import NEW, failing_snapshot
+from tests.web.failing import NEW
 
 
-@pytest.fixture
-def snap(tmp_path):
-    return failing_snapshot(tmp_path)
-
-
-def test_the_models_page_shows_the_cause_in_the_panel(snap):
-    sources = served(snap)
+def test_the_models_page_shows_the_cause_in_the_panel(failing_snap):
+    sources = served(failing_snap)
     tab = ModelsPage(sources)
     query = views.Query(neuronx_cc=NEW, library_version="4.57.1")
     # under the commands, with the error it explains
@@ -32,8 +25,8 @@ def test_the_models_page_shows_the_cause_in_the_panel(snap):
     assert 'id="cause"' not in tab._panel(sources.now(), "a/passes", query)[1]["facts"]["value"]
 
 
-def test_the_failures_page_opens_on_the_stack_its_address_names(snap):
-    tab = failures_tab.FailuresPage(served(snap))
+def test_the_failures_page_opens_on_the_stack_its_address_names(failing_snap):
+    tab = failures_tab.FailuresPage(served(failing_snap))
     request = SimpleNamespace(query_params={"neuronx_cc": "2.26.9117.0", "transformers": "4.57.1"})
     answer = tab.on_open(request, stack=None)
     assert answer["stack"]["value"].startswith("neuronx_cc=2.26.9117.0")
@@ -44,9 +37,9 @@ def test_the_failures_page_opens_on_the_stack_its_address_names(snap):
     assert answer["stack"]["value"].startswith("neuronx_cc=2.28.7631.0")
 
 
-def test_the_failures_pages_link_follows_its_picker_and_keeps_an_opened_cause(snap):
-    tab = failures_tab.FailuresPage(served(snap))
-    older = [s for s in snap.stacks if s.neuronx_cc.startswith("2.26.9117.0")][0]
+def test_the_failures_pages_link_follows_its_picker_and_keeps_an_opened_cause(failing_snap):
+    tab = failures_tab.FailuresPage(served(failing_snap))
+    older = [s for s in failing_snap.stacks if s.neuronx_cc.startswith("2.26.9117.0")][0]
     answer = tab.on_stack(older.picker_value)
     query = view_query(answer["result"])
     assert parse_qs(urlsplit(query).query) == {k: [v] for k, v in older.as_dict().items() if k in STACK_KEY}

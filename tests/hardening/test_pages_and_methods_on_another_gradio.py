@@ -1,4 +1,4 @@
-"""Round four's bounds on pages and methods (test_poisoned_page.py, test_methods.py) run on the app started with
+"""The bounds on pages and methods (test_poisoned_page.py, test_methods.py) run on the app started with
 Gradio reporting a release no patch was written for: they are the app's own code, so they hold all the same."""
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from tests.helpers import SAMPLE_ARGS, Server
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
+def sample_app(tmp_path_factory):
+    """Here the sample app runs on another Gradio: the tests imported above ask for `sample_app` by name."""
     env = {"PYTHONPATH": another_gradio(tmp_path_factory, "site"), "WEBHOOK_SECRET": SECRET}
     server = Server(*SAMPLE_ARGS, env=env, log=tmp_path_factory.mktemp("log") / "app.log").wait()
     yield server
@@ -32,11 +33,11 @@ def app(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def http(app):
-    with httpx.Client(base_url=app.url, timeout=60) as client:
+def methods_http(sample_app):
+    with httpx.Client(base_url=sample_app.url, timeout=60) as client:
         yield client
 
 
-def test_it_runs_on_another_gradio(app, http):
-    assert http.get("/gradio_api/info").status_code == 200
-    assert "this is 6.99.0" in Path(app.log.name).read_text()  # each patch stood down, naming the release
+def test_it_runs_on_another_gradio(sample_app, methods_http):
+    assert methods_http.get("/gradio_api/info").status_code == 200
+    assert "this is 6.99.0" in Path(sample_app.log.name).read_text()  # each patch stood down, naming the release
