@@ -23,11 +23,13 @@ DEPLOY = ROOT / "deploy"
 
 
 def readme_command() -> tuple[str, str]:
-    """The README's one command to run the app: its install part and its run part."""
-    block = re.search(r"## Run it\s+```bash\n(.+?)\n```", (ROOT / "README.md").read_text(), re.S)
+    """The README's one command to run the app: its install part and its run part (the virtual environment it
+    makes first is the image's own Python, so the image has no need of one)."""
+    block = re.search(r"## Run it\n[^#]*?```bash\n(.+?)\n```", (ROOT / "README.md").read_text(), re.S)
     assert block is not None
-    install, run = (part.strip() for part in block.group(1).strip().split("&&"))
-    return install, run
+    parts = [part.strip() for part in block.group(1).strip().split("&&")]
+    (install,) = [part for part in parts if part.startswith("pip install")]
+    return install, parts[-1]
 
 
 def dockerfile_instructions() -> list[tuple[str, str]]:

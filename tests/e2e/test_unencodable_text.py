@@ -50,7 +50,7 @@ def test_gradios_queue_refuses_it_in_words(raw_http):
 
 def fn_index(http: httpx.Client) -> int:
     """The index of the /search endpoint among the page's events, from the config every page fetches."""
-    config = raw_http.get("/config").json()
+    config = http.get("/config").json()
     return next(d["id"] for d in config["dependencies"] if d.get("api_name") == "search")
 
 

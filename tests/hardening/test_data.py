@@ -104,7 +104,7 @@ def test_a_megabyte_error_opens_in_the_details(broken, page: Page):
     server, _, _ = broken
     started = time.monotonic()
     page.goto(server.url + "/?model=odd/megabyte-error")
-    summary = page.locator("#details-summary details.error summary")
+    summary = page.locator("#details-body details.error summary")  # below the commands
     expect(summary).to_contain_text("RuntimeError: the end", timeout=TIMEOUT)
     expect(summary).to_contain_text("150002 lines")
     assert time.monotonic() - started < 15

@@ -87,22 +87,22 @@ def shareable(answer) -> bool:
 
 
 @pytest.mark.parametrize("path", ANSWERS)
-def test_a_kept_answer_names_in_vary_each_request_header_it_was_shaped_by(client, monkeypatch, path):
+def test_a_kept_answer_names_in_vary_each_request_header_it_was_shaped_by(in_process_app, monkeypatch, path):
     """Issue 61: the page's Vary named `Host` but not the scheme, so one request a trusted proxy forwarded with
     `X-Forwarded-Proto: https` filled a shared cache with https links for every later visitor. Off a Space, an
     answer a shared cache may keep whose bytes change with the scheme, the host or the encoding names that header
     (the scheme's: `X-Forwarded-Proto`, as uvicorn reads it); the pages and feeds do change with the first two."""
     monkeypatch.delenv("SPACE_HOST", raising=False)
     plain = {"Accept-Encoding": "identity"}
-    answer = client.get(path, headers=plain)
+    answer = in_process_app.get(path, headers=plain)
     assert answer.status_code == 200, answer.text[:200]
     if not shareable(answer):
         assert path not in SHAPED_BY_ORIGIN and path not in SHARED
         return
     others = {
-        "x-forwarded-proto": client.get("https://testserver" + path, headers=plain),
-        "host": client.get(path, headers={**plain, "Host": "other.example"}),
-        "accept-encoding": client.get(path, headers={"Accept-Encoding": "gzip"}),
+        "x-forwarded-proto": in_process_app.get("https://testserver" + path, headers=plain),
+        "host": in_process_app.get(path, headers={**plain, "Host": "other.example"}),
+        "accept-encoding": in_process_app.get(path, headers={"Accept-Encoding": "gzip"}),
     }
     named = varies(answer) if "vary" in answer.headers else set()
     shaped = {name for name, other in others.items() if other.content != answer.content}

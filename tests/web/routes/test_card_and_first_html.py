@@ -576,9 +576,11 @@ def test_a_page_gradio_sent_uncompressed_is_compressed_once_in_what_the_request_
     assert busy_answer.headers.get("content-encoding", "") == taken and str(busy.SHOWN) in busy_answer.text
 
 
-def test_a_hub_address_in_a_link_or_a_card_is_the_models_id(http):
-    _, head = first_html(http, "/?model=https%3A%2F%2Fhuggingface.co%2Forg%2Fpasses%2Ftree%2Fmain")
+def test_a_hub_address_in_a_link_or_a_card_is_the_models_id(card_http):
+    _, head = first_html(card_http, "/?model=https%3A%2F%2Fhuggingface.co%2Forg%2Fpasses%2Ftree%2Fmain")
     assert head.title == "org/passes: PASS on Trainium · torch-neuronx model support"
     assert head.one("og:url") == "http://testserver/?model=org%2Fpasses"
-    card = http.get("/card.png", params={"model": "hf.co/org/passes"})
-    assert card.status_code == 200 and card.content == http.get("/card.png", params={"model": "org/passes"}).content
+    card = card_http.get("/card.png", params={"model": "hf.co/org/passes"})
+    assert (
+        card.status_code == 200 and card.content == card_http.get("/card.png", params={"model": "org/passes"}).content
+    )
