@@ -5,6 +5,7 @@ error and its stack, or, before a model is opened, what the panel will hold.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import urlencode
 
 from markupsafe import Markup
 
@@ -14,6 +15,7 @@ from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
 from components.queries import formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer
 from components.runtime import settings
+from components.web.html.grid import row_id
 from components.web.html.markup import badge, code_block, join, model_link, nowrap
 
 # Beside the table, what a model's page holds (never empty boxes).
@@ -55,9 +57,17 @@ def head(answer: LookupAnswer) -> Markup:
     ]
     if answer.get("neuronx_cc"):
         out.append(lead(answer))
-    known = [v for v in (answer.get("task"), answer.get("architecture")) if v]
+    known: list[Markup | str] = [str(answer["task"])] if answer.get("task") else []
+    if answer.get("architecture"):  # its row of the support grid: the architecture on every stack of the library
+        architecture = str(answer["architecture"])
+        library = normalise_library(str(answer.get("library") or FIRST_LIBRARY))
+        known.append(
+            Markup(
+                '<a id="architecture-row" href="grid?{}#{}" title="{} on every stack: its row in the grid">{}</a>'
+            ).format(urlencode({"library": library}), row_id(architecture), architecture, architecture)
+        )
     if known:
-        out.append(Markup('<p class="model-kind">{}</p>').format(" · ".join(str(v) for v in known)))
+        out.append(Markup('<p class="model-kind">{}</p>').format(Markup(" · ").join(known)))
     if answer.get("tp") is not None:
         instance = answer.get("instance")
         out.append(

@@ -104,3 +104,21 @@ def test_a_hostile_architecture_name_is_text(tmp_path):
     records = Records({"evil/model-1B": ModelRecord("evil/model-1B", architecture=evil)}, "test")
     content = str(grid_page(grid(snapshot, records), GridView(text="img"), ["transformers"], []))
     assert "<img" not in content and "&lt;img src=x onerror=alert(1)&gt;ForCausalLM" in content
+
+
+def test_a_models_page_links_its_architectures_row_of_the_grid(grid_data):
+    from components.queries import details
+    from components.web.html import details as html_details
+
+    snapshot, records = grid_data
+    moment = Moment(snapshot, empty_rankings("none"), records)
+    answer = next(
+        a for a in (details.lookup(snapshot, m, "", "", records) for m in snapshot.model_ids) if a.get("architecture")
+    )
+    href = html.unescape(re.search(r'<a id="architecture-row" href="([^"]*)"', str(html_details.head(answer)))[1])
+    page, _, anchor = href.partition("#")
+    path, _, query = page.partition("?")
+    assert path == "grid" and anchor
+    _, content = page_for(moment, dict(parse_qsl(query)))
+    row = re.search(rf'<tr id="{re.escape(anchor)}"><th scope="row"><code>(.*?)</code>', str(content))
+    assert row and html.unescape(row[1]) == answer["architecture"]  # the row the link lands on is its architecture's
