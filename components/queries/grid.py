@@ -49,7 +49,7 @@ def library_asked(snapshot: Snapshot, value: object) -> str:
     return text
 
 
-def library_stacks(snapshot: Snapshot, library: str) -> list[Stack]:
+def stacks_of(snapshot: Snapshot, library: str) -> list[Stack]:
     """The stacks of `library`, oldest first: the app's own stack order reversed."""
     wanted = normalise_library(library) or FIRST_LIBRARY
     return [s for s in reversed(snapshot.stacks) if normalise_library(s.library) == wanted]
@@ -95,7 +95,7 @@ def _run_times(snapshot: Snapshot) -> np.ndarray:
 
 
 def _grid(snapshot: Snapshot, records: Records, library: str, task: str) -> GridAnswer:
-    stacks = library_stacks(snapshot, library)
+    stacks = stacks_of(snapshot, library)
     codes, stack_index, runs = _newest_runs(snapshot, stacks)
     ran = np.zeros(len(snapshot.model_ids), dtype=bool)  # numbered by counting, not `np.unique`: ~20× faster here
     ran[codes] = True

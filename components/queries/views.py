@@ -56,7 +56,7 @@ class Query:
 @dataclass(frozen=True)
 class ViewResult:
     """A view's answer: `stack` is the stack the query named (None when it named none), `stacks` the stacks its
-    rows are on (the one named, else each library's newest: `Snapshot.library_stacks`)."""
+    rows are on (the one named, else each library's newest: `Snapshot.newest_of_each_library`)."""
 
     stack: Stack | None
     frame: pd.DataFrame  # one row per model shown, in display order
@@ -183,7 +183,7 @@ def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Que
     named = names_stack(query.neuronx_cc, query.library_version)
     stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version) if named else None
     # naming no stack, a search covers every library: each one's newest stack (a FLUX model is found from `/`)
-    stacks = (stack,) if stack is not None else () if named else snapshot.library_stacks
+    stacks = (stack,) if stack is not None else () if named else snapshot.newest_of_each_library
     words = query_words(query.text)
     if query.view == SELECTED:
         frame = _selected(snapshot, rankings, records, stacks, words, query.task, query.text)

@@ -224,7 +224,7 @@ class Snapshot:
         return self.stacks[0] if self.stacks else None
 
     @property
-    def library_stacks(self) -> tuple[Stack, ...]:
+    def newest_of_each_library(self) -> tuple[Stack, ...]:
         """Each library's newest stack, Transformers first: what a search that names no stack covers."""
         newest: dict[str, Stack] = {}
         for s in self.stacks:
