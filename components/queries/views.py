@@ -1,12 +1,16 @@
-"""The three views and the search box: which models a person sees, in which order.
+"""The views and the search box: which models a person sees, in which order.
 
-`select()` is the one function behind the table, the `/search` endpoint and the exports.
+Each view is declared once, at the end (`View`, `REGISTRY`): its rows, its own order, its wording, the tasks it
+takes and the column it ranks by. Every other module asks it (`of(view_id)`) and never branches on a view's
+name (`tests/queries/test_view_registry.py` reads the code for such a branch). `select()` is the one function
+behind the table, the `/search` endpoint and the exports.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -23,9 +27,9 @@ from components.sources.rankings import TASKS, Rankings
 from components.sources.records import Records, empty_records, hub_address, hub_id
 from components.sources.snapshot import Snapshot, Stack, search_key
 
+# The views' ids, as links, /search, /api/v1 and the export files write them; each is declared in `REGISTRY`.
 SELECTED, TRENDING, DOWNLOADS = "selected", "trending", "downloads"
-VIEWS: tuple[str, ...] = (SELECTED, TRENDING, DOWNLOADS)
-VIEW_LABELS = {SELECTED: "Selected", TRENDING: "Trending", DOWNLOADS: "Downloads"}
+DEFAULT = SELECTED  # the view a link without `view=` opens (links leave it out)
 NO_RECORDS = empty_records()
 
 # The fields of a row and of a ranking, in the order the answers declare them (`answers.RowAnswer`).
@@ -45,7 +49,7 @@ class Query:
     """A normalised request: unknown values already replaced by defaults."""
 
     text: str = ""
-    view: str = SELECTED
+    view: str = DEFAULT
     task: str = ""
     neuronx_cc: str = ""
     library_version: str = ""
@@ -118,7 +122,7 @@ def _plain_values(column: pd.Series) -> list:
 
 def normalise(
     text: object = "",
-    view: object = SELECTED,
+    view: object = DEFAULT,
     task: object = "",
     neuronx_cc: object = "",
     library_version: object = "",
@@ -132,7 +136,7 @@ def normalise(
     words = " ".join(str(text or "").split())
     return Query(
         text=((hub_id(words) if hub_address(words) else None) or words)[:MAX_QUERY],
-        view=view_text if view_text in VIEWS else SELECTED,
+        view=view_text if view_text in VIEWS else DEFAULT,
         task=task_text if TASK_NAME.match(task_text) else "",
         neuronx_cc=str(neuronx_cc or "").strip()[:MAX_QUERY],
         library_version=str(library_version or "").strip()[:MAX_QUERY],
@@ -151,9 +155,9 @@ def matches(key: str, words: tuple[str, ...]) -> bool:
 
 
 def select(snapshot: Snapshot, rankings: Rankings, query: Query, records: Records | None = None) -> ViewResult:
-    """The rows of one view, filtered by search text and task, in display order: on the stack the query names,
-    else on each library's newest stack (Selected: their rows, a model once; Trending and Downloads: each
-    ranked model on its own stack).
+    """The rows of one view, filtered by search text and task, in display order (the view's `rows`): on the stack
+    the query names, else on each library's newest stack (Selected: their rows, a model once; Trending and
+    Downloads: each ranked model on its own stack).
     A model's task and architecture come from its Hub record (`records`), else from the rankings.
     Raises UnknownStack when the query names a stack that is not in the data."""
     records = records if records is not None else NO_RECORDS
@@ -171,7 +175,7 @@ def task_choices(snapshot: Snapshot, rankings: Rankings, records: Records | None
 
     def compute():
         tasks, *_ = _model_columns(snapshot, rankings, records)
-        ranked = [t for t in TASKS if any(rankings.ranked(t, r) for r in (TRENDING, DOWNLOADS))]
+        ranked = [t for t in TASKS if any(rankings.ranked(t, v.ranking) for v in REGISTRY if v.ranking)]
         return rankings, records, tuple(ranked + sorted({t for t in tasks if t} - set(ranked)))
 
     # once per snapshot, rankings and records: a link's answer asks several times, each a pass over every model
@@ -184,11 +188,8 @@ def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Que
     stack = snapshot.resolve_stack(query.neuronx_cc, query.library_version) if named else None
     # naming no stack, a search covers every library: each one's newest stack (a FLUX model is found from `/`)
     stacks = (stack,) if stack is not None else () if named else snapshot.newest_of_each_library
-    words = query_words(query.text)
-    if query.view == SELECTED:
-        frame = _selected(snapshot, rankings, records, stacks, words, query.task, query.text)
-    else:
-        frame = _ranked(snapshot, rankings, records, stack if named else None, words, query.task, query.view)
+    asked = Asked(snapshot, rankings, records, stack, stacks, query_words(query.text), query.task, query.text)
+    frame = of(query.view).rows(asked)
     keep, unknown = sizes.in_range(sizes.parameter_counts(frame["num_parameters"]), query.size)
     if query.size:
         frame = frame[keep].reset_index(drop=True)
@@ -248,7 +249,25 @@ def _model_columns(snapshot: Snapshot, rankings: Rankings, records: Records) -> 
     return tuple(columns)
 
 
-def _selected(snapshot, rankings, records, stacks, words, task, text) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Asked:
+    """What a view's rows are chosen from: the sources, the stack named (None: none) and the stacks the rows are on
+    (that one, else each library's newest), the search's words and text, and the task ("" for all)."""
+
+    snapshot: Snapshot
+    rankings: Rankings
+    records: Records
+    stack: Stack | None
+    stacks: tuple[Stack, ...]
+    words: tuple[str, ...]
+    task: str
+    text: str
+
+
+def _selected(asked: Asked) -> pd.DataFrame:
+    """The tested models: names whose words start as typed first, then the most downloaded, then by name."""
+    snapshot, rankings, records, stacks = asked.snapshot, asked.rankings, asked.records, asked.stacks
+    words, task, text = asked.words, asked.task, asked.text
     # Filter and order positions with arrays over models; build the frame only for what is shown.
     positions = _union_positions(snapshot, stacks) if stacks else np.empty(0, dtype=np.int64)
     codes = snapshot.model_code[positions]
@@ -276,24 +295,36 @@ def _selected(snapshot, rankings, records, stacks, words, task, text) -> pd.Data
 
 
 def view_tasks(snapshot: Snapshot, rankings: Rankings, records: Records | None, view: str) -> list[str]:
-    """The tasks `view` offers, "" (all tasks) first where it offers it. Selected offers every task a
-    tested model has; the Hub ranks one task at a time, so the ranked views offer the ranked tasks and
-    no "all tasks"."""
-    if view == SELECTED:
-        return ["", *task_choices(snapshot, rankings, records)]
-    return [t for t in TASKS if rankings.ranked(t, view)] or list(TASKS[:1])
+    """The tasks `view` offers (its `tasks`), "" (all tasks) first where it offers it."""
+    return of(view).tasks(of(view), snapshot, rankings, records if records is not None else NO_RECORDS)
 
 
-def ranked_task(rankings: Rankings, view: str, task: str = "") -> str:
-    """The task a ranked view shows: the Hub ranks one task at a time, so "" means the first task it
+def _any_task(view: View, snapshot: Snapshot, rankings: Rankings, records: Records) -> list[str]:
+    """Every task a tested model has, after "" (all tasks)."""
+    return ["", *task_choices(snapshot, rankings, records)]
+
+
+def _ranked_tasks(view: View, snapshot: Snapshot, rankings: Rankings, records: Records) -> list[str]:
+    """The tasks the view's ranking ranks: the Hub ranks one task at a time, so no "all tasks"."""
+    return [t for t in TASKS if rankings.ranked(t, view.ranking)] or list(TASKS[:1])
+
+
+def ranked_task(rankings: Rankings, ranking: str, task: str = "") -> str:
+    """The task a ranking shows: the Hub ranks one task at a time, so "" means the first task it
     ranks (text-generation)."""
-    return task or next((t for t in TASKS if rankings.ranked(t, view)), TASKS[0])
+    return task or next((t for t in TASKS if rankings.ranked(t, ranking)), TASKS[0])
 
 
-def _ranked(snapshot, rankings, records, stack, words, task, view) -> pd.DataFrame:
-    """A ranking's models on `stack`; with none named (None, data loaded), each on its own stack
+def _ranking(name: str) -> Callable[[Asked], pd.DataFrame]:
+    """The rows of the Hub's ranking `name`, in rank order (`_ranked`)."""
+    return lambda asked: _ranked(asked, name)
+
+
+def _ranked(asked: Asked, ranking: str) -> pd.DataFrame:
+    """A ranking's models on the stack named; with none named (data loaded), each on its own stack
     (`Snapshot.model_stack`), as its lookup answers."""
-    entries = list(rankings.ranked(ranked_task(rankings, view, task), view))
+    snapshot, rankings, records, stack, words = asked.snapshot, asked.rankings, asked.records, asked.stack, asked.words
+    entries = list(rankings.ranked(ranked_task(rankings, ranking, asked.task), ranking))
     if words:
         entries = [e for e in entries if matches(search_key(e.model_id), words)]
     ids = [snapshot.canonical_model_id(e.model_id) or e.model_id for e in entries]
@@ -334,3 +365,81 @@ def _whole_numbers(frame: pd.DataFrame) -> pd.DataFrame:
         if column in frame.columns:
             frame[column] = pd.array([None if v is None or pd.isna(v) else int(v) for v in frame[column]], "Int64")
     return frame
+
+
+def _ranked_note(result: ViewResult) -> str:
+    """Under the summary of a ranked view: the task shown, and why only one."""
+    return (
+        f"{of(result.query.view).label} shows {result.query.task} models: the Hub ranks one task at a time, "
+        "so pick another under Task."
+    )
+
+
+@dataclass(frozen=True)
+class View:
+    """One view of the Models table, declared once: what the picker, the links, the table, the summary, the
+    snippets, `/search`'s description and the export files say of it and do with it."""
+
+    id: str  # as links (`view=`), /search, /api/v1 and the export files write it
+    label: str  # the picker's word, and the summary's and the title's
+    lists: str  # what it lists, in which order: `/search`'s `view` description
+    rows: Callable[[Asked], pd.DataFrame]  # its rows, filtered by search words and task, in its own order
+    tasks: Callable[[View, Snapshot, Rankings, Records], list[str]]  # the tasks it takes ("" first: all tasks)
+    task_rule: str  # what its tasks are, and what "" means: `/search`'s `task` description
+    unnamed: str  # where its rows are when no stack is named, as a snippet's comment says it
+    unnamed_about: str  # the same for `/search`'s description, with what each row says
+    order: str  # the column (`ordering.COLUMNS` key) its own order follows, high to low; "" for none
+    figure: str = "downloads"  # the column it ranks by, the table's last (`ordering.COLUMNS` key)
+    search_reorders: bool = False  # a search puts the names that match best first: no column is then followed
+    ranking: str = ""  # the Hub ranking it shows (its rows carry the rank fields and show the rank); "" for none
+    note: Callable[[ViewResult], str] | None = None  # a line under the summary, in words
+    needs: str = ""  # what its rows depend on that the dataset lacks: a snippet then lists the ids shown
+
+
+REGISTRY: tuple[View, ...] = (
+    View(
+        SELECTED, "Selected", "the tested models, the most downloaded first (a search: the names that match best first)",
+        _selected, _any_task,
+        '"" means all tasks and a model whose task is unknown is listed under all tasks only',
+        "on each library's newest stack",
+        "each library's newest stack (every row says its library and stack; a model run with two libraries is "
+        "listed once, on its own stack)",
+        order="downloads", search_reorders=True,
+    ),
+    View(
+        TRENDING, "Trending", "the Hub's trending ranking, in rank order, tested or not", _ranking(TRENDING),
+        _ranked_tasks, 'the Hub ranks one task at a time, and "" means text-generation',
+        "each model on its own stack", "each ranked model on its own stack, as /lookup answers it",
+        order="trending", figure="trending", ranking=TRENDING, note=_ranked_note,
+        needs="the Hub's Trending ranking (not in the dataset; untested ranked models have no row)",
+    ),
+    View(
+        DOWNLOADS, "Downloads", "the Hub's downloads ranking, in rank order, tested or not", _ranking(DOWNLOADS),
+        _ranked_tasks, 'the Hub ranks one task at a time, and "" means text-generation',
+        "each model on its own stack", "each ranked model on its own stack, as /lookup answers it",
+        order="downloads", ranking=DOWNLOADS, note=_ranked_note,
+        needs="the Hub's Downloads ranking (not in the dataset; untested ranked models have no row)",
+    ),
+)  # fmt: skip
+_BY_ID = {v.id: v for v in REGISTRY}
+VIEWS: tuple[str, ...] = tuple(_BY_ID)  # the ids, in the picker's order (the default first)
+
+
+def of(view_id: str) -> View:
+    """The view `view_id` names; any other text (never from a checked query): the default view."""
+    return _BY_ID.get(view_id, _BY_ID[DEFAULT])
+
+
+def choices() -> list[tuple[str, str]]:
+    """(label, id) of every view, in the picker's order."""
+    return [(v.label, v.id) for v in REGISTRY]
+
+
+def grouped(words: Callable[[View], str]) -> list[tuple[str, str]]:
+    """(ids, text) for each distinct `words(view)`, in the registry's order, ids quoted and joined
+    (`"trending" and "downloads"`): how a description says once what several views share."""
+    texts: dict[str, list[str]] = {}
+    for v in REGISTRY:
+        texts.setdefault(words(v), []).append(f'"{v.id}"')
+    return [(" and ".join(ids) if len(ids) < 3 else ", ".join(ids[:-1]) + " and " + ids[-1], text)
+            for text, ids in texts.items()]  # fmt: skip

@@ -237,7 +237,7 @@ def test_the_compiler_picker_text_stops_before_its_arrow(page: Page, sample_app,
 def test_a_ranked_view_says_which_task_it_shows_and_why(page: Page, sample_app, view):
     open_at(page, sample_app.url + "/?q=qwen", WIDE)
     page.locator(f"#view input[value={view}]").check()
-    note = page.locator("#ranked-task")
+    note = page.locator("#view-note")
     expect(note).to_contain_text("text-generation", timeout=TIMEOUT)
     expect(note).to_contain_text("one task at a time")
     expect(page.locator("#task input")).to_have_value("text-generation")

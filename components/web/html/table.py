@@ -11,7 +11,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from components.domain.results import OTHER, generates_text
-from components.queries import formatting, ordering
+from components.queries import formatting, ordering, views
 from components.sources.snapshot import Stack
 from components.web.html.markup import badge, join
 
@@ -21,10 +21,9 @@ TABLE_HINT = Markup(
     "device (HBM) memory against the capacity of the cores used.</p>"
 )  # under the summary line, above the table
 
-# The last column is the figure a view orders by: the Hub's trending score in Trending, its downloads
-# elsewhere. One shape for every view keeps the columns where they are.
-_FIGURE = {"trending": ("Trending score", "trending")}
-_DOWNLOADS = ("Downloads", "downloads")
+# The last column is the figure a view ranks by (`views.View.figure`, a sort key): the Hub's trending score in
+# Trending, its downloads elsewhere. One shape for every view keeps the columns where they are.
+_FIGURES = {"downloads": "Downloads", "trending": "Trending score"}
 SIZE_HEADER = "Size (B)"
 # (header, sort key, a number: right-aligned on one line); the last column is the view's figure
 _COLUMNS = (
@@ -40,7 +39,7 @@ _ARIA_SORT = {False: "ascending", True: "descending"}
 
 def table_columns(view: str) -> tuple[str, ...]:
     """The table's headers in a view."""
-    return (*(header for header, _, _ in _COLUMNS), _FIGURE.get(view, _DOWNLOADS)[0])
+    return (*(header for header, _, _ in _COLUMNS), _FIGURES[views.of(view).figure])
 
 
 def billions(value: object) -> float | None:
@@ -74,8 +73,8 @@ def results_table(
     (painted in the first HTML, before any script): the same rows and cells without what only the script
     reads (the grid's roles, each row's model, index and selection), which keeps the first page light.
     `rows`: the frame's `live_rows`, made before (they do not depend on the model open)."""
-    figure_header, figure_key = _FIGURE.get(view, _DOWNLOADS)
-    columns = (*_COLUMNS, (figure_header, figure_key, True))
+    figure_key = views.of(view).figure
+    columns = (*_COLUMNS, (_FIGURES[figure_key], figure_key, True))
     headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param), live)
                    for label, key, numeric in columns)  # fmt: skip
     if not live:
@@ -106,8 +105,8 @@ def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], s
          live: bool = True) -> Markup:  # fmt: skip
     """One model's row: its link, result badge and figures; live rows carry what the table's script reads."""
     model_id = str(r["model_id"])
-    figure = ordering.COLUMNS[_FIGURE.get(view, _DOWNLOADS)[1]].field
-    rank = r.get("rank") if view != "selected" else None
+    figure = ordering.COLUMNS[views.of(view).figure].field
+    rank = r.get("rank") if views.of(view).ranking else None
     cell = Markup('<a class="model-link" href="./?{}">{}</a>').format(link(model_id, order.param), model_id)
     if not formatting.is_missing(rank):
         cell = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + cell
@@ -148,12 +147,9 @@ def _header(label: str, key: str, numeric: bool, shown_order: ordering.Order, qu
     ).format("num" if numeric else "text", aria, query, key, label, mark)
 
 
-def ranked_note(view_label: str, task: str) -> Markup:
-    """Under the summary in Trending and Downloads: the task shown, and why only one."""
-    return Markup(
-        '<p class="hint ranked-task" id="ranked-task">{} shows <b>{}</b> models: the Hub ranks one task at a '
-        "time, so pick another under <i>Task</i>.</p>"
-    ).format(view_label, task)
+def view_note(text: str) -> Markup:
+    """Under the summary: a view's own line (`views.View.note`), e.g. the task a ranked view shows, and why only one."""
+    return Markup('<p class="hint view-note" id="view-note">{}</p>').format(text)
 
 
 def size_note(left_out: int, size_label: str) -> Markup:

@@ -410,7 +410,7 @@ class ModelsPage:
                 scale=3, min_width=240, max_lines=1, autofocus=True,
             )  # fmt: skip
             view = gr.Radio(
-                [(views.VIEW_LABELS[v], v) for v in views.VIEWS], value=views.VIEWS[0], label="View",
+                views.choices(), value=views.DEFAULT, label="View",
                 elem_id="view", scale=2, min_width=260,
             )  # fmt: skip
         with gr.Row(equal_height=True, elem_id="filters-stack"):
