@@ -46,6 +46,7 @@ __all__ = [
     "ModelOnStack",
     "RanWith",
     "RankFields",
+    "RecentFields",
     "RequestTest",
     "RowAnswer",
     "StackAnswer",
@@ -177,8 +178,17 @@ class RankFields(TypedDict, total=False):
     trending_score: Annotated[float | None, 'the Hub\'s trending score (what "trending" ranks by)']
 
 
-class RowAnswer(ModelOnStack, RankFields, total=False):
-    """One model on one stack, as /search lists it (ranked views add rank, likes, trending_score)."""
+class RecentFields(TypedDict, total=False):
+    """What the Recently tested view says of a row: when it was run, the view's order."""
+
+    tested_at: Annotated[
+        str | None, "when it was run, ISO 8601 (the recent view; null where an older file does not record it)"
+    ]
+
+
+class RowAnswer(ModelOnStack, RankFields, RecentFields, total=False):
+    """One model on one stack, as /search lists it (ranked views add rank, likes, trending_score; the recent view
+    tested_at)."""
 
 
 class HistoryEntry(TypedDict):

@@ -34,6 +34,7 @@ COLUMNS: dict[str, Column] = {
     "memory": Column("hbm_peak_gb", numeric=True),
     "downloads": Column("downloads", numeric=True),
     "trending": Column("trending_score", numeric=True),
+    "tested": Column("tested_at", numeric=True),
 }
 # Results read best first: what runs, what fails, what was left out, what nobody ran.
 RESULT_ORDER = {PASS: 0, FAIL: 1, EXCLUDED: 2, NOT_TESTED: 4}
@@ -95,6 +96,8 @@ def apply(frame: pd.DataFrame, order: Order) -> pd.DataFrame:
         values = values.map(lambda kind: RESULT_ORDER.get(kind, 3))
     elif order.key == "model":
         values = values.astype(str).str.lower()
+    elif pd.api.types.is_datetime64_any_dtype(values):  # a time: as a number, and missing (NaT) last
+        values = pd.Series(values.array.asi8, index=values.index).where(values.notna())
     else:
         values = pd.to_numeric(values, errors="coerce")
     key = values.rename("_order")

@@ -113,6 +113,9 @@ def view_snippets(result: ViewResult, data: str = HUB_DATASET) -> tuple[str, str
         pandas_lines.append(f"shown = {ids!r}")
         mask.append('df["model_id"].isin(shown)')
     pandas_lines.append("rows = df[" + (" & ".join(mask) if mask else "df.index == df.index") + "]")
+    order = views.of(result.query.view).dataset_order  # a view in the dataset's own order: newest first
+    if order:
+        pandas_lines.append(f'rows = rows.sort_values("{order}", ascending=False, na_position="last", kind="stable")')
     pandas_lines.append("print(rows)")
     where = [s for _, s in pairs]
     if ids:
@@ -129,6 +132,8 @@ def view_snippets(result: ViewResult, data: str = HUB_DATASET) -> tuple[str, str
         "QUALIFY row_number() OVER (PARTITION BY model_id, neuronx_cc, library, library_version "
         "ORDER BY tested_at DESC NULLS LAST) = 1"
     )
+    if order:
+        sql_lines.append(f"ORDER BY {order} DESC NULLS LAST")
     return "\n".join(pandas_lines) + "\n", "\n".join(sql_lines) + ";\n"
 
 

@@ -20,21 +20,23 @@ import pandas as pd
 from components.domain.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.domain.stacks import names_stack
 from components.queries import sizes
-from components.queries.answers import ModelOnStack, RankFields, RowAnswer, keys
-from components.queries.formatting import plain
+from components.queries.answers import ModelOnStack, RankFields, RecentFields, RowAnswer, keys
+from components.queries.formatting import noun, plain
 from components.runtime import settings
 from components.sources.rankings import TASKS, Rankings
 from components.sources.records import Records, empty_records, hub_address, hub_id
 from components.sources.snapshot import Snapshot, Stack, search_key
 
 # The views' ids, as links, /search, /api/v1 and the export files write them; each is declared in `REGISTRY`.
-SELECTED, TRENDING, DOWNLOADS = "selected", "trending", "downloads"
+SELECTED, TRENDING, DOWNLOADS, RECENT = "selected", "trending", "downloads", "recent"
 DEFAULT = SELECTED  # the view a link without `view=` opens (links leave it out)
 NO_RECORDS = empty_records()
 
 # The fields of a row and of a ranking, in the order the answers declare them (`answers.RowAnswer`).
 ROW_FIELDS = keys(ModelOnStack)
 RANK_FIELDS = keys(RankFields)
+RECENT_FIELDS = keys(RecentFields)
+ANSWER_FIELDS = ROW_FIELDS + RANK_FIELDS + RECENT_FIELDS  # what a row may carry, in the answer's order
 MAX_QUERY = settings.SEARCH_TEXT.value
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
 TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
@@ -94,7 +96,7 @@ class ViewResult:
         """Rows as plain JSON dicts (NaN → None); fresh dicts on every call, worked out once."""
         records = self._records
         if records is None:
-            fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in self.frame.columns]
+            fields = [c for c in ANSWER_FIELDS if c in self.frame.columns]
             columns = [_plain_values(self.frame[c]) for c in fields]
             # `fields` are RowAnswer's keys that the frame has (a ranked view's rank fields among them)
             records = [cast(RowAnswer, dict(zip(fields, values))) for values in zip(*columns)]
@@ -264,10 +266,14 @@ class Asked:
     text: str
 
 
-def _selected(asked: Asked) -> pd.DataFrame:
-    """The tested models: names whose words start as typed first, then the most downloaded, then by name."""
+def _tested(
+    asked: Asked, order: Callable[[Asked, np.ndarray, np.ndarray], np.ndarray], columns: tuple[str, ...] = ()
+) -> pd.DataFrame:
+    """The tested models on the stacks asked (a model once), filtered by the search's words and the task, in
+    `order(asked, positions, codes)`'s order (the rows' positions, their models' codes → a permutation), with the
+    dataset's `columns` beside the row fields."""
     snapshot, rankings, records, stacks = asked.snapshot, asked.rankings, asked.records, asked.stacks
-    words, task, text = asked.words, asked.task, asked.text
+    words, task = asked.words, asked.task
     # Filter and order positions with arrays over models; build the frame only for what is shown.
     positions = _union_positions(snapshot, stacks) if stacks else np.empty(0, dtype=np.int64)
     codes = snapshot.model_code[positions]
@@ -280,18 +286,69 @@ def _selected(asked: Asked) -> pd.DataFrame:
         # a model whose task is unknown is listed under "All tasks" only
         keep = tasks == task
         positions, codes, tasks = positions[keep], codes[keep], tasks[keep]
+    at = order(asked, positions, codes)
+    positions, codes, tasks = positions[at], codes[at], tasks[at]
     popularity = model_downloads[codes]
-    # Names whose words start as typed first (`qwen3` → Qwen3-8B before Qwen-32B), then the most
-    # downloaded, then by name (codes follow names).
-    aligned = snapshot.aligned_words(tuple(text.split()))[codes] if words else np.zeros(len(codes), dtype=np.int64)
-    order = np.lexsort((codes, -popularity, -aligned))
-    positions, codes, tasks, popularity = positions[order], codes[order], tasks[order], popularity[order]
     frame = _stack_frame(snapshot, stacks[0] if stacks else None, positions).assign(
         task=tasks, architecture=model_architecture[codes], downloads=popularity
     )
     frame["num_parameters"] = pd.array(list(model_parameters[codes]), dtype="Int64")
     frame["downloads"] = pd.array([int(p) if p >= 0 else None for p in popularity], dtype="Int64")
+    for column in columns:
+        rows = snapshot.rows
+        frame[column] = rows[column].array[positions] if column in rows.columns and stacks else pd.NaT
     return frame.reset_index(drop=True)
+
+
+def _best_match_then_downloads(asked: Asked, positions: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Names whose words start as typed first (`qwen3` → Qwen3-8B before Qwen-32B), then the most downloaded,
+    then by name (codes follow names)."""
+    snapshot = asked.snapshot
+    popularity = _model_columns(snapshot, asked.rankings, asked.records)[2][codes]
+    aligned = (
+        snapshot.aligned_words(tuple(asked.text.split()))[codes] if asked.words else np.zeros(len(codes), np.int64)
+    )
+    return np.lexsort((codes, -popularity, -aligned))
+
+
+def _newest_first(asked: Asked, positions: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The newest run first (the dataset's `tested_at`), then by name; runs without a time (older files do not
+    record it) last."""
+    times = _run_times(asked.snapshot)[positions]
+    return np.lexsort((codes, -times, np.isnan(times)))
+
+
+def _run_times(snapshot: Snapshot) -> np.ndarray:
+    """Each row's `tested_at` in seconds since 1970 (NaN where a file does not record it), once per snapshot."""
+
+    def compute():
+        if "tested_at" not in snapshot.rows.columns:
+            return np.full(len(snapshot.rows), np.nan)
+        tested = pd.to_datetime(snapshot.rows["tested_at"], utc=True, errors="coerce")
+        return np.where(tested.isna().to_numpy(), np.nan, tested.array.asi8 / 1e9)
+
+    return snapshot.memo(("run-times",), compute)
+
+
+def _selected(asked: Asked) -> pd.DataFrame:
+    """The tested models, the best match of a search first, else the most downloaded."""
+    return _tested(asked, _best_match_then_downloads)
+
+
+def _recent(asked: Asked) -> pd.DataFrame:
+    """The tested models, the newest run first, each row with its `tested_at`."""
+    return _tested(asked, _newest_first, RECENT_FIELDS)
+
+
+def _recent_note(result: ViewResult) -> str:
+    """Under the summary of Recently tested: its order, and how many runs have no time (older files)."""
+    undated = int(result.frame["tested_at"].isna().sum()) if len(result.frame) else 0
+    later = (
+        f"; {undated:,} {noun(undated, 'run')} from older files, which do not record when a run was made, come last"
+        if undated
+        else ""
+    )
+    return f"Recently tested lists the newest runs first, by when each was run (the dataset's tested_at){later}."
 
 
 def view_tasks(snapshot: Snapshot, rankings: Rankings, records: Records | None, view: str) -> list[str]:
@@ -394,6 +451,7 @@ class View:
     ranking: str = ""  # the Hub ranking it shows (its rows carry the rank fields and show the rank); "" for none
     note: Callable[[ViewResult], str] | None = None  # a line under the summary, in words
     needs: str = ""  # what its rows depend on that the dataset lacks: a snippet then lists the ids shown
+    dataset_order: str = ""  # the dataset column its own order follows, newest first: a snippet sorts by it
 
 
 REGISTRY: tuple[View, ...] = (
@@ -419,6 +477,15 @@ REGISTRY: tuple[View, ...] = (
         "each model on its own stack", "each ranked model on its own stack, as /lookup answers it",
         order="downloads", ranking=DOWNLOADS, note=_ranked_note,
         needs="the Hub's Downloads ranking (not in the dataset; untested ranked models have no row)",
+    ),
+    View(
+        RECENT, "Recently tested", "the tested models, the newest run first (runs whose file does not record a time "
+        "last)", _recent, _any_task,
+        '"" means all tasks and a model whose task is unknown is listed under all tasks only',
+        "on each library's newest stack",
+        "each library's newest stack (every row says its library and stack; a model run with two libraries is "
+        "listed once, on its own stack)",
+        order="tested", figure="tested", note=_recent_note, dataset_order="tested_at",
     ),
 )  # fmt: skip
 _BY_ID = {v.id: v for v in REGISTRY}

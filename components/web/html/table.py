@@ -23,7 +23,11 @@ TABLE_HINT = Markup(
 
 # The last column is the figure a view ranks by (`views.View.figure`, a sort key): the Hub's trending score in
 # Trending, its downloads elsewhere. One shape for every view keeps the columns where they are.
-_FIGURES = {"downloads": "Downloads", "trending": "Trending score"}
+_FIGURES = {
+    "downloads": ("Downloads", formatting.compact),
+    "trending": ("Trending score", formatting.compact),
+    "tested": ("Tested", formatting.timestamp),
+}
 SIZE_HEADER = "Size (B)"
 # (header, sort key, a number: right-aligned on one line); the last column is the view's figure
 _COLUMNS = (
@@ -39,7 +43,7 @@ _ARIA_SORT = {False: "ascending", True: "descending"}
 
 def table_columns(view: str) -> tuple[str, ...]:
     """The table's headers in a view."""
-    return (*(header for header, _, _ in _COLUMNS), _FIGURES[views.of(view).figure])
+    return (*(header for header, _, _ in _COLUMNS), _FIGURES[views.of(view).figure][0])
 
 
 def billions(value: object) -> float | None:
@@ -74,7 +78,7 @@ def results_table(
     reads (the grid's roles, each row's model, index and selection), which keeps the first page light.
     `rows`: the frame's `live_rows`, made before (they do not depend on the model open)."""
     figure_key = views.of(view).figure
-    columns = (*_COLUMNS, (_FIGURES[figure_key], figure_key, True))
+    columns = (*_COLUMNS, (_FIGURES[figure_key][0], figure_key, True))
     headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param), live)
                    for label, key, numeric in columns)  # fmt: skip
     if not live:
@@ -105,7 +109,7 @@ def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], s
          live: bool = True) -> Markup:  # fmt: skip
     """One model's row: its link, result badge and figures; live rows carry what the table's script reads."""
     model_id = str(r["model_id"])
-    figure = ordering.COLUMNS[views.of(view).figure].field
+    figure, figure_text = ordering.COLUMNS[views.of(view).figure].field, _FIGURES[views.of(view).figure][1]
     rank = r.get("rank") if views.of(view).ranking else None
     cell = Markup('<a class="model-link" href="./?{}">{}</a>').format(link(model_id, order.param), model_id)
     if not formatting.is_missing(rank):
@@ -120,7 +124,7 @@ def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], s
         formatting.cores(r.get("tp")),
         formatting.duration(r.get("wall_s")),
         formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
-        formatting.compact(r.get(figure)),
+        figure_text(r.get(figure)),
     )
     cells = join(Markup('<td role="gridcell" class="num">{}</td>' if live else "<td>{}</td>").format(v) for v in values)
     if not live:

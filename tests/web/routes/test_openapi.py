@@ -84,9 +84,10 @@ def test_the_parameters_come_from_the_route_table_with_the_docstrings_words(docu
     assert view["schema"] == {
         "type": "string",
         "default": "selected",
-        "enum": ["", "selected", "trending", "downloads"],
+        "enum": ["", "selected", "trending", "downloads", "recent"],
     }
     assert all(p["description"] and p["in"] == "query" for p in search["parameters"])
+    assert '"recent" (the tested models, the newest run first' in view["description"]
     model = document["paths"]["/api/v1/lookup"]["get"]["parameters"][0]
     assert model["name"] == "model" and model["required"] is True and "Hub id" in model["description"]
     assert model["schema"]["minLength"] == 1 and model["schema"]["maxLength"] == 96  # the forms the API checks
