@@ -241,3 +241,10 @@ def test_a_ranked_view_says_which_task_it_shows_and_why(page: Page, sample_app, 
     expect(note).to_contain_text("text-generation", timeout=TIMEOUT)
     expect(note).to_contain_text("one task at a time")
     expect(page.locator("#task input")).to_have_value("text-generation")
+    if view == "downloads":  # from a ranked view to Recently tested (issue 63): its own note and column
+        page.locator("#view input[value=recent]").check()
+        expect(note).to_contain_text("newest runs first", timeout=TIMEOUT)
+        expect(page.locator("#task input")).to_have_value("text-generation")  # it takes any task: the one picked stays
+        expect(page.locator("#results th").last).to_contain_text("Tested")
+        expect(page.locator("#results th").last).to_have_attribute("aria-sort", "descending")
+        expect(page).to_have_url(re.compile(r"[?&]view=recent(&|$)"))

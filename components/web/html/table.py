@@ -26,7 +26,7 @@ TABLE_HINT = Markup(
 _FIGURES = {
     "downloads": ("Downloads", formatting.compact),
     "trending": ("Trending score", formatting.compact),
-    "tested": ("Tested", formatting.timestamp),
+    "tested": ("Tested", formatting.day),
 }
 SIZE_HEADER = "Size (B)"
 # (header, sort key, a number: right-aligned on one line); the last column is the view's figure
