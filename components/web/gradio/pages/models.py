@@ -407,7 +407,7 @@ class ModelsPage:
         with gr.Row(equal_height=True, elem_id="filters-search"):
             search = gr.Textbox(
                 label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
-                scale=3, min_width=240, max_lines=1, autofocus=True,
+                scale=2, min_width=240, max_lines=1, autofocus=True,
             )  # fmt: skip
             view = gr.Radio(
                 views.choices(), value=views.DEFAULT, label="View",
