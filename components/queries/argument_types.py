@@ -7,7 +7,7 @@ traceback per call. `checked` makes a wrong type a `Refused` that names the argu
 web layer answers as the caller's clear error (not logged).
 
 A value the caller did not send at all arrives as `MISSING`'s marker, put there by the plain HTTP route's
-`ShortCalls` (`web/middleware/short_calls.py`), and is refused naming it.
+`MissingArgumentsMiddleware` (`web/middleware/short_calls.py`), and is refused naming it.
 
 A string that cannot be written as UTF-8 (a lone surrogate: JSON's `"\\ud800"` parses to one) is refused here too,
 in the same words on every surface: the plain call and gradio_client's route hand it on as it is, `/api/v1` hands
@@ -29,9 +29,9 @@ from components.queries.arguments import Refused
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
-# What `ShortCalls` sends in place of a value the caller left out: `{MISSING: the argument's name}`.
+# What `MissingArgumentsMiddleware` sends in place of a value the caller left out: `{MISSING: the argument's name}`.
 MISSING = "__argument_missing__"
-# What `McpBodyCheck` sends in place of an MCP tool's argument whose text cannot be encoded (the MCP library, which
+# What `McpBodyValidationMiddleware` sends in place of an MCP tool's argument whose text cannot be encoded (the MCP library, which
 # checks each argument's type against the tool's schema, then sends it on as UTF-8 JSON, takes only a string).
 NOT_ENCODABLE = "\x00__argument_not_utf8__\x00"
 # The argument an endpoint takes from the server, not from the caller: the address asking (`Api.lookup`).
@@ -54,7 +54,7 @@ def kind(value: Any) -> str:
 
 
 def is_missing(value: Any) -> bool:
-    """Whether `value` is the marker `ShortCalls` puts in place of a value the caller did not send."""
+    """Whether `value` is the marker `MissingArgumentsMiddleware` puts in place of a value the caller did not send."""
     return isinstance(value, dict) and len(value) == 1 and MISSING in value
 
 

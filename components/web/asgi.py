@@ -41,7 +41,7 @@ def relative_path(scope: Scope) -> str:
 
 async def read_body(receive: Receive, limit: int | None = None) -> bytes | None:
     """The whole request body, or None when the client went away first or (with `limit`) as soon as it passes
-    `limit` bytes. A middleware behind `BodyLimit` reads without a limit: that one has bounded the body."""
+    `limit` bytes. A middleware behind `BodySizeLimitMiddleware` reads without a limit: that one has bounded the body."""
     body = bytearray()
     while True:
         message = await receive()

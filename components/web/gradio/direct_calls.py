@@ -1,4 +1,4 @@
-"""`DirectCalls`: a named endpoint called over plain HTTP is answered beside Gradio's queue, not through it, and
+"""`DirectCallMiddleware`: a named endpoint called over plain HTTP is answered beside Gradio's queue, not through it, and
 a plain call of any other name is refused.
 
 Gradio answers `POST /gradio_api/call/NAME` by pushing an event on its queue and answering its id; the queue's
@@ -137,7 +137,7 @@ def taken(fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 def named(api: Api) -> dict[str, Callable[..., Any]]:
-    """Each named endpoint's method on `api`, by its name (what `DirectCalls` answers)."""
+    """Each named endpoint's method on `api`, by its name (what `DirectCallMiddleware` answers)."""
     return {name: getattr(api, name) for name in NAMED}
 
 
@@ -160,7 +160,7 @@ def refusal(refused: Exception) -> dict[str, Any]:
 
 def arguments(body: bytes, name: str, taken: Mapping[str, Any], by_name: bool) -> list[Any] | None:
     """The values a plain call's body gives the endpoint `name`, one per argument of `taken` (each argument's name,
-    and its default or `EMPTY`): `{"data": [...]}` (a short list is filled by `ShortCalls`, in front), or with
+    and its default or `EMPTY`): `{"data": [...]}` (a short list is filled by `MissingArgumentsMiddleware`, in front), or with
     `by_name` (the `v2` form) `{ARGUMENT: value, ...}`, where an argument left out is its default, or `MISSING`'s
     marker (which the endpoint refuses, naming it). None for a body Gradio refuses itself; raises `Refused` for
     values the endpoint does not take (too many, or an argument it does not have)."""
@@ -184,7 +184,7 @@ def arguments(body: bytes, name: str, taken: Mapping[str, Any], by_name: bool) -
     return data
 
 
-class DirectCalls:
+class DirectCallMiddleware:
     """ASGI middleware: `POST /gradio_api/call/NAME` for one of `endpoints` runs it on a worker thread and keeps
     its answer for `GET /gradio_api/call/NAME/<id>`; any other NAME is a 404 (module doc)."""
 

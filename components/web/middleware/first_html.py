@@ -1,8 +1,8 @@
-"""The first response of every page says what it shows: `FirstResponse` rewrites the HTML of Gradio's page
+"""The first response of every page says what it shows: `FirstHtmlMiddleware` rewrites the HTML of Gradio's page
 routes (`/`, `/compare`, ...).
 
 Gradio's template carries its own Open Graph and Twitter tags ("Gradio", "Click to try out the app!", an
-`og:url` of `{url}`), twice, and no `<title>`. Per page load, `FirstResponse` reads one `sources.now()`
+`og:url` of `{url}`), twice, and no `<title>`. Per page load, `FirstHtmlMiddleware` reads one `sources.now()`
 and puts in their place one set of tags for the link asked for (`queries/preview.py`, with the card of
 `routes/card.py`), and paints the default view's first rows (or a model link's answer) as plain
 HTML (`html/first_paint.py`). It works on the HTTP response, not on Gradio's internals: a compressed body
@@ -195,7 +195,7 @@ def _read(headers: list[tuple[bytes, bytes]], encoding: str, body: bytes, slim: 
     return GradioPage(headers, encoding, text, body)
 
 
-class FirstResponse:
+class FirstHtmlMiddleware:
     """ASGI middleware: the HTML of a page route, rewritten as `rewrite()` says, made once per link and data
     moment (`page_cache`); with a note that the live page is busy while `busy()` says its queue is full, and the
     page's inlined config edited by `slim`."""
@@ -346,5 +346,5 @@ def middleware(
     slim: Callable[[str], str] = unchanged,
     answers: LiveAnswers = no_answers,
 ) -> Middleware:
-    """The `Middleware` entry of `FirstResponse`; `busy` says whether the live page's queue is full."""
-    return Middleware(FirstResponse, sources=sources, busy=busy, slim=slim, answers=answers)
+    """The `Middleware` entry of `FirstHtmlMiddleware`; `busy` says whether the live page's queue is full."""
+    return Middleware(FirstHtmlMiddleware, sources=sources, busy=busy, slim=slim, answers=answers)

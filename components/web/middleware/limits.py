@@ -1,7 +1,7 @@
 """A size limit on every request body, enforced before the body is read whole.
 
 Gradio's `max_file_size` covers only its upload route: without this, one 200 MB JSON body to
-`/gradio_api/call/search` was read, parsed and answered (RSS 339 → 947 MB). `BodyLimit` is a plain
+`/gradio_api/call/search` was read, parsed and answered (RSS 339 → 947 MB). `BodySizeLimitMiddleware` is a plain
 ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a body whose
 `Content-Length` is over the limit is refused at once, unread; a body sent without a length (chunked)
 is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it; a
@@ -32,7 +32,7 @@ def describe(limit: int) -> str:
     return f"{limit // KB} KB" if limit % KB == 0 else f"{limit} bytes"
 
 
-class BodyLimit:
+class BodySizeLimitMiddleware:
     """ASGI middleware: refuse any request body over `default` bytes (or `per_path[path]`) with 413."""
 
     def __init__(self, app: ASGIApp, default: int = DEFAULT_LIMIT, per_path: Mapping[str, int] | None = None):

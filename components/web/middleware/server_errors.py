@@ -1,4 +1,4 @@
-"""`ServerErrors`: an exception that escapes a route becomes one log line and a JSON 500 (Starlette's
+"""`JsonServerErrorMiddleware`: an exception that escapes a route becomes one log line and a JSON 500 (Starlette's
 `ServerErrorMiddleware`, as this app wants it), and a body already begun is ended whole.
 
 Gradio's routes raise on input they do not expect (`POST /gradio_api/call/NAME` with an unknown NAME,
@@ -21,7 +21,7 @@ from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Se
 log = logging.getLogger(__name__)
 
 
-class ServerErrors:
+class JsonServerErrorMiddleware:
     """ASGI middleware: an exception escaping the app is answered 500 `{"error": "internal error"}` (when no
     answer has started) and logged as one line naming the request and the exception (a few a minute, then
     a count); the traceback goes to the DEBUG level."""
@@ -63,5 +63,5 @@ class ServerErrors:
 
 async def internal_error(request: Any, exc: Exception) -> JSONResponse:
     """The answer of a Starlette app whose route raised (its `exception_handlers[Exception]`): the same
-    500 `ServerErrors` gives. The app goes on to raise `exc`, which `ServerErrors`, outside, logs."""
+    500 `JsonServerErrorMiddleware` gives. The app goes on to raise `exc`, which `JsonServerErrorMiddleware`, outside, logs."""
     return JSONResponse({"error": "internal error"}, status_code=500)

@@ -1,4 +1,4 @@
-"""`DirectCalls`: a named endpoint over plain HTTP answered beside Gradio's queue, once, refusals and failures
+"""`DirectCallMiddleware`: a named endpoint over plain HTTP answered beside Gradio's queue, once, refusals and failures
 included; only a body Gradio refuses itself is left to what is behind it (here a stand-in that says it was
 reached). The same calls against the real app, against Gradio's queue: tests/e2e/test_api.py."""
 
@@ -54,7 +54,9 @@ def app(
 ) -> TestClient:
     named = {name: getattr(endpoints, name) for name in ("search", "lookup", "broken")}
     routes = [Route("/gradio_api/call/{rest:path}", behind, methods=["GET", "POST"])]
-    middleware = [Middleware(direct_calls.DirectCalls, endpoints=named, at_once=at_once, kept=kept, waiting=waiting)]
+    middleware = [
+        Middleware(direct_calls.DirectCallMiddleware, endpoints=named, at_once=at_once, kept=kept, waiting=waiting)
+    ]
     return TestClient(Starlette(routes=routes, middleware=middleware))
 
 

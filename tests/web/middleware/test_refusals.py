@@ -49,7 +49,7 @@ def test_uploads_are_refused_and_other_routes_pass():
     async def inner(scope, receive, send):
         reached.append(scope["path"])
 
-    gate = refusals.NoUploads(inner)
+    gate = refusals.UploadRefusalMiddleware(inner)
     sent = run(gate, {"type": "http", "method": "POST", "path": "/gradio_api/upload", "headers": []})
     assert sent[0]["status"] == 403 and b"takes no uploads" in sent[1]["body"] and not reached
     run(gate, {"type": "http", "method": "GET", "path": "/gradio_api/upload_progress", "headers": []})

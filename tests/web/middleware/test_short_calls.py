@@ -1,4 +1,4 @@
-"""Too few values: `ShortCalls` marks what is missing on the plain HTTP route, and `checked`
+"""Too few values: `MissingArgumentsMiddleware` marks what is missing on the plain HTTP route, and `checked`
 (`queries/argument_types.py`) names it. (The argument types of the endpoints: tests/hardening/test_limits.py.)"""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def short_calls_http():
     names = {"search": argument_types.parameters(Endpoints.search)}
     app = Starlette(
         routes=[Route("/gradio_api/call/{name}", echo, methods=["POST"]), Route("/other", echo, methods=["POST"])],
-        middleware=[Middleware(short_calls.ShortCalls, endpoints=names)],
+        middleware=[Middleware(short_calls.MissingArgumentsMiddleware, endpoints=names)],
     )
     return TestClient(app)
 
@@ -67,7 +67,7 @@ def test_a_body_that_is_not_json_passes_unchanged():
         return JSONResponse({})
 
     app = Starlette(routes=[Route("/gradio_api/call/search", raw, methods=["POST"])],
-                    middleware=[Middleware(short_calls.ShortCalls, endpoints={"search": ["query"]})])  # fmt: skip
+                    middleware=[Middleware(short_calls.MissingArgumentsMiddleware, endpoints={"search": ["query"]})])  # fmt: skip
     TestClient(app).post("/gradio_api/call/search", content=b"\xff not json")
     assert seen == [b"\xff not json"]
 

@@ -15,7 +15,7 @@ back to the system (`runtime/memory.py`), at most once per `GIVE_BACK_EVERY` sec
 
 A read of a result Gradio does not hold (an unknown event id, a result already read or dropped) made
 Gradio raise inside its event stream: the caller got a broken stream and the log two tracebacks per
-call, a log flood for anyone. `UnknownResults` answers those reads itself, with the same message and
+call, a log flood for anyone. `UnknownResultMiddleware` answers those reads itself, with the same message and
 no traceback.
 
 Both read the queue's own dicts (`queueing.Queue`: the pending events of each session, their messages, the
@@ -82,7 +82,7 @@ DECIDED: dict[str, bool] = {}  # once per process, for the Gradio installed: no 
 
 
 def in_force() -> bool:
-    """Whether the sweep and `UnknownResults` act: decided (and, standing down, logged) once per process."""
+    """Whether the sweep and `UnknownResultMiddleware` act: decided (and, standing down, logged) once per process."""
     if "on" not in DECIDED:
         DECIDED["on"] = apply_patch(PATCH)
     return DECIDED["on"]
@@ -184,7 +184,7 @@ async def lifespan(app: Any, held_elsewhere: Callable[[], int] = lambda: 0) -> A
         task.cancel()
 
 
-class UnknownResults:
+class UnknownResultMiddleware:
     """ASGI middleware: a read of a result (`GET /gradio_api/call/NAME/ID`) or of a session's stream
     (`GET /gradio_api/queue/data`) that Gradio's queue does not hold is answered here, as Gradio would
     (an `error` event), without the exception Gradio raises inside the stream."""
