@@ -51,10 +51,9 @@ from components.queries.api import NAMED, Api
 from components.queries.argument_types import ASKER, MISSING, parameters
 from components.queries.arguments import Refused, quoted
 from components.runtime import logs, memory, settings
-from components.web.asgi import ASGIApp, Receive, Scope, Send, answer, read_body, relative_path
+from components.web.asgi import ASGIApp, Receive, Scope, Send, answer, read_body, relative_path, replay
 from components.web.clients import client_address
 from components.web.gradio.endpoints import REFUSALS
-from components.web.middleware.limits import replay
 
 log = logging.getLogger(__name__)
 
@@ -226,8 +225,6 @@ class DirectCallMiddleware:
             await answer(send, 404, f"no endpoint named {quoted(name)}; the named endpoints are {self.listed}")
             return
         body = await read_body(receive)
-        if body is None:
-            return
         if self.waiting >= self.most_waiting:
             detail = f"Queue is full. Max size is {self.most_waiting} and size is {self.waiting}."
             await respond(

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from components.runtime import settings
 from components.runtime.settings import KB, MB
-from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, answer, read_body, relative_path
+from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, answer, read_body, relative_path, replay
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,13 @@ def describe(limit: int) -> str:
 
 
 class BodySizeLimitMiddleware:
-    """ASGI middleware: refuse any request body over `default` bytes (or `per_path[path]`) with 413."""
+    """ASGI middleware: refuse any request body over `default` bytes (or `per_path[path]`) with 413.
+
+    Starlette (from 1.6) ships `RequestBodyLimitMiddleware`, which this does not use: it answers a plain-text
+    413 `Content Too Large` and keeps the connection, where every answer here is JSON (`{"error": "request body
+    over 64 KB"}`, which callers and tests read) closed unread; it lets a request with both length headers through
+    (refused 400 here) and reads a chunked body on the route's time, not before it (a route behind it that never
+    reads is never refused)."""
 
     def __init__(self, app: ASGIApp, default: int = DEFAULT_LIMIT, per_path: Mapping[str, int] | None = None):
         self.app = app
@@ -85,20 +91,6 @@ def counted(receive: Receive, limit: int) -> Receive:
             log.warning("refused a body longer than its Content-Length (%d bytes arrived)", received)
             return {"type": "http.disconnect"}
         return message
-
-    return wrapped
-
-
-def replay(body: bytes, receive: Receive) -> Receive:
-    """A `receive` that hands the buffered body on in one message, then waits as the server's would."""
-    sent = False
-
-    async def wrapped() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
 
     return wrapped
 

@@ -22,8 +22,7 @@ from collections.abc import Iterable
 from typing import Any, get_args
 
 from components.queries.argument_types import NOT_ENCODABLE, encodable
-from components.web.asgi import ASGIApp, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path
-from components.web.middleware.limits import replay
+from components.web.asgi import ASGIApp, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path, replay
 
 log = logging.getLogger(__name__)
 
@@ -134,8 +133,6 @@ class McpBodyValidationMiddleware:
             await self.app(scope, receive, send)
             return
         body = await read_body(receive)
-        if body is None:
-            return
         why = why_not_mcp(body, self.methods)
         if why is None:
             sent = encodable_arguments(body)

@@ -25,8 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from components.queries.argument_types import MISSING
-from components.web.asgi import ASGIApp, Receive, Scope, Send, read_body, relative_path
-from components.web.middleware.limits import replay
+from components.web.asgi import ASGIApp, Receive, Scope, Send, read_body, relative_path, replay
 
 CALL = re.compile(r"^/gradio_api/call/([^/]+)/?$")
 
@@ -60,8 +59,6 @@ class MissingArgumentsMiddleware:
             await self.app(scope, receive, send)
             return
         body = await read_body(receive)
-        if body is None:
-            return
         sent = filled(body, names) or body
         headers = [
             (k, v) for k, v in scope.get("headers", ()) if k.lower() not in (b"content-length", b"transfer-encoding")

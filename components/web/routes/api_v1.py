@@ -33,6 +33,7 @@ from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
 from components.web import etags
+from components.web.asgi import read_body
 from components.web.clients import client_address
 from components.web.routes import openapi
 from components.web.routes.api_table import (
@@ -214,11 +215,9 @@ class HttpApi:
 
 async def read_text(request: Request) -> str:
     """A POST body as text: at most MAX_BODY bytes of UTF-8."""
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"body over {MAX_BODY // 1024} KB")
+    body = await read_body(request.receive, MAX_BODY)
+    if body is None:
+        raise Refused(413, f"body over {MAX_BODY // 1024} KB")
     return body.decode("utf-8", errors="surrogateescape")  # refused by the endpoint, as a query's are
 
 
