@@ -3,7 +3,7 @@
 Gradio hands an endpoint whatever JSON the caller sent (`/gradio_api/call/NAME`, gradio_client, MCP):
 an int, a list or an object arrives as it is, where a string is wanted. Unchecked, `/compare` with ints
 raised AttributeError deep in the queries: the caller read `{"error": null}` and the log a 40-line
-traceback per call. `checked` makes a wrong type a `Refused` that names the argument, which each half of the
+traceback per call. `checked` makes a wrong type a `ArgumentRefused` that names the argument, which each half of the
 web layer answers as the caller's clear error (not logged).
 
 A value the caller did not send at all arrives as `MISSING`'s marker, put there by the plain HTTP route's
@@ -24,7 +24,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from components.queries.arguments import Refused
+from components.queries.errors import ArgumentRefused
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -95,7 +95,7 @@ def answers_as(name: str) -> Callable[[F], F]:
 
 def checked(fn: F) -> F:
     """`fn` that first checks no argument is missing and every argument annotated `str` is a string that can be
-    encoded as UTF-8, else raises `Refused` naming them.
+    encoded as UTF-8, else raises `ArgumentRefused` naming them.
 
     The signature, docstring and annotations stay `fn`'s: Gradio reads them for the API page and MCP.
     """
@@ -111,16 +111,16 @@ def checked(fn: F) -> F:
         given = signature.bind_partial(*args, **kwargs).arguments
         missing = [name for name, value in given.items() if is_missing(value)]
         if missing:
-            raise Refused(
+            raise ArgumentRefused(
                 f"{label}: {wanted} arguments wanted, {wanted - len(missing)} given; missing: {', '.join(missing)}"
             )
         for name in strings:
             if name in given and not isinstance(given[name], str):
-                raise Refused(
+                raise ArgumentRefused(
                     f"{label}: the argument {name} must be a string{defaults.get(name, '')}, not {kind(given[name])}"
                 )
             if name in given and not encodable(given[name]):
-                raise Refused(not_encodable(label, name))
+                raise ArgumentRefused(not_encodable(label, name))
         return fn(*args, **kwargs)
 
     return typing.cast(F, wrapper)

@@ -14,7 +14,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from components.queries import argument_types
-from components.queries.arguments import Refused
+from components.queries.errors import ArgumentRefused
 from components.web.middleware import limits, server_errors
 from components.web.routes import webhook
 
@@ -117,10 +117,10 @@ class Endpoints:
     [(1, "a number"), (2.5, "a number"), (True, "a boolean"), ([], "a list"), ({}, "an object"), (None, "null")],
 )
 def test_a_string_argument_of_another_type_is_refused_naming_it(value, kind):
-    with pytest.raises(Refused) as raised:
+    with pytest.raises(ArgumentRefused) as raised:
         Endpoints().find(value)
     assert str(raised.value) == f'find: the argument query must be a string ("" for the default), not {kind}'
-    with pytest.raises(Refused, match=f"one: the argument model_id must be a string, not {kind}"):
+    with pytest.raises(ArgumentRefused, match=f"one: the argument model_id must be a string, not {kind}"):
         Endpoints().one(model_id=value)
 
 

@@ -45,15 +45,15 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
-import gradio as gr
 
 from components.queries.api import NAMED, Api
 from components.queries.argument_types import ASKER, MISSING, parameters
-from components.queries.arguments import Refused, quoted
+from components.queries.arguments import quoted
+from components.queries.errors import ArgumentRefused
 from components.runtime import logs, memory, settings
 from components.web.asgi import ASGIApp, Receive, Scope, Send, answer, read_body, relative_path, replay
 from components.web.clients import client_address
-from components.web.gradio.endpoints import REFUSALS
+from components.web.gradio.errors import REFUSALS, gradio_error
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ def error_event(payload: dict[str, Any]) -> bytes:
 def refusal(refused: Exception) -> dict[str, Any]:
     """The error payload Gradio sends for the `gr.Error` an endpoint's refusal becomes (`endpoints.named_endpoint`),
     read from that `gr.Error` itself."""
-    error = gr.Error(str(refused), print_exception=False)
+    error = gradio_error(refused)
     return {"error": error.message, "duration": error.duration, "visible": error.visible, "title": error.title}
 
 
@@ -161,7 +161,7 @@ def arguments(body: bytes, name: str, taken: Mapping[str, Any], by_name: bool) -
     """The values a plain call's body gives the endpoint `name`, one per argument of `taken` (each argument's name,
     and its default or `EMPTY`): `{"data": [...]}` (a short list is filled by `MissingArgumentsMiddleware`, in front), or with
     `by_name` (the `v2` form) `{ARGUMENT: value, ...}`, where an argument left out is its default, or `MISSING`'s
-    marker (which the endpoint refuses, naming it). None for a body Gradio refuses itself; raises `Refused` for
+    marker (which the endpoint refuses, naming it). None for a body Gradio refuses itself; raises `ArgumentRefused` for
     values the endpoint does not take (too many, or an argument it does not have)."""
     try:
         call = json.loads(body)
@@ -173,13 +173,15 @@ def arguments(body: bytes, name: str, taken: Mapping[str, Any], by_name: bool) -
         given = {k: v for k, v in call.items() if k not in NOT_ARGUMENTS}
         unknown = [k for k in given if k not in taken]
         if unknown:
-            raise Refused(f"{name}: no argument named {quoted(unknown[0])}; it takes {', '.join(taken) or 'none'}")
+            raise ArgumentRefused(
+                f"{name}: no argument named {quoted(unknown[0])}; it takes {', '.join(taken) or 'none'}"
+            )
         return [given.get(k, {MISSING: k} if default is EMPTY else default) for k, default in taken.items()]
     data = call.get("data")
     if not isinstance(data, list):
         return None
     if len(data) > len(taken):
-        raise Refused(f"{name}: {len(taken)} arguments wanted, {len(data)} given")
+        raise ArgumentRefused(f"{name}: {len(taken)} arguments wanted, {len(data)} given")
     return data
 
 

@@ -33,10 +33,11 @@ from components.queries import details, links
 from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
-from components.sources.moment_cache import Declined, MomentCache
+from components.sources.moment_cache import MomentCache
 from components.web import cache_control, etags, page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, base_url, page_query
+from components.web.errors import NotAPage
 from components.web.html import busy, first_paint, without_scripts
 from components.web.html import grid as html_grid
 
@@ -178,11 +179,6 @@ def accepted(header: str) -> str:
         if not refused:
             taken.add(name.strip())
     return "br" if "br" in taken else "gzip" if "gzip" in taken else ""
-
-
-class NotAPage(Declined):
-    """What the app answered was not a page to keep; it went out to its request as it came. Each request
-    waiting for the same page then asks the app itself (`Declined`)."""
 
 
 def _read(headers: list[tuple[bytes, bytes]], encoding: str, body: bytes, slim: Callable[[str], str]) -> GradioPage:

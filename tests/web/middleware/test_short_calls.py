@@ -14,7 +14,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from components.queries import api, argument_types
-from components.queries.arguments import Refused
+from components.queries.errors import ArgumentRefused
 from components.web import server
 from components.web.middleware import short_calls
 
@@ -73,7 +73,7 @@ def test_a_body_that_is_not_json_passes_unchanged():
 
 
 def test_the_endpoint_names_what_is_missing():
-    with pytest.raises(Refused) as error:
+    with pytest.raises(ArgumentRefused) as error:
         Endpoints().search("qwen", {argument_types.MISSING: "view"}, {argument_types.MISSING: "task"})
     assert str(error.value) == "search: 3 arguments wanted, 1 given; missing: view, task"
     assert Endpoints().search("qwen") == "qwen"  # defaults given by a caller that names its arguments

@@ -48,7 +48,8 @@ from typing import Any
 from gradio import component_meta, state_holder
 from gradio.components import State
 
-from components.web.gradio.patches.guard import Patch, PatchMismatch, assigned, need, need_parameters, source_of
+from components.web.gradio.errors import PatchMismatch
+from components.web.gradio.patches.guard import Patch, assigned, need, need_parameters, source_of
 
 # What Gradio 6.31's `SessionState.__init__` sets: LeanSessionState sets each of them too.
 ATTRIBUTES = frozenset({"blocks_config", "config_values", "state_data", "_state_ttl", "is_closed", "STATE_TTL_WHEN_CLOSED"})  # fmt: skip

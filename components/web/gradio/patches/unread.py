@@ -41,7 +41,8 @@ import orjson
 from gradio import queueing, routes
 
 from components.runtime import memory, settings
-from components.web.gradio.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned, source_of
+from components.web.gradio.errors import PatchMismatch
+from components.web.gradio.patches.guard import Patch, apply_patch, need, need_assigned, source_of
 
 log = logging.getLogger(__name__)
 
