@@ -102,7 +102,11 @@ def origin_of(scope: Scope, host: str, public: Origin | None) -> Origin | None:
 
 class HostRewriteMiddleware:
     """ASGI middleware: each HTTP request handed on with the app's own origin in `Host` and `scheme`, without
-    the forwarding headers, and with the settled client address as its only `X-Forwarded-For`."""
+    the forwarding headers, and with the settled client address as its only `X-Forwarded-For`.
+
+    Not Starlette's `TrustedHostMiddleware`: that one refuses a `Host` outside its list (a plain-text 400), where
+    a Space's proxy and a visitor on the machine each send their own; this one rewrites it to the app's origin
+    and drops the forwarding headers, which Starlette's leaves to be read."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
