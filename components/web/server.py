@@ -280,7 +280,7 @@ def named_parameters() -> dict[str, list[str]]:
     return {name: argument_types.parameters(getattr(api.Api, name)) for name in api.NAMED}
 
 
-class CancelledOnStop(logging.Filter):
+class StopCancelledLogFilter(logging.Filter):
     """On uvicorn's logger: a request cancelled because the server stopped (an open stream past
     `GRACEFUL_STOP`) is not logged with its traceback; uvicorn's line "Cancel N running task(s)" says it."""
 
@@ -292,8 +292,8 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
     """uvicorn's configuration: the trusted proxies, the connection caps (all, and per peer), keep-alive, the
     request deadline and the head size limit."""
     errors = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, CancelledOnStop) for f in errors.filters):
-        errors.addFilter(CancelledOnStop())
+    if not any(isinstance(f, StopCancelledLogFilter) for f in errors.filters):
+        errors.addFilter(StopCancelledLogFilter())
     trusted = clients.forwarded_allow_ips()
     protocol = type(
         "PeerCappedH11Protocol",

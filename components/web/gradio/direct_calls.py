@@ -11,7 +11,7 @@ result; the GET answers it in one piece, the same `event: complete` with the sam
 Every plain call of a named endpoint is run here, once, whatever its body holds besides `data` (a
 `session_hash`), and so is the `v2` form (`POST /gradio_api/call/v2/NAME`, the arguments by name). A refusal
 answers Gradio's own error event for a `gr.Error` in the same words; a failure Gradio's `{"error": null}` and
-one log line. Once it has answered, the call holds nothing but its result, weighed in `Kept`'s budget. Handing
+one log line. Once it has answered, the call holds nothing but its result, weighed in `UnreadResults`'s budget. Handing
 a call to Gradio's queue instead (as the first version did for a refusal, to run it again there) left its
 input in the queue's event until someone read it, outside every budget: 900 refused 990 KB calls held 1.3 GB.
 A plain call of a name that is no named endpoint (a page's private event included: the page calls those
@@ -72,7 +72,7 @@ EMPTY = inspect.Parameter.empty
 NOT_ARGUMENTS = ("session_hash", "oauth_token")
 
 
-class Kept:
+class UnreadResults:
     """Results waiting to be read, oldest first: each read once, dropped after `seconds` unread, and the oldest
     dropped while all of them weigh over `budget` bytes. `weight` is what they hold; `dropped` counts those the
     budget pushed out since it was last reset."""
@@ -190,7 +190,7 @@ class DirectCallMiddleware:
     its answer for `GET /gradio_api/call/NAME/<id>`; any other NAME is a 404 (module doc)."""
 
     def __init__(self, app: ASGIApp, endpoints: Mapping[str, Callable[..., Any]], at_once: int = DIRECT_CALLS,
-                 kept: Kept | None = None, waiting: int = WAITING):  # fmt: skip
+                 kept: UnreadResults | None = None, waiting: int = WAITING):  # fmt: skip
         self.app = app
         self.endpoints = {name: (fn, taken(fn), ASKER in inspect.signature(fn).parameters)
                           for name, fn in endpoints.items()}  # fmt: skip
@@ -198,7 +198,7 @@ class DirectCallMiddleware:
         # a large body is a few ms of parsing on a worker thread: a burst of them may hold only a few of the slots,
         # so a small call never waits in line behind them
         self.large = anyio.CapacityLimiter(min(LARGE_CALLS, at_once))
-        self.kept = kept if kept is not None else Kept()
+        self.kept = kept if kept is not None else UnreadResults()
         self.waiting, self.most_waiting = 0, waiting
         self.sweeper: asyncio.Task[None] | None = None
         self.logged_at = float("-inf")  # when the budget's count line was last written

@@ -100,7 +100,7 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
         else None
     )
     own = [*server.routes(sources, watched), Route(STARTUP_EVENTS, started, methods=["GET"])]
-    kept = direct_calls.Kept()  # the plain calls' unread results: one budget with the queue's (`unread`)
+    kept = direct_calls.UnreadResults()  # the plain calls' unread results: one budget with the queue's (`unread`)
     listed = server.middleware(
         sources, lambda: queue_look.queue_full(demo), own, watched,
         files=[Middleware(assets.InMemoryAssetsMiddleware)], slim=page_config.slim,
@@ -117,7 +117,7 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
 
 
 def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str | None, page_head: str,
-          kept: direct_calls.Kept) -> FastAPI:  # fmt: skip
+          kept: direct_calls.UnreadResults) -> FastAPI:  # fmt: skip
     """`app` with `demo` mounted at `/`, with the page's look and the rules for Gradio's own routes."""
     return gr.mount_gradio_app(
         app,

@@ -145,7 +145,7 @@ class McpBodyValidationMiddleware:
         await answer(send, 400, f"not an MCP message: the body is {why}")
 
 
-class Throttled(logging.Filter):
+class ThrottledLogFilter(logging.Filter):
     """On a logger: each record whose message starts with one of `reasons`' prefixes becomes a refusal of
     `refusals` (a few lines a minute, then a count) named by that prefix's reason."""
 
@@ -177,5 +177,5 @@ def quiet_loggers() -> None:
     )  # fmt: skip
     for name, reasons, what in throttled:
         logger = logging.getLogger(name or None)
-        if not any(isinstance(f, Throttled) for f in logger.filters):
-            logger.addFilter(Throttled(reasons, RefusalLog(what=what, logger=log)))
+        if not any(isinstance(f, ThrottledLogFilter) for f in logger.filters):
+            logger.addFilter(ThrottledLogFilter(reasons, RefusalLog(what=what, logger=log)))

@@ -7,7 +7,7 @@ all-rows `/search` (~0.6 MB of JSON at 2,000 rows a stack) left unread 400 times
 and 2,000 such calls at 10,000 rows a stack would hold gigabytes. Every `SWEEP_EVERY` seconds, a
 session whose every event has finished is weighed once (the JSON bytes of its results) and dropped when it
 has waited `UNREAD_SECONDS` unread, or, oldest first, while all those waiting weigh over what `UNREAD_BYTES`
-leaves once the plain calls' kept results are counted (`direct_calls.Kept`: one budget for every unread result);
+leaves once the plain calls' kept results are counted (`direct_calls.UnreadResults`: one budget for every unread result);
 one log line a minute counts the latter. Plain calls no longer reach the queue (`direct_calls.py`), so what this
 sweeps is the results of `queue/join` calls (a page's events, gradio_client, MCP) that no one read. A browser tab reads its results as they come (its stream removes
 each one), so only abandoned results go. After a sweep that dropped results, the allocators' free pages go
