@@ -7,7 +7,7 @@ traceback per call. `checked` makes a wrong type a `ArgumentRefused` that names 
 web layer answers as the caller's clear error (not logged).
 
 A value the caller did not send at all arrives as `MISSING`'s marker, put there by the plain HTTP route's
-`MissingArgumentsMiddleware` (`web/middleware/short_calls.py`), and is refused naming it.
+`MissingArgumentsMiddleware` (`web/middleware/missing_arguments.py`), and is refused naming it.
 
 A string that cannot be written as UTF-8 (a lone surrogate: JSON's `"\\ud800"` parses to one) is refused here too,
 in the same words on every surface: the plain call and gradio_client's route hand it on as it is, `/api/v1` hands

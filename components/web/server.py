@@ -37,13 +37,13 @@ from components.web.middleware import (
     first_html,
     limits,
     methods,
+    missing_arguments,
     origin,
     refusals,
     server_errors,
-    short_calls,
     streams,
 )
-from components.web.middleware.observed import ReplicaMetricsMiddleware
+from components.web.middleware.replica_metrics import ReplicaMetricsMiddleware
 from components.web.routes import api_v1, badge_feed, card, downloads, grid_feed, health, scripts, wanted, webhook
 
 log = logging.getLogger(__name__)
@@ -262,7 +262,7 @@ def middleware(
         Middleware(refusals.UploadRefusalMiddleware),  # Gradio's upload route answers 403: the app takes no files
         Middleware(refusals.McpBodyValidationMiddleware),  # an MCP POST whose body is not MCP gets a JSON-RPC error
         Middleware(
-            short_calls.MissingArgumentsMiddleware, endpoints=named_parameters()
+            missing_arguments.MissingArgumentsMiddleware, endpoints=named_parameters()
         ),  # too few values: an error naming them
         Middleware(streams.EventStreamLimitMiddleware),  # event streams capped per client and ended
         *calls,  # the named endpoints over plain HTTP, answered beside Gradio's queue

@@ -12,8 +12,17 @@ import app as the_app
 from components.web import capacity, server
 from components.web.gradio import assets, direct_calls, mount
 from components.web.gradio.patches import unread
-from components.web.middleware import first_html, limits, methods, origin, refusals, server_errors, short_calls, streams
-from components.web.middleware.observed import ReplicaMetricsMiddleware
+from components.web.middleware import (
+    first_html,
+    limits,
+    methods,
+    missing_arguments,
+    origin,
+    refusals,
+    server_errors,
+    streams,
+)
+from components.web.middleware.replica_metrics import ReplicaMetricsMiddleware
 from tests.helpers import ROOT
 
 SPACE = "owner-space.hf.space"
@@ -57,7 +66,7 @@ def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample_store
         methods.AllowedMethodsMiddleware,
         refusals.UploadRefusalMiddleware,
         refusals.McpBodyValidationMiddleware,
-        short_calls.MissingArgumentsMiddleware,
+        missing_arguments.MissingArgumentsMiddleware,
         streams.EventStreamLimitMiddleware,
     ]
     assert classes[-2:] == [assets.InMemoryAssetsMiddleware, first_html.FirstHtmlMiddleware]

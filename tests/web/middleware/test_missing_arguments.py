@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from components.queries import api, argument_types
 from components.queries.errors import ArgumentRefused
 from components.web import server
-from components.web.middleware import short_calls
+from components.web.middleware import missing_arguments
 
 
 @argument_types.check_arguments
@@ -34,7 +34,7 @@ def short_calls_http():
     names = {"search": argument_types.parameters(Endpoints.search)}
     app = Starlette(
         routes=[Route("/gradio_api/call/{name}", echo, methods=["POST"]), Route("/other", echo, methods=["POST"])],
-        middleware=[Middleware(short_calls.MissingArgumentsMiddleware, endpoints=names)],
+        middleware=[Middleware(missing_arguments.MissingArgumentsMiddleware, endpoints=names)],
     )
     return TestClient(app)
 
@@ -67,7 +67,7 @@ def test_a_body_that_is_not_json_passes_unchanged():
         return JSONResponse({})
 
     app = Starlette(routes=[Route("/gradio_api/call/search", raw, methods=["POST"])],
-                    middleware=[Middleware(short_calls.MissingArgumentsMiddleware, endpoints={"search": ["query"]})])  # fmt: skip
+                    middleware=[Middleware(missing_arguments.MissingArgumentsMiddleware, endpoints={"search": ["query"]})])  # fmt: skip
     TestClient(app).post("/gradio_api/call/search", content=b"\xff not json")
     assert seen == [b"\xff not json"]
 
