@@ -130,7 +130,11 @@ def cached(request: Request, answer: Any, cache_control: str = CACHE_CONTROL, bo
 
 
 def preflight(methods: str) -> Response:
-    """The answer to a browser's CORS preflight: any origin, these methods, the headers a reader sends."""
+    """The answer to a browser's CORS preflight: any origin, these methods, the headers a reader sends.
+
+    Not Starlette's `CORSMiddleware`: it wraps a whole app (here Gradio's pages too, which keep Gradio's own CORS),
+    answers a preflight 200 `OK` in plain text with the methods it was built with, not each route's, and a
+    preflight it refuses 400; each route here answers its own 204 with `Allow`."""
     return Response(
         status_code=204,
         headers={
