@@ -1,4 +1,4 @@
-"""The first HTML of Gradio's page routes, rewritten by `FirstResponse`, and `GET /card.png`: read over HTTP
+"""The first HTML of Gradio's page routes, rewritten by `FirstHtmlMiddleware`, and `GET /card.png`: read over HTTP
 (a TestClient on Gradio's own app with the app's middleware and routes) on data made here."""
 
 from __future__ import annotations
@@ -550,7 +550,7 @@ def test_each_page_is_kept_as_long_as_a_load_answer_at_most():
     from components.web import page_cache
 
     assert settings.LOAD_ANSWER_AGE.value == page_cache.PAGE_AGE
-    assert page_html.FirstResponse(None, None).pages.ttl == page_cache.PAGE_AGE
+    assert page_html.FirstHtmlMiddleware(None, None).pages.ttl == page_cache.PAGE_AGE
 
 
 @pytest.mark.parametrize(
