@@ -19,10 +19,12 @@ import numbers
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
+import numpy as np
 import pandas as pd
 
+from components.domain.hardware import hardware
 from components.domain.results import EXCLUDED, FAIL, NOT_TESTED, PASS
 from components.queries import formatting
 
@@ -57,6 +59,17 @@ def by_text(values: pd.Series) -> pd.Series:
 def by_result(values: pd.Series) -> pd.Series:
     """Results best first (`RESULT_ORDER`)."""
     return values.map(lambda kind: RESULT_ORDER.get(kind, 3))
+
+
+def _instances(frame: pd.DataFrame) -> np.ndarray:
+    """Each row's smallest trn2 instance for its cores (`tp`), None where the cores are unknown."""
+    cores = frame["tp"] if "tp" in frame.columns else pd.Series(np.nan, index=frame.index)
+    return hardware().smallest_instances(pd.to_numeric(cores, errors="coerce").to_numpy(dtype=float, na_value=np.nan))
+
+
+def by_instance_cores(values: pd.Series) -> pd.Series:
+    """Instances by their cores (trn2.3xlarge's 4 before trn2.48xlarge's 64), not by name."""
+    return pd.to_numeric(values.map(hardware().instance_cores()), errors="coerce")
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,11 @@ COLUMNS: tuple[Column, ...] = (
            text=_size, unit="parameters (shown in billions)"),
     Column("cores", "Cores", "tp", "the Trainium cores the model was sharded over",
            text=lambda r: formatting.cores(r.get("tp")), unit="cores"),
+    Column("instance", "Instance", "instance", "the smallest trn2 instance with the cores used (data/trn2.json)",
+           text=lambda r: "—" if formatting.is_missing(r.get("instance")) else str(r["instance"]), order=by_instance_cores, sorts="by the instance's cores, most first",
+           answer=Annotated[str | None, "the smallest trn2 instance with at least the cores used (e.g. trn2.3xlarge, "
+                                         "data/trn2.json), null when the cores are unknown"],
+           derive=_instances),
     Column("wall", "Wall time", "wall_s", "wall time of the run, compilation included",
            text=lambda r: formatting.duration(r.get("wall_s")), unit="seconds"),
     Column("memory", "Peak memory", "hbm_peak_gb", "peak device (HBM) memory against the capacity of the cores used",

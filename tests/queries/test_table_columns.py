@@ -3,15 +3,19 @@ answers or exports reads it, so a column declared there alone reaches all of the
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
 import textwrap
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from components.queries import answers, links, ordering, views
+from components.domain.hardware import hardware
+from components.queries import answers, export, links, ordering, views
 from components.queries import table_columns as registry
 from components.web.html import first_paint, table
 from tests.helpers import ROOT
@@ -136,3 +140,55 @@ def test_a_field_declared_in_the_registry_reaches_the_answers_openapi_and_export
     assert lines == {"answer": "True a probe count", "rows": "True True", "openapi": "a probe count", "export": "int64"}
     frame = registry.derive(pd.DataFrame({"tp": [1, 8]}))
     assert list(frame.columns) == ["tp", *registry.OWN_FIELDS]
+
+
+def test_each_row_names_the_smallest_instance_for_its_cores_and_the_answers_and_exports_carry_it(world):
+    snap, rankings = world
+    for view in views.VIEWS:
+        result = views.select(snap, rankings, views.normalise(view=view))
+        records = result.records()
+        assert records and all("instance" in r for r in records)
+        for r in records:
+            expected = hardware().smallest_instance(r["tp"]) if r["tp"] is not None else None
+            assert r["instance"] == (expected.name if expected else None), r
+        assert {r["instance"] for r in records} >= {"trn2.3xlarge", None} if view != "selected" else True
+        table_html = _html(result.frame, view, live=True)
+        assert '<th scope="col" role="columnheader" class="c-instance num">' in table_html
+        assert all(f'class="c-instance num">{r["instance"] or "—"}</td>' in table_html for r in records)
+        csv = pd.read_csv(io.BytesIO(export.to_bytes(result, "csv")), keep_default_na=False, na_values=[""], dtype=str)
+        assert list(csv["instance"].fillna("")) == [r["instance"] or "" for r in records]
+        parquet = pq.read_table(io.BytesIO(export.to_bytes(result, "parquet")))
+        assert parquet.schema.field("instance").type == pa.string()
+        assert parquet.column_names.index("instance") == parquet.column_names.index("num_parameters") + 1
+
+
+def test_instances_sort_by_their_cores_not_their_names(monkeypatch):
+    assert registry.by_instance_cores(pd.Series(["trn2.48xlarge", "trn2.3xlarge", None])).tolist()[:2] == [64, 4]
+    tp = pd.array([1, 8, None, 4, 16, None, 2], dtype="Int64")
+    frame = registry.derive(pd.DataFrame({"model_id": [f"m{i}" for i in range(len(tp))], "tp": tp}))
+    assert ordering.parse("instance").key == "instance" and ordering.Order().after_click("instance").descending
+    for descending in (True, False):
+        ordered = ordering.apply(frame, ordering.Order("instance", descending))
+        cores = [hardware().instance_cores().get(name) for name in ordered["instance"]]
+        known = [c for c in cores if c is not None]
+        assert known == sorted(known, reverse=descending) and len(set(known)) > 1
+        assert cores[len(known) :] == [None, None]  # unknown cores last either way
+        assert list(ordered["model_id"][:3]) == (["m1", "m4", "m0"] if descending else ["m0", "m3", "m6"])
+    # names that sort the other way by letters: the order still follows the cores
+    monkeypatch.setattr(registry, "hardware", lambda: _Renamed())
+    assert registry.by_instance_cores(pd.Series(["b-big", "a-small"])).tolist() == [64, 4]
+
+
+class _Renamed:
+    def instance_cores(self) -> dict[str, int]:
+        return {"a-small": 4, "b-big": 64}
+
+
+def test_the_instance_column_is_in_the_tables_the_docs_and_off_a_phone(world):
+    snap, rankings = world
+    frame = views.select(snap, rankings, views.normalise()).frame
+    for live in (True, False):
+        assert _headers(_html(frame, "selected", live))[3:5] == ["Cores", "Instance"]
+    assert registry.PHONE not in registry.BY_ID["instance"].screens
+    assert "instance" in _classes(table.column_css("#results"), "#results", "display:none")
+    assert "| Instance | `instance` |" in (ROOT / "docs" / "data.md").read_text(encoding="utf-8")
