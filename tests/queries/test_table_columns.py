@@ -88,6 +88,7 @@ def test_each_column_s_style_comes_from_the_registry():
         assert _classes(style, scope, "text-align:right") == {c.id for c in registry.COLUMNS if c.align == "right"}
         assert _classes(style, scope, "min-width:12em") == {"model"}
     assert "nth-child" not in table.column_css("#results") + str(first_paint.STYLE)
+    assert str(first_paint.STYLE).startswith("<style>") and "&lt;" not in str(first_paint.STYLE)  # not escaped
     sheet = (ROOT / "assets" / "style.css").read_text(encoding="utf-8").splitlines()
     assert not [line for line in sheet if "#results" in line and "nth-child" in line]
 

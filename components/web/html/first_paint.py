@@ -39,8 +39,9 @@ STYLE = Markup(
     "@media (prefers-color-scheme:dark){#first-paint a{color:#93c5fd}#first-paint th,#first-paint td"
     "{border-color:#374151}}"
     "@media (max-width:600px){#first-paint h1{font-size:1.3em}}"
-    + Markup(table.column_css("#first-paint"))  # each column's alignment, width and screens: the registry's
-    + Markup("</style>")
+    # each column's alignment, width and screens: the registry's
+    + table.column_css("#first-paint")
+    + "</style>"
 )
 # Swaps the painted block for the live page once the page's load has filled it (with transitions off for
 # two frames, so the live rows show in the frame the painted rows leave): the notice in `#header`
