@@ -101,15 +101,18 @@ class Column:
 COLUMNS: tuple[Column, ...] = (
     Column("model", "Model", "model_id", "the model's Hub id (a link to its answer), its rank in a ranked view, "
            "its task, and its library when that is not Transformers",
-           order=by_text, descending_first=False, sorts="A to Z first", align="left", width="12em", screens=frozenset({WIDE, PHONE})),
+           order=by_text, descending_first=False, sorts="A to Z first", align="left", width="12em",
+           screens=frozenset({WIDE, PHONE})),
     Column("result", "Result", "kind", "what the result means: pass, fail, excluded, not tested",
-           order=by_result, descending_first=False, sorts="pass, fail, excluded, not tested", align="left", screens=frozenset({WIDE, PHONE})),
+           order=by_result, descending_first=False, sorts="pass, fail, excluded, not tested", align="left",
+           screens=frozenset({WIDE, PHONE})),
     Column("size", "Size (B)", "num_parameters", "the parameter count in billions, from the Hub record",
            text=_size, unit="parameters (shown in billions)"),
     Column("cores", "Cores", "tp", "the Trainium cores the model was sharded over",
            text=lambda r: formatting.cores(r.get("tp")), unit="cores"),
     Column("instance", "Instance", "instance", "the smallest trn2 instance with the cores used (data/trn2.json)",
-           text=lambda r: "—" if formatting.is_missing(r.get("instance")) else str(r["instance"]), order=by_instance_cores, sorts="by the instance's cores, most first",
+           text=lambda r: "—" if formatting.is_missing(r.get("instance")) else str(r["instance"]),
+           order=by_instance_cores, sorts="by the instance's cores, most first",
            answer=Annotated[str | None, "the smallest trn2 instance with at least the cores used (e.g. trn2.3xlarge, "
                                          "data/trn2.json), null when the cores are unknown"],
            derive=_instances),
@@ -154,9 +157,8 @@ def markdown() -> str:
         "|---|---|---|---|---|---|",
     ]
     for c in COLUMNS:
-        rows.append(
-            f"| {c.header} | `{c.field}` | {c.unit or '—'} | {c.sorts} | {'yes' if PHONE in c.screens else 'no'} | {c.about} |"
-        )
+        phone = "yes" if PHONE in c.screens else "no"
+        rows.append(f"| {c.header} | `{c.field}` | {c.unit or '—'} | {c.sorts} | {phone} | {c.about} |")
     return "\n".join(rows) + "\n"
 
 
