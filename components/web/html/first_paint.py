@@ -38,8 +38,8 @@ STYLE = Markup(
     "#first-paint th a{color:inherit}#first-paint .task,#first-paint .rank{opacity:.75;margin:0 .3em}"
     "@media (prefers-color-scheme:dark){#first-paint a{color:#93c5fd}#first-paint th,#first-paint td"
     "{border-color:#374151}}"
+    # then each column's alignment, width and screens: the registry's
     "@media (max-width:600px){#first-paint h1{font-size:1.3em}}" + table.column_css("#first-paint") + "</style>"
-    # each column's alignment, width and screens: the registry's
 )
 # Swaps the painted block for the live page once the page's load has filled it (with transitions off for
 # two frames, so the live rows show in the frame the painted rows leave): the notice in `#header`
