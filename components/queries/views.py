@@ -15,7 +15,7 @@ import pandas as pd
 
 from components.domain.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.domain.stacks import names_stack
-from components.queries import sizes
+from components.queries import sizes, table_columns
 from components.queries.answers import ModelOnStack, RankFields, RowAnswer, keys
 from components.queries.formatting import plain
 from components.runtime import settings
@@ -28,8 +28,9 @@ VIEWS: tuple[str, ...] = (SELECTED, TRENDING, DOWNLOADS)
 VIEW_LABELS = {SELECTED: "Selected", TRENDING: "Trending", DOWNLOADS: "Downloads"}
 NO_RECORDS = empty_records()
 
-# The fields of a row and of a ranking, in the order the answers declare them (`answers.RowAnswer`).
-ROW_FIELDS = keys(ModelOnStack)
+# The fields of a row (the table's registry adds its own: `table_columns.OWN_FIELDS`) and of a ranking, in the
+# order the answers declare them (`answers.RowAnswer`).
+ROW_FIELDS = keys(ModelOnStack) + table_columns.OWN_FIELDS
 RANK_FIELDS = keys(RankFields)
 MAX_QUERY = settings.SEARCH_TEXT.value
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
@@ -194,6 +195,7 @@ def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Que
         frame = frame[keep].reset_index(drop=True)
     if query.architecture:  # compared as the Hub record writes it: a model of unknown architecture is left out
         frame = frame[(frame["architecture"] == query.architecture).to_numpy(dtype=bool)].reset_index(drop=True)
+    frame = table_columns.derive(frame)  # the fields the table's columns make (`table_columns.Column.derive`)
     return ViewResult(stack, frame, query, int(unknown.sum()) if query.size else 0, stacks)
 
 

@@ -35,7 +35,7 @@ from components.sources.app_sources import Sources
 from components.web import clients, metrics, replicas, server
 from components.web.gradio import assets, direct_calls, page_config, queue_look, theme
 from components.web.gradio.patches import build_once, mcp_json, sessions, unread
-from components.web.html import head
+from components.web.html import head, table
 from components.web.middleware import first_html, refusals, server_errors
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,7 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         ssr_mode=False,
         mcp_server=True,
         theme=theme.theme(),
-        css=theme.minified_css(ASSETS / "style.css"),
+        css=theme.minified_css(ASSETS / "style.css") + table.column_css("#results"),  # the columns' (registry)
         head=head.minified_head(page_head),
         show_error=False,
         footer_links=["api"],
