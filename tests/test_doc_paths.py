@@ -10,7 +10,7 @@ the requirements files; a path is named three ways:
 
 And a file named in backticks by the end of its path (`middleware/limits.py`, `refusals.py`) is the end of the path
 of some file in the repository (`NOT_OURS`: the names that are not); and a name backticked right after a module
-(`refusals.py` `McpBodyCheck`, `server.py` `config()`, the tables' "where" column) is in that module.
+(`refusals.py` `McpBodyValidationMiddleware`, `server.py` `config()`, the tables' "where" column) is in that module.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_every_file_the_docs_name_by_its_path_end_exists():
     assert unknown_path_ends() == []
 
 
-# A module and the name in it the docs point at: `refusals.py` `McpBodyCheck`, `server.py` `config()`.
+# A module and the name in it the docs point at: `refusals.py` `McpBodyValidationMiddleware`, `server.py` `config()`.
 MODULE_AND_NAME = re.compile(r"`((?:[\w.-]+/)*[\w-]+\.py)` `([A-Za-z_][\w.]*)(?:\(\))?`")
 
 
@@ -142,8 +142,12 @@ def test_a_renamed_name_is_found(tmp_path):
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     (tmp_path / "docs").mkdir()
     (tmp_path / "components" / "web").mkdir(parents=True)
-    (tmp_path / "components" / "web" / "refusals.py").write_text("class McpBodyCheck:\n    def why(self): ...\n")
-    (tmp_path / "README.md").write_text("| MCP bodies | `refusals.py` `McpGate` | `refusals.py` `McpBodyCheck.why` |\n")
+    (tmp_path / "components" / "web" / "refusals.py").write_text(
+        "class McpBodyValidationMiddleware:\n    def why(self): ...\n"
+    )
+    (tmp_path / "README.md").write_text(
+        "| MCP bodies | `refusals.py` `McpGate` | `refusals.py` `McpBodyValidationMiddleware.why` |\n"
+    )
     subprocess.run(["git", "add", "."], cwd=tmp_path, check=True)
     assert names_not_in_their_module(tmp_path) == ["README.md:1: refusals.py McpGate"]
 

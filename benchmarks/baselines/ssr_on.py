@@ -41,7 +41,9 @@ def serve_with_ssr(demo, sources, *, dataset=None, host, port, page_head=""):
         # launch() starts the queue through Gradio's own start-up route, which the app answers only when mounted
         app_kwargs={
             "routes": server.routes(sources),
-            "middleware": server.middleware(sources, files=[Middleware(assets.Assets)], slim=page_config.slim),
+            "middleware": server.middleware(
+                sources, files=[Middleware(assets.InMemoryAssetsMiddleware)], slim=page_config.slim
+            ),
         },  # fmt: skip
     )
 

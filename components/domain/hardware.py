@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+
 HARDWARE_FILE = Path(__file__).resolve().parents[2] / "data" / "trn2.json"
 
 
@@ -32,6 +34,20 @@ class Hardware:
         if isinstance(cores, bool) or not isinstance(cores, (int, float)) or not math.isfinite(cores) or cores < 1:
             return None
         return next((i for i in self.instances if i.cores >= cores), None)
+
+    def smallest_instances(self, cores: np.ndarray) -> np.ndarray:
+        """`smallest_instance` over an array of core counts (floats, NaN where unknown), by name: an object array
+        of instance names, None where no instance fits (unknown, below 1, more cores than any instance has)."""
+        values = np.asarray(cores, dtype=float)
+        sizes = np.array([i.cores for i in self.instances], dtype=float)
+        names = np.array([i.name for i in self.instances] + [None], dtype=object)
+        at = np.searchsorted(sizes, values, side="left")  # the first instance with at least that many cores
+        usable = np.isfinite(values) & (values >= 1)
+        return names[np.where(usable, at, len(self.instances))]
+
+    def instance_cores(self) -> dict[str, int]:
+        """Each instance's cores, by its name (what a sort by instance compares)."""
+        return {i.name: i.cores for i in self.instances}
 
     def cores_for(self, num_parameters: int | None) -> int | None:
         """The fewest cores, of the degrees the harness uses, whose HBM holds the weights in bf16 with

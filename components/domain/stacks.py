@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from typing_extensions import TypedDict
 
+from components.domain.errors import UnknownStack
 from components.domain.versions import short_version
 from components.runtime import settings
 
@@ -184,16 +185,14 @@ class Stack(StackRef):
         }
 
 
-class UnknownStack(ValueError):
-    """A stack was asked for that is not in the data; the message names the known stacks."""
-
-    def __init__(self, neuronx_cc: str, library_version: str, known: Sequence[Stack]):
-        self.neuronx_cc = neuronx_cc[:ASKED_MAX]
-        self.library_version = library_version[:ASKED_MAX]
-        self.asked = asked_label(neuronx_cc, library_version)
-        names = "; ".join(f"{s.neuronx_cc} with {s.library}=={s.library_version}" for s in known)
-        names = names or "none (no data is loaded)"
-        super().__init__(f"No tested stack matches {self.asked}. Known stacks: {names}.")
+def unknown_stack(neuronx_cc: str, library_version: str, known: Sequence[Stack]) -> UnknownStack:
+    """The error for a stack asked for that is not in the data, naming the known stacks."""
+    return UnknownStack(
+        neuronx_cc[:ASKED_MAX],
+        library_version[:ASKED_MAX],
+        asked_label(neuronx_cc, library_version),
+        [f"{s.neuronx_cc} with {s.library}=={s.library_version}" for s in known],
+    )
 
 
 def library_order(library: str) -> tuple[int, str]:
@@ -284,7 +283,7 @@ def resolve(stacks: Sequence[Stack], neuronx_cc: str | None = "", library_versio
     if spec:
         candidates = [s for s in candidates if _library_matches(s, spec)]
     if not candidates:
-        raise UnknownStack(cc, spec, stacks)
+        raise unknown_stack(cc, spec, stacks)
     return candidates[0]
 
 

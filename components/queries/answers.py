@@ -21,6 +21,7 @@ from typing_extensions import TypedDict, is_typeddict
 
 from components.domain.results import KindName
 from components.domain.stacks import Library, LibraryVersion, NeuronxCc, StackAnswer, StackRefAnswer
+from components.queries import table_columns
 
 __all__ = [
     "ArchitectureAnswer",
@@ -28,6 +29,7 @@ __all__ = [
     "ArchitectureModel",
     "BaseModelEvidence",
     "CauseAnswer",
+    "ColumnFields",
     "CompareAnswer",
     "ComparedModel",
     "ConfigCheckAnswer",
@@ -178,6 +180,16 @@ class RankFields(TypedDict, total=False):
     trending_score: Annotated[float | None, 'the Hub\'s trending score (what "trending" ranks by)']
 
 
+if typing.TYPE_CHECKING:
+
+    class ColumnFields(TypedDict, total=False):
+        """The fields the table's column registry declares (`table_columns`), typed when the module runs."""
+
+else:  # made from the registry: a column added there is a field of /search's rows, of the exports and of OpenAPI
+    ColumnFields = TypedDict("ColumnFields", table_columns.own_fields(), total=False)
+    ColumnFields.__doc__ = "The fields the table's column registry declares (`table_columns`)."
+
+
 class RecentFields(TypedDict, total=False):
     """What the Recently tested view says of a row: when it was run, the view's order."""
 
@@ -186,7 +198,7 @@ class RecentFields(TypedDict, total=False):
     ]
 
 
-class RowAnswer(ModelOnStack, RankFields, RecentFields, total=False):
+class RowAnswer(ModelOnStack, ColumnFields, RankFields, RecentFields, total=False):
     """One model on one stack, as /search lists it (ranked views add rank, likes, trending_score; the recent view
     tested_at)."""
 

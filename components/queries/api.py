@@ -2,7 +2,7 @@
 
 Both halves of the web layer serve these methods: the named endpoints (gradio_client, MCP:
 `web/gradio/endpoints.py`) and `GET /api/v1` (`web/routes/api_v1.py`). A method refuses with the data side's
-own errors, never a framework's: `arguments.Refused` (a value it does not take: 400 on /api/v1) and
+own errors, never a framework's: `ArgumentRefused` (a value it does not take: 400 on /api/v1) and
 `UnknownStack` (a stack not in the data: 404); each half maps them, with the same words.
 
 Each method reads what the sources serve once (`Sources.now()`), so one answer never mixes two loads.
@@ -46,6 +46,7 @@ from components.queries.answers import (
     WantedAnswer,
 )
 from components.queries.argument_types import answers_as, check_arguments
+from components.queries.errors import ArgumentRefused, ConfigError
 from components.runtime import settings
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
@@ -341,7 +342,7 @@ class Api:
         stack = now.snapshot.resolve_stack(neuronx_cc, library_version)
         try:
             answer = config_check.check_config(now.snapshot, stack, config_json, now.records)
-        except config_check.ConfigError as error:
-            raise arguments.Refused(f"config_json: {error}") from None
+        except ConfigError as error:
+            raise ArgumentRefused(f"config_json: {error}") from None
         log.info("check_config: %s, %s", answer["architecture"] or "no architecture", answer["expectation"]["verdict"])
         return answer

@@ -3,11 +3,11 @@
 Gradio hands an endpoint whatever JSON the caller sent (`/gradio_api/call/NAME`, gradio_client, MCP):
 an int, a list or an object arrives as it is, where a string is wanted. Unchecked, `/compare` with ints
 raised AttributeError deep in the queries: the caller read `{"error": null}` and the log a 40-line
-traceback per call. `checked` makes a wrong type a `Refused` that names the argument, which each half of the
+traceback per call. `checked` makes a wrong type a `ArgumentRefused` that names the argument, which each half of the
 web layer answers as the caller's clear error (not logged).
 
 A value the caller did not send at all arrives as `MISSING`'s marker, put there by the plain HTTP route's
-`ShortCalls` (`web/middleware/short_calls.py`), and is refused naming it.
+`MissingArgumentsMiddleware` (`web/middleware/missing_arguments.py`), and is refused naming it.
 
 A string that cannot be written as UTF-8 (a lone surrogate: JSON's `"\\ud800"` parses to one) is refused here too,
 in the same words on every surface: the plain call and gradio_client's route hand it on as it is, `/api/v1` hands
@@ -24,14 +24,14 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from components.queries.arguments import Refused
+from components.queries.errors import ArgumentRefused
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
-# What `ShortCalls` sends in place of a value the caller left out: `{MISSING: the argument's name}`.
+# What `MissingArgumentsMiddleware` sends in place of a value the caller left out: `{MISSING: the argument's name}`.
 MISSING = "__argument_missing__"
-# What `McpBodyCheck` sends in place of an MCP tool's argument whose text cannot be encoded (the MCP library, which
+# What `McpBodyValidationMiddleware` sends in place of an MCP tool's argument whose text cannot be encoded (the MCP library, which
 # checks each argument's type against the tool's schema, then sends it on as UTF-8 JSON, takes only a string).
 NOT_ENCODABLE = "\x00__argument_not_utf8__\x00"
 # The argument an endpoint takes from the server, not from the caller: the address asking (`Api.lookup`).
@@ -54,7 +54,7 @@ def kind(value: Any) -> str:
 
 
 def is_missing(value: Any) -> bool:
-    """Whether `value` is the marker `ShortCalls` puts in place of a value the caller did not send."""
+    """Whether `value` is the marker `MissingArgumentsMiddleware` puts in place of a value the caller did not send."""
     return isinstance(value, dict) and len(value) == 1 and MISSING in value
 
 
@@ -95,7 +95,7 @@ def answers_as(name: str) -> Callable[[F], F]:
 
 def checked(fn: F) -> F:
     """`fn` that first checks no argument is missing and every argument annotated `str` is a string that can be
-    encoded as UTF-8, else raises `Refused` naming them.
+    encoded as UTF-8, else raises `ArgumentRefused` naming them.
 
     The signature, docstring and annotations stay `fn`'s: Gradio reads them for the API page and MCP.
     """
@@ -111,16 +111,16 @@ def checked(fn: F) -> F:
         given = signature.bind_partial(*args, **kwargs).arguments
         missing = [name for name, value in given.items() if is_missing(value)]
         if missing:
-            raise Refused(
+            raise ArgumentRefused(
                 f"{label}: {wanted} arguments wanted, {wanted - len(missing)} given; missing: {', '.join(missing)}"
             )
         for name in strings:
             if name in given and not isinstance(given[name], str):
-                raise Refused(
+                raise ArgumentRefused(
                     f"{label}: the argument {name} must be a string{defaults.get(name, '')}, not {kind(given[name])}"
                 )
             if name in given and not encodable(given[name]):
-                raise Refused(not_encodable(label, name))
+                raise ArgumentRefused(not_encodable(label, name))
         return fn(*args, **kwargs)
 
     return typing.cast(F, wrapper)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.queries import views
+from components.queries.errors import ArgumentRefused
 from components.runtime import settings
 from components.sources.rankings import Rankings
 from components.sources.records import OTHER_REPOS, Records, hub_address, hub_id
@@ -18,10 +19,6 @@ SHOWN = settings.REFUSED_VALUE_SHOWN.value
 EXAMPLE_ID = "Qwen/Qwen3-0.6B"
 
 
-class Refused(ValueError):
-    """A value an endpoint does not take; the message names it and what is taken."""
-
-
 def quoted(value: object) -> str:
     """A refused value as a message quotes it: cut short, control characters escaped."""
     text = value if isinstance(value, str) else str(value)
@@ -29,20 +26,21 @@ def quoted(value: object) -> str:
 
 
 def view(value: object) -> str:
-    """The view asked for, one of `views.VIEWS` ("" is the default, Selected); raises Refused for any other text."""
+    """The view asked for, one of `views.VIEWS` ("" is the default, Selected); raises ArgumentRefused for any other
+    text."""
     text = str(value or "").strip().lower()
     if text and text not in views.VIEWS:
-        raise Refused(f"parameter 'view' is {quoted(value)}; use one of {', '.join(views.VIEWS)}")
+        raise ArgumentRefused(f"parameter 'view' is {quoted(value)}; use one of {', '.join(views.VIEWS)}")
     return text or views.DEFAULT
 
 
 def task(value: object, offered: Sequence[str], where: str) -> str:
     """The task asked for, one of `offered` (the tasks in the data; "" among them where it means all tasks);
-    raises Refused naming them for any other. `where` names what offers them ("the selected view")."""
+    raises ArgumentRefused naming them for any other. `where` names what offers them ("the selected view")."""
     text = str(value or "").strip().lower()
     if text and text not in offered:
         names = ", ".join('"" (all tasks)' if t == "" else t for t in offered)
-        raise Refused(f"parameter 'task' is {quoted(value)}; {where} has the tasks {names}")
+        raise ArgumentRefused(f"parameter 'task' is {quoted(value)}; {where} has the tasks {names}")
     return text
 
 
@@ -55,10 +53,10 @@ def view_task(snapshot: Snapshot, rankings: Rankings, records: Records | None, v
 def model_id(value: object, snapshot: Snapshot) -> str:
     """The model asked for: a model in the data (whatever its spelling: the page opens it too), or text that can be
     a Hub model id (`records.hub_id`; a well-formed id with no row is answered "not tested"), a model's Hub address
-    being its id (`records.hub_address`); raises Refused for any other text, a Space's or dataset's address among it."""
+    being its id (`records.hub_address`); raises ArgumentRefused for any other text, a Space's or dataset's address among it."""
     address = hub_address(value)
     if address is not None and address.kind in OTHER_REPOS:
-        raise Refused(
+        raise ArgumentRefused(
             f"model {quoted(value)} is the address of {OTHER_REPOS[address.kind]}, not of a model; give a model's id "
             f"or its Hub address, such as {EXAMPLE_ID} or https://huggingface.co/{EXAMPLE_ID}"
         )
@@ -66,5 +64,5 @@ def model_id(value: object, snapshot: Snapshot) -> str:
         return str(hub_id(value))
     if hub_id(value) is None and not (isinstance(value, str) and snapshot.canonical_model_id(" ".join(value.split()))):
         given = quoted(value) if isinstance(value, str) and value.strip() else "empty"
-        raise Refused(f"model {given} cannot be a Hub model id; give one such as {EXAMPLE_ID}")
+        raise ArgumentRefused(f"model {given} cannot be a Hub model id; give one such as {EXAMPLE_ID}")
     return str(value).strip()

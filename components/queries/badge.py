@@ -7,9 +7,10 @@ is read far from the app, so it always says which stack it speaks for.
 
 from __future__ import annotations
 
+from components.domain.errors import UnknownStack
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER, PASS
-from components.domain.stacks import UnknownStack
 from components.domain.versions import short_version
+from components.queries.errors import MalformedId
 from components.runtime import settings
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
@@ -21,10 +22,6 @@ GREY = "lightgrey"
 # shields.io keeps an endpoint's answer at least this long (its own floor is 300 s)
 CACHE_SECONDS = settings.BADGE_CACHE_SECONDS.value
 MAX_RESULT = settings.BADGE_RESULT.value
-
-
-class MalformedId(ValueError):
-    """The model asked for cannot be a Hub model id."""
 
 
 def badge(

@@ -18,6 +18,7 @@ from itertools import accumulate
 
 from components.queries import evidence
 from components.queries.answers import ConfigCheckAnswer
+from components.queries.errors import ConfigError
 from components.queries.expectation import UNKNOWN, expectation
 from components.runtime import settings
 from components.sources.records import ModelRecord, Records, empty_records
@@ -42,10 +43,6 @@ INT_DIGITS = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digit
 # The largest count a config gives (a vocabulary, a hidden size): larger is not a model's, and an estimate
 # built from it would be a number no answer can print.
 MAX_COUNT = settings.CONFIG_COUNT.value
-
-
-class ConfigError(ValueError):
-    """The text is not a config.json this check can read; the message says why."""
 
 
 def parse_config(text: object) -> dict:

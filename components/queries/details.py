@@ -13,9 +13,10 @@ from typing import cast
 import pandas as pd
 
 from components.domain.columns import NAMES, STACK_PACKAGES
+from components.domain.errors import UnknownStack
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, generates_text, result_kind
-from components.domain.stacks import FIRST_LIBRARY, StackRef, UnknownStack, names_stack, normalise_library
+from components.domain.stacks import FIRST_LIBRARY, StackRef, names_stack, normalise_library
 from components.queries import evidence, links, report, snippets
 from components.queries.answers import HistoryEntry, LookupAnswer, RanWith, keys
 from components.queries.expectation import expectation

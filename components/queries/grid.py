@@ -20,7 +20,8 @@ import pyarrow as pa
 from components.domain.results import EXCLUDED, FAIL, PASS
 from components.domain.stacks import FIRST_LIBRARY, Stack, library_order, normalise_library
 from components.queries.answers import GridAnswer, GridCell, GridRow, GridStack, GridStatus
-from components.queries.arguments import Refused, quoted
+from components.queries.arguments import quoted
+from components.queries.errors import ArgumentRefused
 from components.runtime import settings
 from components.sources.records import Records
 from components.sources.snapshot import Snapshot
@@ -40,12 +41,12 @@ def libraries(snapshot: Snapshot) -> list[str]:
 
 
 def library_asked(snapshot: Snapshot, value: object) -> str:
-    """The library asked for ("" is Transformers), in pip's spelling; raises Refused naming the libraries in the data
+    """The library asked for ("" is Transformers), in pip's spelling; raises ArgumentRefused naming the libraries in the data
     for any other."""
     text = normalise_library(str(value or "")) or FIRST_LIBRARY
     known = libraries(snapshot)
     if text not in known:
-        raise Refused(f"parameter 'library' is {quoted(value)}; the data has the libraries {', '.join(known)}")
+        raise ArgumentRefused(f"parameter 'library' is {quoted(value)}; the data has the libraries {', '.join(known)}")
     return text
 
 

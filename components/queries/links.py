@@ -9,7 +9,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-from components.domain.stacks import StackRef, UnknownStack, names_stack
+from components.domain.errors import UnknownStack
+from components.domain.stacks import StackRef, names_stack
 from components.queries import ordering, views
 from components.queries.views import DEFAULT, Query, normalise
 from components.runtime import settings

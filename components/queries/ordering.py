@@ -12,32 +12,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from components.domain.results import EXCLUDED, FAIL, NOT_TESTED, PASS
-from components.queries import views
+from components.queries import table_columns, views
 
-
-@dataclass(frozen=True)
-class Column:
-    """A column the table can be sorted by: its frame column, and whether a first click sorts it high to low."""
-
-    field: str
-    numeric: bool
-
-
-# key (as the link writes it) -> what it sorts by
-COLUMNS: dict[str, Column] = {
-    "model": Column("model_id", numeric=False),
-    "result": Column("kind", numeric=False),
-    "size": Column("num_parameters", numeric=True),
-    "cores": Column("tp", numeric=True),
-    "wall": Column("wall_s", numeric=True),
-    "memory": Column("hbm_peak_gb", numeric=True),
-    "downloads": Column("downloads", numeric=True),
-    "trending": Column("trending_score", numeric=True),
-    "tested": Column("tested_at", numeric=True),
-}
-# Results read best first: what runs, what fails, what was left out, what nobody ran.
-RESULT_ORDER = {PASS: 0, FAIL: 1, EXCLUDED: 2, NOT_TESTED: 4}
+# key (as the link writes it) -> the column it sorts by (`table_columns`: its field, its first direction and
+# the values a sort compares)
+COLUMNS: dict[str, table_columns.Column] = table_columns.BY_ID
 
 
 @dataclass(frozen=True)
@@ -60,7 +39,7 @@ class Order:
             return self
         if key == self.key:
             return Order(key, not self.descending)
-        return Order(key, column.numeric)
+        return Order(key, column.descending_first)
 
 
 def parse(text: object) -> Order:
@@ -91,16 +70,7 @@ def apply(frame: pd.DataFrame, order: Order) -> pd.DataFrame:
     column = COLUMNS.get(order.key)
     if column is None or column.field not in frame.columns or frame.empty:
         return frame
-    values = frame[column.field]
-    if order.key == "result":
-        values = values.map(lambda kind: RESULT_ORDER.get(kind, 3))
-    elif order.key == "model":
-        values = values.astype(str).str.lower()
-    elif pd.api.types.is_datetime64_any_dtype(values):  # a time: as a number, and missing (NaT) last
-        values = pd.Series(values.array.asi8, index=values.index).where(values.notna())
-    else:
-        values = pd.to_numeric(values, errors="coerce")
-    key = values.rename("_order")
+    key = column.order(frame[column.field]).rename("_order")
     ranked = frame.assign(_order=key.to_numpy())
     ranked = ranked.sort_values("_order", ascending=not order.descending, kind="stable", na_position="last")
     return ranked.drop(columns="_order").reset_index(drop=True)

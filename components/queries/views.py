@@ -19,7 +19,7 @@ import pandas as pd
 
 from components.domain.results import NOT_TESTED, NOT_TESTED_RESULT, PASS
 from components.domain.stacks import names_stack
-from components.queries import sizes
+from components.queries import sizes, table_columns
 from components.queries.answers import ModelOnStack, RankFields, RecentFields, RowAnswer, keys
 from components.queries.formatting import noun, plain
 from components.runtime import settings
@@ -32,8 +32,9 @@ SELECTED, TRENDING, DOWNLOADS, RECENT = "selected", "trending", "downloads", "re
 DEFAULT = SELECTED  # the view a link without `view=` opens (links leave it out)
 NO_RECORDS = empty_records()
 
-# The fields of a row and of a ranking, in the order the answers declare them (`answers.RowAnswer`).
-ROW_FIELDS = keys(ModelOnStack)
+# The fields of a row (the table's registry adds its own: `table_columns.OWN_FIELDS`) and of a ranking, in the
+# order the answers declare them (`answers.RowAnswer`).
+ROW_FIELDS = keys(ModelOnStack) + table_columns.OWN_FIELDS
 RANK_FIELDS = keys(RankFields)
 RECENT_FIELDS = keys(RecentFields)
 ANSWER_FIELDS = ROW_FIELDS + RANK_FIELDS + RECENT_FIELDS  # what a row may carry, in the answer's order
@@ -197,6 +198,7 @@ def _select(snapshot: Snapshot, rankings: Rankings, records: Records, query: Que
         frame = frame[keep].reset_index(drop=True)
     if query.architecture:  # compared as the Hub record writes it: a model of unknown architecture is left out
         frame = frame[(frame["architecture"] == query.architecture).to_numpy(dtype=bool)].reset_index(drop=True)
+    frame = table_columns.derive(frame)  # the fields the table's columns make (`table_columns.Column.derive`)
     return ViewResult(stack, frame, query, int(unknown.sum()) if query.size else 0, stacks)
 
 

@@ -19,9 +19,10 @@ from huggingface_hub import constants as hf_constants
 
 from components.runtime import memory, settings
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, load
+from components.sources.errors import Rejected
 from components.sources.file_cache import FileCache
 from components.sources.listing import list_source
-from components.sources.refresh import Backoff, RefreshingStore, Rejected
+from components.sources.refresh import Backoff, RefreshingStore
 from components.sources.snapshot import Snapshot
 
 log = logging.getLogger(__name__)

@@ -17,14 +17,10 @@ import pyarrow.parquet as pq
 from huggingface_hub import HfApi, HfFileSystem
 
 from components.runtime import settings
-from components.sources.errors import SourceError, describe_error
+from components.sources.errors import DatasetError, describe_error
 
 # One Hub call, the listing: the reads of the files themselves have huggingface_hub's own timeouts.
 HUB_TIMEOUT = settings.HUB_LISTING_TIMEOUT.value
-
-
-class DatasetError(SourceError):
-    """The source itself cannot be read (not one of its files: those are skipped and reported)."""
 
 
 @dataclass(frozen=True)

@@ -36,12 +36,9 @@ from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Future
 from typing import Any, TypeVar, cast
 
+from components.sources.errors import Declined
+
 T = TypeVar("T")
-
-
-class Declined(Exception):
-    """Raised by a computation that refuses for its own caller (e.g. past that caller's allowance): the
-    caller gets it, nothing is kept, and callers waiting on the same key work the answer out themselves."""
 
 
 class _Retry:

@@ -44,7 +44,7 @@ from huggingface_hub import constants as hf_constants
 
 from components.runtime import settings
 from components.sources import hub_log
-from components.sources.errors import SourceError, describe_error
+from components.sources.errors import ReadTimeout, SourceError, describe_error
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +53,6 @@ log = logging.getLogger(__name__)
 MAX_ABANDONED_READS = settings.ABANDONED_READS.value
 
 T = TypeVar("T")
-
-
-class Rejected(SourceError):
-    """A read answered, but with nothing worth serving; the message says why."""
-
-
-class ReadTimeout(SourceError, TimeoutError):
-    """A read did not finish within its timeout; it was abandoned."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """What the app's routes and middleware share at the ASGI level: the types, the path a request asked for,
-a short JSON answer, and the log of refused calls.
+the one body reader, a short JSON answer, and the log of refused calls.
 
 Each is written once here; `middleware/` and `routes/` import them.
 """
@@ -12,7 +12,9 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, overload
+
+from starlette.requests import ClientDisconnect
 
 from components.runtime import settings
 
@@ -39,19 +41,40 @@ def relative_path(scope: Scope) -> str:
     return path or "/"
 
 
+@overload
+async def read_body(receive: Receive) -> bytes: ...
+@overload
+async def read_body(receive: Receive, limit: int) -> bytes | None: ...
 async def read_body(receive: Receive, limit: int | None = None) -> bytes | None:
-    """The whole request body, or None when the client went away first or (with `limit`) as soon as it passes
-    `limit` bytes. A middleware behind `BodyLimit` reads without a limit: that one has bounded the body."""
+    """The whole request body, or (with `limit`) None as soon as it passes `limit` bytes; raises Starlette's
+    `ClientDisconnect` when the client goes away first, as `Request.stream()` does (`JsonServerErrorMiddleware`
+    takes that as no one to answer). The app's one body reader: the middleware and the routes that read a body
+    (`/api/v1`'s posted config, the webhook) call it. A middleware behind `BodySizeLimitMiddleware` reads without
+    a limit: that one has bounded the body."""
     body = bytearray()
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            return None
+            raise ClientDisconnect()
         body += message.get("body", b"")
         if limit is not None and len(body) > limit:
             return None
         if not message.get("more_body", False):
             return bytes(body)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands a body already read on in one message, then waits as the server's would."""
+    sent = False
+
+    async def wrapped() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return wrapped
 
 
 async def answer(send: Send, status: int, error: str, close: bool = True) -> None:

@@ -44,7 +44,7 @@ def route_of(scope: Scope, pages: frozenset[str] = frozenset()) -> str:
     """The template of the route that answered, `other` when none did: a page's path when the path is one of
     `pages` (answered from the page cache, before any route); else the route Starlette left in the scope; else
     the first route of the app's own router, or of an app mounted in it (Gradio), that matches the request.
-    The last is the usual case: a middleware before this one's inner app (`origin.PublicOrigin`) passes a copy
+    The last is the usual case: a middleware before this one's inner app (`origin.HostRewriteMiddleware`) passes a copy
     of the scope on, so what the routers write reaches the copy, not the scope this reads."""
     path = relative_path(scope)
     if path in pages:

@@ -37,13 +37,13 @@ from components.web.middleware import (
     first_html,
     limits,
     methods,
+    missing_arguments,
     origin,
     refusals,
     server_errors,
-    short_calls,
     streams,
 )
-from components.web.middleware.observed import Observed
+from components.web.middleware.replica_metrics import ReplicaMetricsMiddleware
 from components.web.routes import api_v1, badge_feed, card, downloads, grid_feed, health, scripts, wanted, webhook
 
 log = logging.getLogger(__name__)
@@ -252,24 +252,26 @@ def middleware(
     (`gradio/assets.py`, `gradio/page_config.py`, `gradio/direct_calls.py`, `gradio/pages/models.py`)."""
     return [
         # every answer names its replica and is counted, the one-line 500s of the next too
-        Middleware(Observed, metrics=watched, pages=frozenset(first_html.PAGE_PATHS)),
-        Middleware(server_errors.ServerErrors),  # an exception escaping any route: one log line and a 500
-        Middleware(origin.PublicOrigin),  # the app's own origin; no forwarding header reaches anything below
+        Middleware(ReplicaMetricsMiddleware, metrics=watched, pages=frozenset(first_html.PAGE_PATHS)),
+        Middleware(server_errors.JsonServerErrorMiddleware),  # an exception escaping any route: one log line and a 500
+        Middleware(origin.HostRewriteMiddleware),  # the app's own origin; no forwarding header reaches anything below
         # bodies bounded before anything reads them (a Hub webhook payload is a few KB); smuggled bodies refused
-        Middleware(limits.BodyLimit, per_path={webhook.PATH: webhook.MAX_BODY}),
+        Middleware(limits.BodySizeLimitMiddleware, per_path={webhook.PATH: webhook.MAX_BODY}),
         # 405 and Allow on the app's own addresses and pages, HEAD as GET
-        Middleware(methods.AllowedMethods, routes=own, pages=first_html.PAGE_PATHS),
-        Middleware(refusals.NoUploads),  # Gradio's upload route answers 403: the app takes no files
-        Middleware(refusals.McpBodyCheck),  # an MCP POST whose body is not MCP gets a JSON-RPC error
-        Middleware(short_calls.ShortCalls, endpoints=named_parameters()),  # too few values: an error naming them
-        Middleware(streams.EventStreams),  # event streams capped per client and ended
+        Middleware(methods.AllowedMethodsMiddleware, routes=own, pages=first_html.PAGE_PATHS),
+        Middleware(refusals.UploadRefusalMiddleware),  # Gradio's upload route answers 403: the app takes no files
+        Middleware(refusals.McpBodyValidationMiddleware),  # an MCP POST whose body is not MCP gets a JSON-RPC error
+        Middleware(
+            missing_arguments.MissingArgumentsMiddleware, endpoints=named_parameters()
+        ),  # too few values: an error naming them
+        Middleware(streams.EventStreamLimitMiddleware),  # event streams capped per client and ended
         *calls,  # the named endpoints over plain HTTP, answered beside Gradio's queue
         # the app's own routes compressed (Gradio compresses its own, inside; what is compressed passes as it
         # is), at `GZIP_LEVEL`
         Middleware(GZipMiddleware, compresslevel=GZIP_LEVEL),
         *files,  # Gradio's scripts and stylesheets from memory
         # each page's first HTML says what it shows
-        Middleware(first_html.FirstResponse, sources=sources, busy=busy, slim=slim, answers=answers),
+        Middleware(first_html.FirstHtmlMiddleware, sources=sources, busy=busy, slim=slim, answers=answers),
     ]
 
 
@@ -278,7 +280,7 @@ def named_parameters() -> dict[str, list[str]]:
     return {name: argument_types.parameters(getattr(api.Api, name)) for name in api.NAMED}
 
 
-class CancelledOnStop(logging.Filter):
+class StopCancelledLogFilter(logging.Filter):
     """On uvicorn's logger: a request cancelled because the server stopped (an open stream past
     `GRACEFUL_STOP`) is not logged with its traceback; uvicorn's line "Cancel N running task(s)" says it."""
 
@@ -290,8 +292,8 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
     """uvicorn's configuration: the trusted proxies, the connection caps (all, and per peer), keep-alive, the
     request deadline and the head size limit."""
     errors = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, CancelledOnStop) for f in errors.filters):
-        errors.addFilter(CancelledOnStop())
+    if not any(isinstance(f, StopCancelledLogFilter) for f in errors.filters):
+        errors.addFilter(StopCancelledLogFilter())
     trusted = clients.forwarded_allow_ips()
     protocol = type(
         "PeerCappedH11Protocol",

@@ -37,3 +37,12 @@ def test_the_table_lives_in_one_data_file():
     assert by_name["trn2.3xlarge"] == {"name": "trn2.3xlarge", "devices": 1, "cores": 4, "hbm_gb": 96}
     assert by_name["trn2.48xlarge"]["devices"] == 16 and by_name["trn2.48xlarge"]["cores"] == 64
     assert data["core_degrees"] == [1, 2, 4, 8, 16] and data["hbm_per_core_gb"] == 24
+
+
+def test_the_smallest_instances_of_many_core_counts_agree_with_one_at_a_time():
+    cores = [1, 2, 4, 4.0, 5, 8, 16, 64, 65, 0, -1, float("nan")]
+    names = hardware().smallest_instances(cores).tolist()
+    assert names == [i.name if (i := hardware().smallest_instance(c)) else None for c in cores]
+    assert names[:8] == ["trn2.3xlarge"] * 4 + ["trn2.48xlarge"] * 4 and names[8:] == [None] * 4
+    assert hardware().smallest_instances([]).tolist() == []
+    assert hardware().instance_cores() == {"trn2.3xlarge": 4, "trn2.48xlarge": 64}

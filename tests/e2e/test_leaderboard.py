@@ -10,6 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from components.domain.hardware import hardware
+
 TIMEOUT = 20_000
 WIDE, PHONE = {"width": 1366, "height": 900}, {"width": 390, "height": 844}
 FAILED = "llava-hf/llava-1.5-7b-hf"  # FAIL on the newest stack, PASS with transformers 4.57.1
@@ -64,6 +66,12 @@ def test_numbers_sort_as_numbers_and_the_sorted_header_says_so(page: Page, sampl
     known = [v for v in sizes if v is not None]
     assert known == sorted(known, reverse=True) and sizes[: len(known)] == known  # unknown sizes last
     assert page.evaluate("() => document.activeElement.dataset.sort") == "size"  # the focus stays on the header
+    # the Instance column (the column registry's) sorts by the instance's cores, most first, unknown cores last
+    page.locator("#results th a[data-sort=instance]").click()
+    expect(page.locator("#results th[aria-sort=descending] a[data-sort=instance]")).to_be_attached(timeout=TIMEOUT)
+    cores = [hardware().instance_cores().get(t.strip()) for t in column(page, headers(page).index("Instance"))]
+    known = [c for c in cores if c is not None]
+    assert known == sorted(known, reverse=True) and known[0] == 64 and 4 in known and cores[: len(known)] == known
     # the header reads in both themes: its text and background differ in lightness
     text, back = page.evaluate(
         """() => { const th = document.querySelector('#results th'); const s = getComputedStyle(th);

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from components.sources import dataset_store
 from components.sources.app_sources import Sources
 from components.sources.dataset import load, read_files
-from components.sources.listing import DatasetError
+from components.sources.errors import DatasetError
 from components.sources.rankings import empty_rankings
 from components.sources.rankings_store import RankingsStore, fetch_live
 from components.web.gradio.pages.models import ModelsPage

@@ -14,7 +14,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from components.queries import argument_types
-from components.queries.arguments import Refused
+from components.queries.errors import ArgumentRefused
 from components.web.middleware import limits, server_errors
 from components.web.routes import webhook
 
@@ -32,7 +32,7 @@ def limited_http():
     seen.clear()
     app = Starlette(
         routes=[Route("/echo", echo, methods=["GET", "POST"]), Route("/small", echo, methods=["POST"])],
-        middleware=[Middleware(limits.BodyLimit, default=1000, per_path={"/small": 100})],
+        middleware=[Middleware(limits.BodySizeLimitMiddleware, default=1000, per_path={"/small": 100})],
     )
     return TestClient(app)
 
@@ -66,7 +66,7 @@ def test_requests_without_a_body_pass(limited_http):
 
 
 def test_the_limit_of_a_path_holds_under_a_root_path():
-    middleware = limits.BodyLimit(app=None, default=1000, per_path={"/small": 100})
+    middleware = limits.BodySizeLimitMiddleware(app=None, default=1000, per_path={"/small": 100})
     assert middleware.limit_for({"path": "/space/small", "root_path": "/space"}) == 100
     assert middleware.limit_for({"path": "/small/"}) == 100
     assert middleware.limit_for({"path": "/gradio_api/call/search"}) == 1000
@@ -82,7 +82,7 @@ async def fails(request: Request) -> JSONResponse:
 
 
 def test_an_exception_escaping_a_route_is_a_500_and_one_log_line(caplog):
-    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(server_errors.ServerErrors)])
+    app = Starlette(routes=[Route("/fails", fails)], middleware=[Middleware(server_errors.JsonServerErrorMiddleware)])
     caplog.set_level(logging.DEBUG, logger="components.web.middleware.server_errors")
     answer = TestClient(app, raise_server_exceptions=False).get("/fails")
     assert answer.status_code == 500 and answer.json() == {"error": "internal error"}
@@ -117,10 +117,10 @@ class Endpoints:
     [(1, "a number"), (2.5, "a number"), (True, "a boolean"), ([], "a list"), ({}, "an object"), (None, "null")],
 )
 def test_a_string_argument_of_another_type_is_refused_naming_it(value, kind):
-    with pytest.raises(Refused) as raised:
+    with pytest.raises(ArgumentRefused) as raised:
         Endpoints().find(value)
     assert str(raised.value) == f'find: the argument query must be a string ("" for the default), not {kind}'
-    with pytest.raises(Refused, match=f"one: the argument model_id must be a string, not {kind}"):
+    with pytest.raises(ArgumentRefused, match=f"one: the argument model_id must be a string, not {kind}"):
         Endpoints().one(model_id=value)
 
 

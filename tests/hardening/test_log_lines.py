@@ -91,7 +91,7 @@ def short_deadline(monkeypatch, caplog):
     monkeypatch.setattr(server, "CUTS", cuts, raising=False)
     caplog.set_level(logging.INFO)
     port = free_port()
-    app = server_errors.ServerErrors(Starlette(routes=[Route("/echo", echo, methods=["POST"])]))
+    app = server_errors.JsonServerErrorMiddleware(Starlette(routes=[Route("/echo", echo, methods=["POST"])]))
     log_lines_app = uvicorn.Server(server.config(app, "127.0.0.1", port))
     thread = threading.Thread(target=log_lines_app.run, daemon=True)
     thread.start()

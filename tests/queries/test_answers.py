@@ -21,12 +21,12 @@ from pydantic import TypeAdapter
 from typing_extensions import TypedDict, is_typeddict
 
 from components.domain.columns import NAMES
+from components.domain.errors import UnknownStack
 from components.domain.results import KINDS
-from components.domain.stacks import UnknownStack
 from components.queries import answers, expectation, report
 from components.queries.api import Api, described
-from components.queries.arguments import Refused
 from components.queries.compare import DEFAULT_THRESHOLDS
+from components.queries.errors import ArgumentRefused
 from components.queries.views import VIEWS
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
@@ -148,7 +148,7 @@ def answers_of(api: Api):
         for kwargs in calls(api, signature):
             try:
                 answer = getattr(api, name)(**kwargs)
-            except (Refused, UnknownStack):
+            except (ArgumentRefused, UnknownStack):
                 continue
             yield name, kwargs, answer, hint
 

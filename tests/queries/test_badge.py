@@ -3,7 +3,8 @@
 import pytest
 
 from components.domain.stacks import StackRef
-from components.queries.badge import LABEL, MalformedId, badge
+from components.queries.badge import LABEL, badge
+from components.queries.errors import MalformedId
 from components.sources.dataset import load
 from tests.helpers import NEW_CC, OLD_CC, row, write
 

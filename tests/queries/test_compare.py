@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from components.domain.stacks import UnknownStack
+from components.domain.errors import UnknownStack
 from components.queries.api import Api
 from components.queries.compare import LISTS, Thresholds, compare, default_stacks, resolve_pair
 from components.sources.dataset import SAMPLE_DIR, load

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from components.queries import config_check as cc
+from components.queries.errors import ConfigError
 from components.sources.dataset import load
 from components.sources.records import parse_records
 from tests.hardening.hostile import SHAPES, hostile_config
@@ -166,7 +167,7 @@ def test_an_unknown_or_missing_architecture_is_unknown_with_the_reason(lab):
 )
 def test_broken_input_is_a_clear_error(lab, text, message):
     snapshot, records, stack = lab
-    with pytest.raises(cc.ConfigError, match=message.replace("(", r"\(")):
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
         cc.check_config(snapshot, stack, text, records)
 
 
@@ -182,7 +183,7 @@ def test_every_hostile_shape_at_the_size_limit_is_answered_at_once(lab, shape):
     started = time.perf_counter()
     try:
         answer = cc.check_config(snapshot, stack, text, records)
-    except cc.ConfigError as error:
+    except ConfigError as error:
         answer = str(error)
     took = time.perf_counter() - started
     assert took < 1.0, f"{shape}: {took:.2f} s"  # a DoS regression bound, not a speed goal (it takes ~0.03 s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.domain.stacks import UnknownStack
+from components.domain.errors import UnknownStack
 from components.queries import architectures as arch
 from components.queries import evidence
 from components.queries.details import lookup

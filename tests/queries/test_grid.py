@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from components.queries.api import Api
-from components.queries.arguments import Refused
+from components.queries.errors import ArgumentRefused
 from components.queries.grid import grid, libraries
 from components.sources.dataset import SAMPLE_DIR, load
 from components.sources.records import load_records
@@ -79,9 +79,13 @@ def test_the_endpoint_refuses_an_unknown_library_or_task_naming_the_known_ones(m
     snapshot, records = made
     answers = Api(served(snapshot, records=RecordsStore(records, live=False)))
     answers.sources.records.begin()
-    with pytest.raises(Refused, match="parameter 'library' is 'diffusers'; the data has the libraries transformers"):
+    with pytest.raises(
+        ArgumentRefused, match="parameter 'library' is 'diffusers'; the data has the libraries transformers"
+    ):
         answers.grid("diffusers")
-    with pytest.raises(Refused, match=r"parameter 'task' is 'bogus'; the data has the tasks \"\" \(all tasks\)"):
+    with pytest.raises(
+        ArgumentRefused, match=r"parameter 'task' is 'bogus'; the data has the tasks \"\" \(all tasks\)"
+    ):
         answers.grid("", "bogus")
     assert answers.grid("Transformers", "Text-Generation") == grid(snapshot, records, "transformers", TG)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from components.queries import api, arguments, ordering, views
+from components.queries.errors import ArgumentRefused
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY_FILE = ROOT / "components" / "queries" / "views.py"
@@ -90,7 +91,7 @@ def test_the_registry_has_one_default_first_and_unique_ids():
     assert views.VIEWS[0] == views.DEFAULT and len(set(views.VIEWS)) == len(views.REGISTRY)
     assert [v for _, v in views.choices()] == list(views.VIEWS)
     assert views.of("no such view") is views.of(views.DEFAULT)
-    with pytest.raises(arguments.Refused, match="use one of " + ", ".join(views.VIEWS)):
+    with pytest.raises(ArgumentRefused, match="use one of " + ", ".join(views.VIEWS)):
         arguments.view("nope")
 
 

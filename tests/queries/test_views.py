@@ -3,7 +3,7 @@ from datetime import UTC
 
 import pytest
 
-from components.domain.stacks import UnknownStack
+from components.domain.errors import UnknownStack
 from components.queries.views import DOWNLOADS, SELECTED, TRENDING, normalise, query_words, select, task_choices
 from components.sources.records import parse_records
 from tests.helpers import NEW_CC, OLD_CC

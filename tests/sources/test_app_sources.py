@@ -5,11 +5,10 @@ import pytest
 
 from components.sources.app_sources import Moment, Sources
 from components.sources.dataset_store import DatasetStore
-from components.sources.errors import SourceError
-from components.sources.listing import DatasetError
+from components.sources.errors import DatasetError, ReadTimeout, Rejected, SourceError
 from components.sources.rankings_store import RankingsStore, resolve_rankings
 from components.sources.records_store import resolve_records
-from components.sources.refresh import ReadTimeout, RefreshingStore, Rejected
+from components.sources.refresh import RefreshingStore
 from tests.helpers import ROOT, Served, row, write
 
 

@@ -10,7 +10,7 @@ import pytest
 import components.sources.refresh as refresh
 from components.sources import dataset_store
 from components.sources.dataset import load
-from components.sources.listing import DatasetError
+from components.sources.errors import DatasetError
 from tests.helpers import row, write
 
 

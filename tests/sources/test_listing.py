@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from components.sources.dataset import load
-from components.sources.listing import DatasetError, check_local_source, list_source
+from components.sources.errors import DatasetError
+from components.sources.listing import check_local_source, list_source
 from tests.helpers import row, write
 
 OLD = "2.9.1.0+aaaaaaaa"

@@ -10,8 +10,9 @@ from concurrent.futures import Future
 import numpy as np
 import pytest
 
+from components.sources.errors import Declined
 from components.sources.memo import approx_bytes
-from components.sources.moment_cache import Declined, MomentCache
+from components.sources.moment_cache import MomentCache
 from tests.helpers import run_async
 
 KB = 1024

@@ -7,6 +7,7 @@ import logging
 import time
 
 import pytest
+from starlette.requests import ClientDisconnect
 
 from components.web import asgi
 from tests.helpers import run_async
@@ -79,7 +80,7 @@ def test_the_count_is_logged_when_the_minute_ends_without_another_call(caplog):
     assert wait_for(lambda: any("4 more refused calls" in line for line in refusal_lines(caplog)), 3)
 
 
-def test_a_body_is_read_whole_from_its_chunks_and_none_when_the_client_left():
+def test_a_body_is_read_whole_from_its_chunks_none_past_its_limit_and_a_disconnect_when_the_client_left():
     def receiving(*messages):
         queue = list(messages)
 
@@ -94,7 +95,8 @@ def test_a_body_is_read_whole_from_its_chunks_and_none_when_the_client_left():
     )
     assert run_async(asgi.read_body(chunks)) == b"abcd"
     left = receiving({"type": "http.request", "body": b"ab", "more_body": True}, {"type": "http.disconnect"})
-    assert run_async(asgi.read_body(left)) is None
+    with pytest.raises(ClientDisconnect):
+        run_async(asgi.read_body(left))
     over = receiving(
         {"type": "http.request", "body": b"abc", "more_body": True},
         {"type": "http.request", "body": b"de", "more_body": False},

@@ -10,7 +10,7 @@ import pytest
 from components.runtime import settings
 from components.sources.dataset import load
 from components.web import etags, page_cache
-from components.web.middleware.first_html import FirstResponse
+from components.web.middleware.first_html import FirstHtmlMiddleware
 from tests.helpers import NEW_CC, row, run_async, served, write
 
 PAGE = b'<html><head><meta charset="utf-8"></head><body><p>the app\'s page</p></body></html>'
@@ -59,7 +59,7 @@ def test_a_burst_on_one_link_asks_the_app_once_and_new_data_asks_again(one_row_s
     async def scenario():
         gate = asyncio.Event()
         gradio = Gated(gate)
-        app = FirstResponse(gradio, one_row_sources)
+        app = FirstHtmlMiddleware(gradio, one_row_sources)
         burst = [asyncio.ensure_future(get(app)) for _ in range(100)]
         await asyncio.sleep(0)  # each runs to its wait: one asks the app, 99 wait for its answer
         gate.set()
@@ -85,7 +85,7 @@ def test_an_answer_that_is_not_a_page_goes_out_to_each_request_as_it_came_and_no
     async def scenario():
         gate = asyncio.Event()
         gradio = Gated(gate, b"application/json", b'{"not": "a page"}')
-        app = FirstResponse(gradio, one_row_sources)
+        app = FirstHtmlMiddleware(gradio, one_row_sources)
         burst = [asyncio.ensure_future(get(app)) for _ in range(5)]
         await asyncio.sleep(0)
         gate.set()
@@ -111,7 +111,7 @@ def test_the_pages_kept_are_bounded_in_bytes_too(one_row_sources):
         gate = asyncio.Event()
         gate.set()
         gradio = Gated(gate)
-        app = FirstResponse(gradio, one_row_sources)
+        app = FirstHtmlMiddleware(gradio, one_row_sources)
         await get(app, query=b"model=org/m0")
         one = app.pages.bytes
         assert one > len(PAGE)  # the page as kept: painted for its link, with its headers
@@ -133,7 +133,7 @@ def test_gradio_is_asked_once_per_page_host_and_its_own_parameters_not_per_link(
         gate = asyncio.Event()
         gate.set()
         gradio = Gated(gate)
-        app = FirstResponse(gradio, one_row_sources)
+        app = FirstHtmlMiddleware(gradio, one_row_sources)
         bodies = [(await get(app, query=f"model=org/m{i}&sort=-cores".encode()))[1] for i in range(50)]
         assert gradio.asked == 1 and len(set(bodies)) == 50  # one answer of Gradio's, fifty pages
         assert all(f"org/m{i}<".encode() in body for i, body in enumerate(bodies))  # each its own link's

@@ -12,8 +12,17 @@ import app as the_app
 from components.web import capacity, server
 from components.web.gradio import assets, direct_calls, mount
 from components.web.gradio.patches import unread
-from components.web.middleware import first_html, limits, methods, origin, refusals, server_errors, short_calls, streams
-from components.web.middleware.observed import Observed
+from components.web.middleware import (
+    first_html,
+    limits,
+    methods,
+    missing_arguments,
+    origin,
+    refusals,
+    server_errors,
+    streams,
+)
+from components.web.middleware.replica_metrics import ReplicaMetricsMiddleware
 from tests.helpers import ROOT
 
 SPACE = "owner-space.hf.space"
@@ -48,33 +57,36 @@ def test_both_connection_caps_are_settings(monkeypatch, caplog):
 
 
 def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample_stores):
-    classes = [m.cls for m in server.middleware(sample_stores, files=[Middleware(assets.Assets)])]
+    classes = [m.cls for m in server.middleware(sample_stores, files=[Middleware(assets.InMemoryAssetsMiddleware)])]
     assert classes[:9] == [
-        Observed,  # first: it names the replica on, and counts, every answer, the 500s of the next too
-        server_errors.ServerErrors,  # it catches what escapes every other
-        origin.PublicOrigin,  # before anything reads the request's origin or client
-        limits.BodyLimit,  # before anything reads a body
-        methods.AllowedMethods,
-        refusals.NoUploads,
-        refusals.McpBodyCheck,
-        short_calls.ShortCalls,
-        streams.EventStreams,
+        ReplicaMetricsMiddleware,  # first: it names the replica on, and counts, every answer, the 500s of the next too
+        server_errors.JsonServerErrorMiddleware,  # it catches what escapes every other
+        origin.HostRewriteMiddleware,  # before anything reads the request's origin or client
+        limits.BodySizeLimitMiddleware,  # before anything reads a body
+        methods.AllowedMethodsMiddleware,
+        refusals.UploadRefusalMiddleware,
+        refusals.McpBodyValidationMiddleware,
+        missing_arguments.MissingArgumentsMiddleware,
+        streams.EventStreamLimitMiddleware,
     ]
-    assert classes[-2:] == [assets.Assets, first_html.FirstResponse]
-    assert [m.cls for m in mount.gradio_middleware()] == [unread.UnknownResults]
+    assert classes[-2:] == [assets.InMemoryAssetsMiddleware, first_html.FirstHtmlMiddleware]
+    assert [m.cls for m in mount.gradio_middleware()] == [unread.UnknownResultMiddleware]
 
 
 def test_the_built_app_runs_that_list_with_the_gradio_halfs_three(space_client):
     classes = [m.cls for m in space_client.app.user_middleware]
-    assert classes[0] is Observed and classes[-2:] == [assets.Assets, first_html.FirstResponse]
+    assert classes[0] is ReplicaMetricsMiddleware and classes[-2:] == [
+        assets.InMemoryAssetsMiddleware,
+        first_html.FirstHtmlMiddleware,
+    ]
     # the named endpoints over plain HTTP are answered beside the queue, once the streams are capped
-    assert classes[classes.index(streams.EventStreams) + 1] is direct_calls.DirectCalls
+    assert classes[classes.index(streams.EventStreamLimitMiddleware) + 1] is direct_calls.DirectCallMiddleware
 
 
 def test_a_plain_http_call_of_the_built_app_is_answered_beside_the_queue(space_client):
     space_client.get("/api/v1/stacks")  # the middleware stack is built on the first request
     layer = space_client.app.middleware_stack
-    while not isinstance(layer, direct_calls.DirectCalls):
+    while not isinstance(layer, direct_calls.DirectCallMiddleware):
         layer = layer.app
     event_id = space_client.post("/gradio_api/call/search", json={"data": ["qwen3", "selected", "", "", ""]}).json()[
         "event_id"

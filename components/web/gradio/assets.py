@@ -5,7 +5,7 @@ Gradio reads each from disk and Brotli-compresses it again for every request, on
 loop: 1 to 5 ms a file, so the page's chunks queue behind one another. From memory a file takes under 1 ms;
 in same-run comparisons in Chromium on 2 busy cores the load event left 10–120 ms sooner (median of 25
 fresh visits: 920 → 803 ms; first rows 1,066 → 998 ms).
-`Assets` answers those requests with the same bytes and headers as Gradio (content type, ETag,
+`InMemoryAssetsMiddleware` answers those requests with the same bytes and headers as Gradio (content type, ETag,
 Last-Modified, `Content-Encoding`, `Vary`), compressed on first use and then kept. What it does not
 cover goes on to Gradio unchanged: other methods, ranges, a client that takes neither Brotli nor gzip,
 any name that is not one of Gradio's files, and everything once the kept bytes reach `MAX_KEPT`.
@@ -99,7 +99,7 @@ def not_modified(if_none_match: bytes, headers: list[tuple[bytes, bytes]]) -> bo
     return etag is not None and etags.matches(if_none_match, etag)
 
 
-class Assets:
+class InMemoryAssetsMiddleware:
     """ASGI middleware: GET of one of Gradio's scripts or stylesheets, answered from memory.
 
     Its store is not a cache of answers per data moment (`sources/moment_cache.py`): Gradio's files do not

@@ -1,4 +1,4 @@
-"""`DirectCalls`: a named endpoint called over plain HTTP is answered beside Gradio's queue, not through it, and
+"""`DirectCallMiddleware`: a named endpoint called over plain HTTP is answered beside Gradio's queue, not through it, and
 a plain call of any other name is refused.
 
 Gradio answers `POST /gradio_api/call/NAME` by pushing an event on its queue and answering its id; the queue's
@@ -11,7 +11,7 @@ result; the GET answers it in one piece, the same `event: complete` with the sam
 Every plain call of a named endpoint is run here, once, whatever its body holds besides `data` (a
 `session_hash`), and so is the `v2` form (`POST /gradio_api/call/v2/NAME`, the arguments by name). A refusal
 answers Gradio's own error event for a `gr.Error` in the same words; a failure Gradio's `{"error": null}` and
-one log line. Once it has answered, the call holds nothing but its result, weighed in `Kept`'s budget. Handing
+one log line. Once it has answered, the call holds nothing but its result, weighed in `UnreadResults`'s budget. Handing
 a call to Gradio's queue instead (as the first version did for a refusal, to run it again there) left its
 input in the queue's event until someone read it, outside every budget: 900 refused 990 KB calls held 1.3 GB.
 A plain call of a name that is no named endpoint (a page's private event included: the page calls those
@@ -45,16 +45,15 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
-import gradio as gr
 
 from components.queries.api import NAMED, Api
 from components.queries.argument_types import ASKER, MISSING, parameters
-from components.queries.arguments import Refused, quoted
+from components.queries.arguments import quoted
+from components.queries.errors import ArgumentRefused
 from components.runtime import logs, memory, settings
-from components.web.asgi import ASGIApp, Receive, Scope, Send, answer, read_body, relative_path
+from components.web.asgi import ASGIApp, Receive, Scope, Send, answer, read_body, relative_path, replay
 from components.web.clients import client_address
-from components.web.gradio.endpoints import REFUSALS
-from components.web.middleware.limits import replay
+from components.web.gradio.errors import REFUSALS, gradio_error
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +72,7 @@ EMPTY = inspect.Parameter.empty
 NOT_ARGUMENTS = ("session_hash", "oauth_token")
 
 
-class Kept:
+class UnreadResults:
     """Results waiting to be read, oldest first: each read once, dropped after `seconds` unread, and the oldest
     dropped while all of them weigh over `budget` bytes. `weight` is what they hold; `dropped` counts those the
     budget pushed out since it was last reset."""
@@ -137,7 +136,7 @@ def taken(fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 def named(api: Api) -> dict[str, Callable[..., Any]]:
-    """Each named endpoint's method on `api`, by its name (what `DirectCalls` answers)."""
+    """Each named endpoint's method on `api`, by its name (what `DirectCallMiddleware` answers)."""
     return {name: getattr(api, name) for name in NAMED}
 
 
@@ -154,15 +153,15 @@ def error_event(payload: dict[str, Any]) -> bytes:
 def refusal(refused: Exception) -> dict[str, Any]:
     """The error payload Gradio sends for the `gr.Error` an endpoint's refusal becomes (`endpoints.named_endpoint`),
     read from that `gr.Error` itself."""
-    error = gr.Error(str(refused), print_exception=False)
+    error = gradio_error(refused)
     return {"error": error.message, "duration": error.duration, "visible": error.visible, "title": error.title}
 
 
 def arguments(body: bytes, name: str, taken: Mapping[str, Any], by_name: bool) -> list[Any] | None:
     """The values a plain call's body gives the endpoint `name`, one per argument of `taken` (each argument's name,
-    and its default or `EMPTY`): `{"data": [...]}` (a short list is filled by `ShortCalls`, in front), or with
+    and its default or `EMPTY`): `{"data": [...]}` (a short list is filled by `MissingArgumentsMiddleware`, in front), or with
     `by_name` (the `v2` form) `{ARGUMENT: value, ...}`, where an argument left out is its default, or `MISSING`'s
-    marker (which the endpoint refuses, naming it). None for a body Gradio refuses itself; raises `Refused` for
+    marker (which the endpoint refuses, naming it). None for a body Gradio refuses itself; raises `ArgumentRefused` for
     values the endpoint does not take (too many, or an argument it does not have)."""
     try:
         call = json.loads(body)
@@ -174,22 +173,24 @@ def arguments(body: bytes, name: str, taken: Mapping[str, Any], by_name: bool) -
         given = {k: v for k, v in call.items() if k not in NOT_ARGUMENTS}
         unknown = [k for k in given if k not in taken]
         if unknown:
-            raise Refused(f"{name}: no argument named {quoted(unknown[0])}; it takes {', '.join(taken) or 'none'}")
+            raise ArgumentRefused(
+                f"{name}: no argument named {quoted(unknown[0])}; it takes {', '.join(taken) or 'none'}"
+            )
         return [given.get(k, {MISSING: k} if default is EMPTY else default) for k, default in taken.items()]
     data = call.get("data")
     if not isinstance(data, list):
         return None
     if len(data) > len(taken):
-        raise Refused(f"{name}: {len(taken)} arguments wanted, {len(data)} given")
+        raise ArgumentRefused(f"{name}: {len(taken)} arguments wanted, {len(data)} given")
     return data
 
 
-class DirectCalls:
+class DirectCallMiddleware:
     """ASGI middleware: `POST /gradio_api/call/NAME` for one of `endpoints` runs it on a worker thread and keeps
     its answer for `GET /gradio_api/call/NAME/<id>`; any other NAME is a 404 (module doc)."""
 
     def __init__(self, app: ASGIApp, endpoints: Mapping[str, Callable[..., Any]], at_once: int = DIRECT_CALLS,
-                 kept: Kept | None = None, waiting: int = WAITING):  # fmt: skip
+                 kept: UnreadResults | None = None, waiting: int = WAITING):  # fmt: skip
         self.app = app
         self.endpoints = {name: (fn, taken(fn), ASKER in inspect.signature(fn).parameters)
                           for name, fn in endpoints.items()}  # fmt: skip
@@ -197,7 +198,7 @@ class DirectCalls:
         # a large body is a few ms of parsing on a worker thread: a burst of them may hold only a few of the slots,
         # so a small call never waits in line behind them
         self.large = anyio.CapacityLimiter(min(LARGE_CALLS, at_once))
-        self.kept = kept if kept is not None else Kept()
+        self.kept = kept if kept is not None else UnreadResults()
         self.waiting, self.most_waiting = 0, waiting
         self.sweeper: asyncio.Task[None] | None = None
         self.logged_at = float("-inf")  # when the budget's count line was last written
@@ -226,8 +227,6 @@ class DirectCalls:
             await answer(send, 404, f"no endpoint named {quoted(name)}; the named endpoints are {self.listed}")
             return
         body = await read_body(receive)
-        if body is None:
-            return
         if self.waiting >= self.most_waiting:
             detail = f"Queue is full. Max size is {self.most_waiting} and size is {self.waiting}."
             await respond(

@@ -1,8 +1,8 @@
 """The named endpoints' Gradio side: each `Api` method (`queries/api.py`) as Gradio serves it to gradio_client,
 MCP and `/gradio_api/call/NAME`.
 
-An endpoint's refusals (`arguments.Refused`, `UnknownStack`) become Gradio's clear errors with the same words
-(not logged), as `GET /api/v1` answers them 400 and 404; the address asking (`Api.lookup`'s `asker`) is read
+An endpoint's refusals (`ArgumentRefused`, `UnknownStack`) become Gradio's clear errors with the same words
+(not logged), as `GET /api/v1` answers them 400 and 404 (both read `components/web/errors.py`'s table); the address asking (`Api.lookup`'s `asker`) is read
 from Gradio's request, which Gradio hands the endpoint by the annotation of its `request` argument.
 """
 
@@ -13,14 +13,11 @@ from typing import Any
 
 import gradio as gr
 
-from components.domain.stacks import UnknownStack
 from components.queries.api import NAMED, Api
 from components.queries.argument_types import ASKER
-from components.queries.arguments import Refused
 from components.web.clients import client_address
+from components.web.gradio.errors import REFUSALS, gradio_error
 
-# What an endpoint raises for its caller to read: a value it does not take, a stack not in the data.
-REFUSALS = (Refused, UnknownStack)
 REQUEST = "request"
 
 
@@ -56,7 +53,7 @@ def named_endpoint(method: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return method(*args, **kwargs)
         except REFUSALS as refused:
-            raise gr.Error(str(refused), print_exception=False) from None
+            raise gradio_error(refused) from None
 
     if asks:
         endpoint.__signature__ = signature  # type: ignore[attr-defined]  # what inspect.signature reads first

@@ -35,7 +35,7 @@ from components.sources.app_sources import Sources
 from components.web import clients, metrics, replicas, server
 from components.web.gradio import assets, direct_calls, page_config, queue_look, theme
 from components.web.gradio.patches import build_once, mcp_json, sessions, unread
-from components.web.html import head
+from components.web.html import head, table
 from components.web.middleware import first_html, refusals, server_errors
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ def started(request: Request) -> JSONResponse:
 def gradio_middleware() -> list[Middleware]:
     """Middleware inside the mounted Gradio app, where a request's `scope["app"]` is Gradio's: the answer to
     reads of results its queue does not hold (`patches/unread.py`, which reads that queue)."""
-    return [Middleware(unread.UnknownResults)]
+    return [Middleware(unread.UnknownResultMiddleware)]
 
 
 def blocked_paths(dataset: str | None = None) -> list[str]:
@@ -100,12 +100,12 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
         else None
     )
     own = [*server.routes(sources, watched), Route(STARTUP_EVENTS, started, methods=["GET"])]
-    kept = direct_calls.Kept()  # the plain calls' unread results: one budget with the queue's (`unread`)
+    kept = direct_calls.UnreadResults()  # the plain calls' unread results: one budget with the queue's (`unread`)
     listed = server.middleware(
         sources, lambda: queue_look.queue_full(demo), own, watched,
-        files=[Middleware(assets.Assets)], slim=page_config.slim,
+        files=[Middleware(assets.InMemoryAssetsMiddleware)], slim=page_config.slim,
         answers=page_config.answers_of(demo) or first_html.no_answers,
-        calls=[Middleware(direct_calls.DirectCalls, endpoints=direct_calls.named(Api(sources)), kept=kept)],
+        calls=[Middleware(direct_calls.DirectCallMiddleware, endpoints=direct_calls.named(Api(sources)), kept=kept)],
     )  # fmt: skip
     app = FastAPI(
         docs_url=None, redoc_url=None, openapi_url=None,  # FastAPI's own API pages: /api/v1 has its own
@@ -117,7 +117,7 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
 
 
 def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str | None, page_head: str,
-          kept: direct_calls.Kept) -> FastAPI:  # fmt: skip
+          kept: direct_calls.UnreadResults) -> FastAPI:  # fmt: skip
     """`app` with `demo` mounted at `/`, with the page's look and the rules for Gradio's own routes."""
     return gr.mount_gradio_app(
         app,
@@ -132,7 +132,7 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         ssr_mode=False,
         mcp_server=True,
         theme=theme.theme(),
-        css=theme.minified_css(ASSETS / "style.css"),
+        css=theme.minified_css(ASSETS / "style.css") + table.column_css("#results"),  # the columns' (registry)
         head=head.minified_head(page_head),
         show_error=False,
         footer_links=["api"],
@@ -146,7 +146,7 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
             "middleware": gradio_middleware(),
             # the queue's unread results swept within what the plain calls' kept results leave of the budget
             "lifespan": functools.partial(unread.lifespan, held_elsewhere=lambda: kept.weight),
-            # Gradio's app answers its own routes' exceptions before they reach `ServerErrors`: the same
+            # Gradio's app answers its own routes' exceptions before they reach `JsonServerErrorMiddleware`: the same
             # JSON 500 as it, and the exception goes on to it, which logs one line
             "exception_handlers": {Exception: server_errors.internal_error},
         },

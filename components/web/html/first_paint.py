@@ -34,13 +34,12 @@ STYLE = Markup(
     "word-break:break-word}"
     "#first-paint .fp-sample{font-weight:600;text-transform:uppercase;font-size:.85em}"
     "#first-paint .fp-note{opacity:.75;font-size:.9em}"
-    "#first-paint :is(td,th):nth-child(n+3){text-align:right;white-space:nowrap}"
     "#first-paint .badge{font-weight:700;white-space:nowrap}"
     "#first-paint th a{color:inherit}#first-paint .task,#first-paint .rank{opacity:.75;margin:0 .3em}"
     "@media (prefers-color-scheme:dark){#first-paint a{color:#93c5fd}#first-paint th,#first-paint td"
     "{border-color:#374151}}"
-    "@media (max-width:600px){#first-paint th:nth-child(n+3),#first-paint td:nth-child(n+3){display:none}"
-    "#first-paint h1{font-size:1.3em}}</style>"
+    # then each column's alignment, width and screens: the registry's
+    "@media (max-width:600px){#first-paint h1{font-size:1.3em}}" + table.column_css("#first-paint") + "</style>"
 )
 # Swaps the painted block for the live page once the page's load has filled it (with transitions off for
 # two frames, so the live rows show in the frame the painted rows leave): the notice in `#header`

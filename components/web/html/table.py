@@ -4,7 +4,6 @@ scripts) with its script (`TABLE_JS`), and the lines around it (the summary, the
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Sequence
 
 import pandas as pd
@@ -12,6 +11,7 @@ from markupsafe import Markup
 
 from components.domain.results import OTHER, generates_text
 from components.queries import formatting, ordering, views
+from components.queries import table_columns as registry
 from components.sources.snapshot import Stack
 from components.web.html.markup import badge, join
 
@@ -21,36 +21,35 @@ TABLE_HINT = Markup(
     "device (HBM) memory against the capacity of the cores used.</p>"
 )  # under the summary line, above the table
 
-# The last column is the figure a view ranks by (`views.View.figure`, a sort key): the Hub's trending score in
-# Trending, its downloads elsewhere. One shape for every view keeps the columns where they are.
-_FIGURES = {
-    "downloads": ("Downloads", formatting.compact),
-    "trending": ("Trending score", formatting.compact),
-    "tested": ("Tested", formatting.day),
-}
-SIZE_HEADER = "Size (B)"
-# (header, sort key, a number: right-aligned on one line); the last column is the view's figure
-_COLUMNS = (
-    ("Model", "model", False),
-    ("Result", "result", False),
-    (SIZE_HEADER, "size", True),
-    ("Cores", "cores", True),
-    ("Wall time", "wall", True),
-    ("Peak memory", "memory", True),
-)
+# The columns are the registry's (`table_columns`): a view shows every column but the figures, then the figure it
+# orders by (`ordering.view_order`): the Hub's trending score in Trending, its downloads elsewhere. One shape for
+# every view keeps the columns where they are.
+SIZE_HEADER = registry.BY_ID["size"].header
 _ARIA_SORT = {False: "ascending", True: "descending"}
+
+
+def _columns(view: str) -> tuple[registry.Column, ...]:
+    return registry.shown(views.of(view).figure)
 
 
 def table_columns(view: str) -> tuple[str, ...]:
     """The table's headers in a view."""
-    return (*(header for header, _, _ in _COLUMNS), _FIGURES[views.of(view).figure][0])
+    return tuple(c.header for c in _columns(view))
 
 
-def billions(value: object) -> float | None:
-    """A parameter count in billions, rounded as the Size column shows it; None when unknown."""
-    if formatting.is_missing(value) or isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return None
-    return round(float(value) / 1e9, 2 if value < 1e11 else 0)
+def column_css(scope: str) -> str:
+    """The columns' style under `scope` (the live table's `#results`, the painted block's `#first-paint`), from
+    the registry: each column's cells (class `c-ID`) aligned and sized as it says, and on a phone only the
+    columns it shows there."""
+    right = ",".join(f"{scope} .{c.css_class}" for c in registry.COLUMNS if c.align == "right")
+    rules = [f"{right}{{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}}"] if right else []
+    wide = "".join(f"{scope} .{c.css_class}{{min-width:{c.width}}}" for c in registry.COLUMNS if c.width)
+    if wide:
+        rules.append(f"@media not all and {registry.PHONE_SCREEN}{{{wide}}}")
+    hidden = ",".join(f"{scope} .{c.css_class}" for c in registry.COLUMNS if registry.PHONE not in c.screens)
+    if hidden:
+        rules.append(f"@media {registry.PHONE_SCREEN}{{{hidden}{{display:none}}}}")
+    return "".join(rules)
 
 
 # A live row as `live_rows` makes it, not selected; the open model's row says so instead (`results_table`)
@@ -77,12 +76,11 @@ def results_table(
     (painted in the first HTML, before any script): the same rows and cells without what only the script
     reads (the grid's roles, each row's model, index and selection), which keeps the first page light.
     `rows`: the frame's `live_rows`, made before (they do not depend on the model open)."""
-    figure_key = views.of(view).figure
-    columns = (*_COLUMNS, (_FIGURES[figure_key][0], figure_key, True))
-    headers = join(_header(label, key, numeric, shown_order, link(opened, shown_order.after_click(key).param), live)
-                   for label, key, numeric in columns)  # fmt: skip
+    headers = join(_header(c, shown_order, link(opened, shown_order.after_click(c.id).param), live)
+                   for c in _columns(view))  # fmt: skip
     if not live:
-        body = [_row(r, view, order, link, live=False) for r in frame.to_dict("records")]
+        columns = _columns(view)
+        body = [_row(r, columns, view, order, link, live=False) for r in frame.to_dict("records")]
         return Markup('<table class="results-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>').format(
             headers, join(body)
         )
@@ -99,17 +97,33 @@ def live_rows(
 ) -> tuple[tuple[str, Markup], ...]:
     """Each row of the live table with its model id, none selected: the same for every model opened, so a
     page can make them once for many links (`results_table`'s `rows`)."""
+    columns = _columns(view)
     return tuple(
-        (str(r["model_id"]), _row(r, view, order, link, index=index))
+        (str(r["model_id"]), _row(r, columns, view, order, link, index=index))
         for index, r in enumerate(frame.to_dict("records"))
     )
 
 
-def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], str], index: int = 0,
-         live: bool = True) -> Markup:  # fmt: skip
-    """One model's row: its link, result badge and figures; live rows carry what the table's script reads."""
+def _row(r: dict, columns: Sequence[registry.Column], view: str, order: ordering.Order,
+         link: Callable[[str, str], str], index: int = 0, live: bool = True) -> Markup:  # fmt: skip
+    """One model's row, a cell per column (`_columns(view)`): its link, result badge and figures (each column's
+    `text`); live rows carry what the table's script reads."""
     model_id = str(r["model_id"])
-    figure, figure_text = ordering.COLUMNS[views.of(view).figure].field, _FIGURES[views.of(view).figure][1]
+    drawn = {"model": _model_cell(r, view, order, link), "result": badge(r.get("kind") or OTHER, r.get("result"))}
+    cell = Markup('<td role="gridcell" class="{}">{}</td>' if live else '<td class="{}">{}</td>')
+    cells = join(
+        cell.format(_cell_class(c) if live else c.css_class, drawn[c.id] if c.text is None else c.text(r))
+        for c in columns
+    )
+    if not live:
+        return Markup("<tr>{}</tr>").format(cells)
+    return Markup('<tr data-model="{}" data-index="{}" ' + _NOT_SELECTED + ">{}</tr>").format(model_id, index, cells)
+
+
+def _model_cell(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], str]) -> Markup:
+    """The Model column's cell: the model's link (to its answer), its rank in a ranked view, its task and, when
+    it is not Transformers, its library."""
+    model_id = str(r["model_id"])
     rank = r.get("rank") if views.of(view).ranking else None
     cell = Markup('<a class="model-link" href="./?{}">{}</a>').format(link(model_id, order.param), model_id)
     if not formatting.is_missing(rank):
@@ -118,37 +132,29 @@ def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], s
         cell += Markup('<small class="task">{}</small>').format(r["task"])
     if not generates_text(r.get("library")):  # a row of another library says which (Transformers is the norm)
         cell += Markup('<small class="library">{} {}</small>').format(r["library"], r.get("library_version") or "")
-    size = billions(r.get("num_parameters"))
-    values = (
-        f"{size:g}" if size is not None else "—",
-        formatting.cores(r.get("tp")),
-        formatting.duration(r.get("wall_s")),
-        formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")),
-        figure_text(r.get(figure)),
-    )
-    cells = join(Markup('<td role="gridcell" class="num">{}</td>' if live else "<td>{}</td>").format(v) for v in values)
-    if not live:
-        return Markup("<tr><td>{}</td><td>{}</td>{}</tr>").format(
-            cell, badge(r.get("kind") or OTHER, r.get("result")), cells
-        )
-    return Markup(
-        '<tr data-model="{}" data-index="{}" ' + _NOT_SELECTED + '><td role="gridcell" class="model">{}</td>'
-        '<td role="gridcell">{}</td>{}</tr>'
-    ).format(model_id, index, cell, badge(r.get("kind") or OTHER, r.get("result")), cells)
+    return cell
 
 
-def _header(label: str, key: str, numeric: bool, shown_order: ordering.Order, query: str, live: bool = True) -> Markup:
+def _cell_class(column: registry.Column) -> str:
+    """A column's cells' class: `c-ID` (the registry's style, `column_css`), `num` when right-aligned."""
+    return column.css_class + (" num" if column.align == "right" else "")
+
+
+def _header(column: registry.Column, shown_order: ordering.Order, query: str, live: bool = True) -> Markup:
     """A column's header: a link (`query`) to the order a click on it asks for; the column the rows follow
     says so. Painted (not `live`): without what only the script reads."""
-    sorted_here = shown_order.key == key
+    sorted_here = shown_order.key == column.id
     aria = Markup(' aria-sort="{}"').format(_ARIA_SORT[shown_order.descending]) if sorted_here else Markup("")
     mark = ("▼" if shown_order.descending else "▲") if sorted_here else ""
     if not live:
-        return Markup('<th scope="col"{}><a href="./?{}" rel="nofollow">{}{}</a></th>').format(aria, query, label, mark)
+        return Markup('<th scope="col" class="{}"{}><a href="./?{}" rel="nofollow">{}{}</a></th>').format(
+            column.css_class, aria, query, column.header, mark
+        )
     return Markup(
         '<th scope="col" role="columnheader" class="{}"{}><a href="./?{}" data-sort="{}" rel="nofollow">{}'
         '<span class="sort-mark" aria-hidden="true">{}</span></a></th>'
-    ).format("num" if numeric else "text", aria, query, key, label, mark)
+    ).format(_cell_class(column) if column.align == "right" else f"{column.css_class} text", aria, query,
+             column.id, column.header, mark)  # fmt: skip
 
 
 def view_note(text: str) -> Markup:

@@ -1,8 +1,8 @@
-"""The first response of every page says what it shows: `FirstResponse` rewrites the HTML of Gradio's page
+"""The first response of every page says what it shows: `FirstHtmlMiddleware` rewrites the HTML of Gradio's page
 routes (`/`, `/compare`, ...).
 
 Gradio's template carries its own Open Graph and Twitter tags ("Gradio", "Click to try out the app!", an
-`og:url` of `{url}`), twice, and no `<title>`. Per page load, `FirstResponse` reads one `sources.now()`
+`og:url` of `{url}`), twice, and no `<title>`. Per page load, `FirstHtmlMiddleware` reads one `sources.now()`
 and puts in their place one set of tags for the link asked for (`queries/preview.py`, with the card of
 `routes/card.py`), and paints the default view's first rows (or a model link's answer) as plain
 HTML (`html/first_paint.py`). It works on the HTTP response, not on Gradio's internals: a compressed body
@@ -33,10 +33,11 @@ from components.queries import details, links
 from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
-from components.sources.moment_cache import Declined, MomentCache
+from components.sources.moment_cache import MomentCache
 from components.web import cache_control, etags, page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, base_url, page_query
+from components.web.errors import NotAPage
 from components.web.html import busy, first_paint, without_scripts
 from components.web.html import grid as html_grid
 
@@ -180,11 +181,6 @@ def accepted(header: str) -> str:
     return "br" if "br" in taken else "gzip" if "gzip" in taken else ""
 
 
-class NotAPage(Declined):
-    """What the app answered was not a page to keep; it went out to its request as it came. Each request
-    waiting for the same page then asks the app itself (`Declined`)."""
-
-
 def _read(headers: list[tuple[bytes, bytes]], encoding: str, body: bytes, slim: Callable[[str], str]) -> GradioPage:
     """Gradio's page decoded and slimmed; a body that cannot be read is kept as it came."""
     try:
@@ -195,7 +191,7 @@ def _read(headers: list[tuple[bytes, bytes]], encoding: str, body: bytes, slim: 
     return GradioPage(headers, encoding, text, body)
 
 
-class FirstResponse:
+class FirstHtmlMiddleware:
     """ASGI middleware: the HTML of a page route, rewritten as `rewrite()` says, made once per link and data
     moment (`page_cache`); with a note that the live page is busy while `busy()` says its queue is full, and the
     page's inlined config edited by `slim`."""
@@ -346,5 +342,5 @@ def middleware(
     slim: Callable[[str], str] = unchanged,
     answers: LiveAnswers = no_answers,
 ) -> Middleware:
-    """The `Middleware` entry of `FirstResponse`; `busy` says whether the live page's queue is full."""
-    return Middleware(FirstResponse, sources=sources, busy=busy, slim=slim, answers=answers)
+    """The `Middleware` entry of `FirstHtmlMiddleware`; `busy` says whether the live page's queue is full."""
+    return Middleware(FirstHtmlMiddleware, sources=sources, busy=busy, slim=slim, answers=answers)

@@ -1,7 +1,7 @@
 """A size limit on every request body, enforced before the body is read whole.
 
 Gradio's `max_file_size` covers only its upload route: without this, one 200 MB JSON body to
-`/gradio_api/call/search` was read, parsed and answered (RSS 339 → 947 MB). `BodyLimit` is a plain
+`/gradio_api/call/search` was read, parsed and answered (RSS 339 → 947 MB). `BodySizeLimitMiddleware` is a plain
 ASGI middleware in front of every route (Gradio's, MCP's and the app's own): a body whose
 `Content-Length` is over the limit is refused at once, unread; a body sent without a length (chunked)
 is read into a buffer of at most the limit and handed on whole, or refused as soon as it passes it; a
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from components.runtime import settings
 from components.runtime.settings import KB, MB
-from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, answer, read_body, relative_path
+from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, answer, read_body, relative_path, replay
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +32,14 @@ def describe(limit: int) -> str:
     return f"{limit // KB} KB" if limit % KB == 0 else f"{limit} bytes"
 
 
-class BodyLimit:
-    """ASGI middleware: refuse any request body over `default` bytes (or `per_path[path]`) with 413."""
+class BodySizeLimitMiddleware:
+    """ASGI middleware: refuse any request body over `default` bytes (or `per_path[path]`) with 413.
+
+    Starlette (from 1.6) ships `RequestBodyLimitMiddleware`, which this does not use: it answers a plain-text
+    413 `Content Too Large` and keeps the connection, where every answer here is JSON (`{"error": "request body
+    over 64 KB"}`, which callers and tests read) closed unread; it lets a request with both length headers through
+    (refused 400 here) and reads a chunked body on the route's time, not before it (a route behind it that never
+    reads is never refused)."""
 
     def __init__(self, app: ASGIApp, default: int = DEFAULT_LIMIT, per_path: Mapping[str, int] | None = None):
         self.app = app
@@ -85,20 +91,6 @@ def counted(receive: Receive, limit: int) -> Receive:
             log.warning("refused a body longer than its Content-Length (%d bytes arrived)", received)
             return {"type": "http.disconnect"}
         return message
-
-    return wrapped
-
-
-def replay(body: bytes, receive: Receive) -> Receive:
-    """A `receive` that hands the buffered body on in one message, then waits as the server's would."""
-    sent = False
-
-    async def wrapped() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
 
     return wrapped
 

@@ -4,7 +4,7 @@ HEAD as GET does (the same status and Content-Length, no body).
 The app's own routes stand ahead of Gradio, mounted at `/`: a method a route does not take matched Gradio's
 mount instead and got Gradio's 404 (`PUT /api/v1/search`), and Gradio's page routes other than `/` take GET
 only (HEAD on `/compare` was a 405), while HEAD on `/` was answered with Gradio's page before the app's first
-response replaced it (a Content-Length 2 KB short of the page GET sends). `AllowedMethods` decides by path,
+response replaced it (a Content-Length 2 KB short of the page GET sends). `AllowedMethodsMiddleware` decides by path,
 before either: an address of the app's own routes takes the methods its route declares (Starlette adds HEAD
 to GET), a page takes GET and HEAD, and a page's HEAD is handed on as a GET whose body is dropped. Gradio's
 own routes (its API, its files, MCP, which takes DELETE) are not touched.
@@ -22,7 +22,7 @@ from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, relative
 PAGE_METHODS = ("GET", "HEAD")
 
 
-class AllowedMethods:
+class AllowedMethodsMiddleware:
     """ASGI middleware: 405 with `Allow` for a method the address does not take; a page's HEAD run as its GET."""
 
     def __init__(self, app: ASGIApp, routes: Sequence[BaseRoute] = (), pages: Iterable[str] = ()):

@@ -4,7 +4,7 @@ Gradio builds a page's `root` (where the page fetches its scripts, `theme.css` a
 `X-Gradio-Server`, `X-Forwarded-Host` and `X-Forwarded-Proto`, and the app's absolute links (og:url, og:image,
 the feeds) were built from the last two. Nothing validates those headers, and the first HTML of a link is kept
 for every later visitor: one request with `X-Gradio-Server: https://evil.example` sent everyone who followed
-that link to another origin. `PublicOrigin` stands first in the app's middleware and hands on each request
+that link to another origin. `HostRewriteMiddleware` stands first in the app's middleware and hands on each request
 with:
 
 - no forwarding header anything downstream could read (`FORWARDING`): the scheme is the connection's, which
@@ -100,9 +100,13 @@ def origin_of(scope: Scope, host: str, public: Origin | None) -> Origin | None:
     return Origin(scheme, host) if links.HOST.fullmatch(host) else None
 
 
-class PublicOrigin:
+class HostRewriteMiddleware:
     """ASGI middleware: each HTTP request handed on with the app's own origin in `Host` and `scheme`, without
-    the forwarding headers, and with the settled client address as its only `X-Forwarded-For`."""
+    the forwarding headers, and with the settled client address as its only `X-Forwarded-For`.
+
+    Not Starlette's `TrustedHostMiddleware`: that one refuses a `Host` outside its list (a plain-text 400), where
+    a Space's proxy and a visitor on the machine each send their own; this one rewrites it to the app's origin
+    and drops the forwarding headers, which Starlette's leaves to be read."""
 
     def __init__(self, app: ASGIApp):
         self.app = app

@@ -1,8 +1,8 @@
 """Requests refused at the door: uploads (the app takes no files) and MCP messages that are not MCP.
 
-`NoUploads` answers Gradio's upload route 403: every Gradio app has it, and it kept up to 1,000 files a
+`UploadRefusalMiddleware` answers Gradio's upload route 403: every Gradio app has it, and it kept up to 1,000 files a
 request for ever (40 requests left 34,000 files, 275 MB); nothing on this app's pages uploads.
-`McpBodyCheck` reads an MCP POST body (already bounded by `limits.BodyLimit`, in front of it) and answers a JSON-RPC error
+`McpBodyValidationMiddleware` reads an MCP POST body (already bounded by `limits.BodySizeLimitMiddleware`, in front of it) and answers a JSON-RPC error
 itself when the body is not UTF-8 JSON-RPC naming a method MCP knows: the MCP library logged ~95 lines
 of validation errors for one unknown method and an 11-line traceback for a non-UTF-8 body.
 A `tools/call` whose argument holds text that cannot be encoded as UTF-8 (JSON's `"\\ud800"`, a lone surrogate) reaches
@@ -22,8 +22,7 @@ from collections.abc import Iterable
 from typing import Any, get_args
 
 from components.queries.argument_types import NOT_ENCODABLE, encodable
-from components.web.asgi import ASGIApp, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path
-from components.web.middleware.limits import replay
+from components.web.asgi import ASGIApp, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path, replay
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +34,7 @@ NOT_VALID = "Failed to validate"  # how the MCP library starts its many-line val
 UNKNOWN_TOOL = "Tool '%s' not listed"  # how it starts its warning about a `tools/call` of an unknown tool
 
 
-class NoUploads:
+class UploadRefusalMiddleware:
     """ASGI middleware: Gradio's upload route answers 403 `{"error": ...}`, unread; one throttled log line."""
 
     def __init__(self, app: ASGIApp, refusals: RefusalLog | None = None):
@@ -112,7 +111,7 @@ def encodable_arguments(body: bytes) -> bytes | None:
     return json.dumps(message).encode() if changed else None
 
 
-class McpBodyCheck:
+class McpBodyValidationMiddleware:
     """ASGI middleware: an MCP POST whose body is not MCP gets a JSON-RPC error (400) and one throttled log
     line, and never reaches the MCP library."""
 
@@ -134,8 +133,6 @@ class McpBodyCheck:
             await self.app(scope, receive, send)
             return
         body = await read_body(receive)
-        if body is None:
-            return
         why = why_not_mcp(body, self.methods)
         if why is None:
             sent = encodable_arguments(body)
@@ -148,7 +145,7 @@ class McpBodyCheck:
         await answer(send, 400, f"not an MCP message: the body is {why}")
 
 
-class Throttled(logging.Filter):
+class ThrottledLogFilter(logging.Filter):
     """On a logger: each record whose message starts with one of `reasons`' prefixes becomes a refusal of
     `refusals` (a few lines a minute, then a count) named by that prefix's reason."""
 
@@ -180,5 +177,5 @@ def quiet_loggers() -> None:
     )  # fmt: skip
     for name, reasons, what in throttled:
         logger = logging.getLogger(name or None)
-        if not any(isinstance(f, Throttled) for f in logger.filters):
-            logger.addFilter(Throttled(reasons, RefusalLog(what=what, logger=log)))
+        if not any(isinstance(f, ThrottledLogFilter) for f in logger.filters):
+            logger.addFilter(ThrottledLogFilter(reasons, RefusalLog(what=what, logger=log)))

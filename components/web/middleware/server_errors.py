@@ -1,5 +1,6 @@
-"""`ServerErrors`: an exception that escapes a route becomes one log line and a JSON 500 (Starlette's
-`ServerErrorMiddleware`, as this app wants it), and a body already begun is ended whole.
+"""`JsonServerErrorMiddleware`: an exception that escapes a route becomes one log line and a JSON 500 (Starlette's
+`ServerErrorMiddleware`, as this app wants it: Starlette's answers plain text and logs the whole traceback; the
+status and words are `errors.INTERNAL`'s), and a body already begun is ended whole.
 
 Gradio's routes raise on input they do not expect (`POST /gradio_api/call/NAME` with an unknown NAME,
 `/gradio_api/queue/join` with an unknown `fn_index`), and each such call printed a 40-to-70-line traceback.
@@ -17,11 +18,12 @@ from starlette.responses import JSONResponse
 
 from components.runtime.logs import clipped
 from components.web.asgi import ASGIApp, Message, Receive, RefusalLog, Scope, Send, answer
+from components.web.errors import INTERNAL
 
 log = logging.getLogger(__name__)
 
 
-class ServerErrors:
+class JsonServerErrorMiddleware:
     """ASGI middleware: an exception escaping the app is answered 500 `{"error": "internal error"}` (when no
     answer has started) and logged as one line naming the request and the exception (a few a minute, then
     a count); the traceback goes to the DEBUG level."""
@@ -53,7 +55,7 @@ class ServerErrors:
             self.refusals.refused(quoted, f"{method} failing with {type(exc).__name__}")
             log.debug("the traceback", exc_info=True)
             if not started:
-                await answer(send, 500, "internal error", close=False)
+                await answer(send, *INTERNAL, close=False)
             elif not finished:
                 # the answer began (an event stream that raised after its `error` event, as Gradio's reads of an
                 # unknown result do): ended here, whole, rather than cut (a broken body, one more log line)
@@ -63,5 +65,5 @@ class ServerErrors:
 
 async def internal_error(request: Any, exc: Exception) -> JSONResponse:
     """The answer of a Starlette app whose route raised (its `exception_handlers[Exception]`): the same
-    500 `ServerErrors` gives. The app goes on to raise `exc`, which `ServerErrors`, outside, logs."""
-    return JSONResponse({"error": "internal error"}, status_code=500)
+    500 `JsonServerErrorMiddleware` gives. The app goes on to raise `exc`, which `JsonServerErrorMiddleware`, outside, logs."""
+    return JSONResponse({"error": INTERNAL[1]}, status_code=INTERNAL[0])

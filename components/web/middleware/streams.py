@@ -3,7 +3,7 @@
 Gradio answers a few routes with a `text/event-stream` that lasts as long as the client keeps it: the
 page's heartbeat (`/gradio_api/heartbeat/...`, one per open tab, for ever), the queue's results
 (`/gradio_api/queue/data`, `/gradio_api/call/NAME/ID`, which send heartbeats while they wait) and MCP's
-SSE transport. Nothing capped them: one client could hold thousands open. `EventStreams` counts the open
+SSE transport. Nothing capped them: one client could hold thousands open. `EventStreamLimitMiddleware` counts the open
 streams of each client and answers 429 past `PER_CLIENT`, and ends a result or MCP stream after
 `LIFETIME` seconds (a result takes seconds, not minutes). The page's own heartbeat is counted but never
 ended: when it ends Gradio takes the tab as closed (it runs the unload events, closes the session's
@@ -49,7 +49,7 @@ def streams(scope: Scope) -> bool:
     return path.startswith(STREAM_PREFIXES)
 
 
-class EventStreams:
+class EventStreamLimitMiddleware:
     """ASGI middleware: at most `per_client` open event streams per client (429 past it), each ended after
     `lifetime` seconds."""
 

@@ -7,8 +7,9 @@ without a default is required. Every answer carries an ETag (a hash of the body 
 does: a refresh, a new record), `Cache-Control: public, max-age=60` and `Access-Control-Allow-Origin: *`;
 `If-None-Match` with that ETag is answered 304 without a body. A name the route does not take, a name
 given twice or a missing required one is a 400 that names it (a typo
-must never fall back to the default answer); a value the endpoint refuses (`arguments.Refused`: text that is not UTF-8 among them) is a 400 and a
-stack not in the data (`UnknownStack`) a 404, in the words the named endpoint gives.
+must never fall back to the default answer); a value the endpoint refuses (`ArgumentRefused`: text that is not UTF-8 among them) is a 400 and a
+stack not in the data (`UnknownStack`) a 404, in the words the named endpoint gives (the statuses:
+`components/web/errors.py`).
 Refused requests are not logged: the caller reads why in the answer.
 """
 
@@ -25,15 +26,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from components.domain.stacks import UnknownStack
-from components.queries import arguments as taken
 from components.queries.api import Api
 from components.queries.argument_types import ASKER
 from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
 from components.web import etags
+from components.web.asgi import read_body
 from components.web.clients import client_address
+from components.web.errors import REFUSED, RequestRefused, answer_of
 from components.web.routes import openapi
 from components.web.routes.api_table import (
     CACHE_CONTROL,
@@ -57,14 +58,6 @@ PREFLIGHT_MAX_AGE = "86400"
 ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 
-class Refused(Exception):
-    """A request the route does not answer: `status` and the message the caller reads."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
-
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(
         {"error": message}, status_code=status, headers={**CORS, "Cache-Control": "no-store", **(headers or {})}
@@ -77,9 +70,9 @@ def named(text: str) -> str:
 
 
 def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> dict[str, str]:
-    """The method's keyword arguments from a raw query string; raises Refused for anything else."""
+    """The method's keyword arguments from a raw query string; raises RequestRefused for anything else."""
     if len(raw) > MAX_QUERY:
-        raise Refused(414, f"query string over {MAX_QUERY} bytes")
+        raise RequestRefused(414, f"query string over {MAX_QUERY} bytes")
     # bytes that are not UTF-8 become lone surrogates, which the endpoint refuses in the words every surface gives
     pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="surrogateescape")
     by_name = {p.name: p for p in params}
@@ -87,18 +80,18 @@ def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> di
     given: dict[str, str] = {}
     for name, sent in pairs:
         if name not in by_name:
-            raise Refused(400, f"unknown parameter {named(name)}; {endpoint.path} takes {takes}")
+            raise RequestRefused(400, f"unknown parameter {named(name)}; {endpoint.path} takes {takes}")
         if name in given:
-            raise Refused(400, f"parameter {named(name)} given more than once; give it once")
+            raise RequestRefused(400, f"parameter {named(name)} given more than once; give it once")
         given[name] = sent
     for p in params:
         asked = given.get(p.name)
         if p.required and not (asked or "").strip():
             why = "missing" if asked is None else "empty"
-            raise Refused(400, f"{why} parameter {p.name!r}" + (f": {p.description}" if p.description else ""))
+            raise RequestRefused(400, f"{why} parameter {p.name!r}" + (f": {p.description}" if p.description else ""))
         form, hint = FORMS.get(p.argument, (None, ""))
         if form and asked and asked.strip() and not form.match(asked.strip().lower()):
-            raise Refused(400, f"parameter {p.name!r} is {named(asked)}; {hint}")
+            raise RequestRefused(400, f"parameter {p.name!r} is {named(asked)}; {hint}")
     return {by_name[name].argument: value for name, value in given.items()}
 
 
@@ -137,7 +130,11 @@ def cached(request: Request, answer: Any, cache_control: str = CACHE_CONTROL, bo
 
 
 def preflight(methods: str) -> Response:
-    """The answer to a browser's CORS preflight: any origin, these methods, the headers a reader sends."""
+    """The answer to a browser's CORS preflight: any origin, these methods, the headers a reader sends.
+
+    Not Starlette's `CORSMiddleware`: it wraps a whole app (here Gradio's pages too, which keep Gradio's own CORS),
+    answers a preflight 200 `OK` in plain text with the methods it was built with, not each route's, and a
+    preflight it refuses 400; each route here answers its own 204 with `Allow`."""
     return Response(
         status_code=204,
         headers={
@@ -179,12 +176,8 @@ class HttpApi:
                 if asks:
                     kwargs[ASKER] = client_address(request.scope)
                 result = await run_in_threadpool(method, **kwargs)
-            except Refused as refused:
-                return error(refused.status, str(refused))
-            except taken.Refused as refused:  # a value the endpoint does not take
-                return error(400, str(refused))
-            except UnknownStack as unknown:
-                return error(404, str(unknown))
+            except REFUSED as refused:  # the request's, a value the endpoint does not take, a stack not in the data
+                return error(*answer_of(refused))
             if endpoint.body:  # an answer to a posted file: nothing to cache
                 return cached(request, result, "no-store")
             return cached(request, result, body=encoded_kept(result) if endpoint.kept else None)
@@ -214,11 +207,9 @@ class HttpApi:
 
 async def read_text(request: Request) -> str:
     """A POST body as text: at most MAX_BODY bytes of UTF-8."""
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"body over {MAX_BODY // 1024} KB")
+    body = await read_body(request.receive, MAX_BODY)
+    if body is None:
+        raise RequestRefused(413, f"body over {MAX_BODY // 1024} KB")
     return body.decode("utf-8", errors="surrogateescape")  # refused by the endpoint, as a query's are
 
 

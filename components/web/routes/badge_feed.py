@@ -15,12 +15,14 @@ from starlette.routing import Route
 
 from components.domain.stacks import StackRef
 from components.queries import badge, feed
+from components.queries.errors import MalformedId
 from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.records import hub_id
 from components.sources.snapshot import Snapshot
 from components.web import cache_control
 from components.web.deep_links import base_url
+from components.web.errors import answer_of
 from components.web.html.follow import BADGE_PATH, FEED_PATH
 
 FEED_TYPE = "application/atom+xml; charset=utf-8"
@@ -52,8 +54,9 @@ class BadgeAndFeed:
                 self.snapshot(), params.get("model", ""), asked.neuronx_cc, asked.spec,
                 pinned=bool(asked.neuronx_cc or asked.spec),
             )  # fmt: skip
-        except badge.MalformedId as malformed:
-            return _error(str(malformed), 400)
+        except MalformedId as malformed:
+            status, words = answer_of(malformed)
+            return _error(words, status)
         return JSONResponse(answer, headers={"Cache-Control": CACHE_CONTROL})
 
     def feed(self, request: Request) -> Response:

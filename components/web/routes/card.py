@@ -13,11 +13,12 @@ from starlette.routing import Route
 from components.queries import preview as previews
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
-from components.sources.moment_cache import Declined, MomentCache
+from components.sources.moment_cache import MomentCache
 from components.web import cache_control, etags
 from components.web.allowance import Allowance
 from components.web.clients import client_address
 from components.web.deep_links import CARD_PATH, MAX_QUERY, page_query
+from components.web.errors import PastAllowance
 
 CARD_CACHE = settings.CARD_CACHE.value  # cards kept per snapshot (~50 KB each)
 CACHE_CONTROL = cache_control.shared(settings.CARD_CACHE_SECONDS.value)
@@ -25,10 +26,6 @@ CACHE_CONTROL = cache_control.shared(settings.CARD_CACHE_SECONDS.value)
 # minute; past that it gets the app's card, drawn once per snapshot, not kept by any cache (a crawler
 # asks again later for the link's own card).
 DRAWS_AT_ONCE, DRAWS_A_MINUTE = settings.CARD_DRAWS_BURST.value, settings.CARD_DRAWS_A_MINUTE.value
-
-
-class PastAllowance(Declined):
-    """An address asked for a new card past its allowance (`Cards.draws`)."""
 
 
 class Cards:

@@ -6,7 +6,7 @@
   its last good read is served, it stays ready and says so (`last_good_read`: how many files, their stacks).
 - `/metrics` is Prometheus's text format (`metrics.py`); with `METRICS=0` it is not served (404).
 
-None of them is logged: a probe every few seconds would bury the lines a person reads (`QuietProbes`).
+None of them is logged: a probe every few seconds would bury the lines a person reads (`ProbeLogFilter`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def last_good_read(snapshot: Snapshot) -> dict[str, object] | None:
     return {"files": len(snapshot.last_good), "stacks": [stack.as_dict() for stack in stacks]}
 
 
-class QuietProbes(logging.Filter):
+class ProbeLogFilter(logging.Filter):
     """On uvicorn's access log: no line for a probe or a scrape (uvicorn's record args: client, method, path, …)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -53,10 +53,10 @@ class QuietProbes(logging.Filter):
 
 
 def quiet_access_log() -> None:
-    """Put `QuietProbes` on uvicorn's access log (once)."""
+    """Put `ProbeLogFilter` on uvicorn's access log (once)."""
     access = logging.getLogger("uvicorn.access")
-    if not any(isinstance(f, QuietProbes) for f in access.filters):
-        access.addFilter(QuietProbes())
+    if not any(isinstance(f, ProbeLogFilter) for f in access.filters):
+        access.addFilter(ProbeLogFilter())
 
 
 def routes(sources: Sources, metrics: metrics_.Metrics | None) -> list[Route]:

@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from components.runtime import settings
 from components.sources.refresh import RefreshingStore
-from components.web.asgi import RefusalLog
+from components.web.asgi import RefusalLog, read_body
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,9 @@ def routes(datasets: RefreshingStore, secret: str | None = None, window: float |
         if not hmac.compare_digest(given.encode("utf-8"), expected):
             refusals.refused(f"with a wrong {HEADER}")
             return JSONResponse({"error": f"wrong {HEADER}"}, status_code=403)
-        body = await _read_at_most(request, MAX_BODY)
+        declared = request.headers.get("content-length", "")
+        too_long = declared.isdigit() and int(declared) > MAX_BODY  # known before a byte is read
+        body = None if too_long else await read_body(request.receive, MAX_BODY)
         if body is None:
             log.warning("webhook: refused a body over %d KB; the current data is still served", MAX_BODY // 1024)
             return JSONResponse({"error": f"body over {MAX_BODY // 1024} KB"}, status_code=413)
@@ -166,16 +168,3 @@ def event_of(payload: object) -> tuple[str, str] | None:
 def logged(value: str) -> str:
     """A payload value as a log line may hold it: its repr (newlines and control characters escaped), cut short."""
     return repr(value[:LOGGED_CHARS]) + ("…" if len(value) > LOGGED_CHARS else "")
-
-
-async def _read_at_most(request: Request, limit: int) -> bytes | None:
-    """The request body, or None as soon as it is known to exceed `limit` bytes."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        return None
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return None
-    return bytes(body)

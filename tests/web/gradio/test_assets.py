@@ -26,11 +26,11 @@ SAME = ("content-type", "etag", "last-modified", "content-encoding", "vary")
 
 @pytest.fixture(scope="module")
 def clients():
-    """Gradio's own app, without and with `Assets` in front."""
+    """Gradio's own app, without and with `InMemoryAssetsMiddleware` in front."""
     with gr.Blocks() as demo:
         gr.Markdown("x")
     plain = TestClient(App.create_app(demo))
-    ours = TestClient(App.create_app(demo, app_kwargs={"middleware": [Middleware(assets.Assets)]}))
+    ours = TestClient(App.create_app(demo, app_kwargs={"middleware": [Middleware(assets.InMemoryAssetsMiddleware)]}))
     mimetypes.add_type("application/javascript", ".js")  # what Gradio's page route does when first asked
     return plain, ours
 
@@ -89,7 +89,7 @@ def test_the_body_is_compressed_and_its_length_is_the_compressed_length():
 )
 def test_what_it_does_not_cover_goes_on_to_gradio(path, headers, method):
     app, seen = teapot_app()
-    client = TestClient(assets.Assets(app))
+    client = TestClient(assets.InMemoryAssetsMiddleware(app))
     answer = client.request(method, path, headers={"Accept-Encoding": "br", **headers})
     assert answer.status_code == 418 and seen
 
@@ -99,7 +99,7 @@ def test_a_file_is_read_and_compressed_once(monkeypatch):
     encode = assets.encode
     monkeypatch.setattr(assets, "encode", lambda path, enc: calls.append((path, enc)) or encode(path, enc))
     app, seen = teapot_app()
-    client = TestClient(assets.Assets(app))
+    client = TestClient(assets.InMemoryAssetsMiddleware(app))
     for _ in range(3):
         assert client.get(SCRIPT, headers={"Accept-Encoding": "br"}).content == FILES[SCRIPT].read_bytes()
     client.get(SCRIPT, headers={"Accept-Encoding": "gzip"})
@@ -109,7 +109,7 @@ def test_a_file_is_read_and_compressed_once(monkeypatch):
 def test_past_its_bound_it_keeps_nothing_more_and_gradio_answers():
     app, seen = teapot_app()
     size = len(assets.encode(FILES[STYLE], "br")[1])
-    middleware = assets.Assets(app, max_kept=size)
+    middleware = assets.InMemoryAssetsMiddleware(app, max_kept=size)
     client = TestClient(middleware)
     assert client.get(STYLE, headers={"Accept-Encoding": "br"}).status_code == 200  # kept: exactly the bound
     assert client.get(SCRIPT, headers={"Accept-Encoding": "br"}).status_code == 418
@@ -119,7 +119,7 @@ def test_past_its_bound_it_keeps_nothing_more_and_gradio_answers():
 
 def test_behind_a_root_path_the_file_is_found():
     app, seen = teapot_app()
-    client = TestClient(assets.Assets(app), root_path="/proxy")
+    client = TestClient(assets.InMemoryAssetsMiddleware(app), root_path="/proxy")
     answer = client.get("/proxy" + SCRIPT, headers={"Accept-Encoding": "br"})
     assert answer.status_code == 200 and answer.content == FILES[SCRIPT].read_bytes() and not seen
 
@@ -133,7 +133,7 @@ def test_where_the_package_holds_no_such_folder_every_request_goes_on_to_gradio(
     monkeypatch.setattr(assets, "FOLDERS", {"/assets/": "templates/no-such-folder"})
     assert assets.gradio_files() == {}
     app, seen = teapot_app()
-    answer = TestClient(assets.Assets(app)).get(SCRIPT, headers={"Accept-Encoding": "br"})
+    answer = TestClient(assets.InMemoryAssetsMiddleware(app)).get(SCRIPT, headers={"Accept-Encoding": "br"})
     assert answer.status_code == 418 and seen
 
 

@@ -1,4 +1,4 @@
-"""`DirectCalls`: a named endpoint over plain HTTP answered beside Gradio's queue, once, refusals and failures
+"""`DirectCallMiddleware`: a named endpoint over plain HTTP answered beside Gradio's queue, once, refusals and failures
 included; only a body Gradio refuses itself is left to what is behind it (here a stand-in that says it was
 reached). The same calls against the real app, against Gradio's queue: tests/e2e/test_api.py."""
 
@@ -50,11 +50,13 @@ async def behind(request: Request) -> JSONResponse:
 
 
 def app(
-    endpoints: Endpoints, kept: direct_calls.Kept | None = None, at_once: int = 4, waiting: int = 100
+    endpoints: Endpoints, kept: direct_calls.UnreadResults | None = None, at_once: int = 4, waiting: int = 100
 ) -> TestClient:
     named = {name: getattr(endpoints, name) for name in ("search", "lookup", "broken")}
     routes = [Route("/gradio_api/call/{rest:path}", behind, methods=["GET", "POST"])]
-    middleware = [Middleware(direct_calls.DirectCalls, endpoints=named, at_once=at_once, kept=kept, waiting=waiting)]
+    middleware = [
+        Middleware(direct_calls.DirectCallMiddleware, endpoints=named, at_once=at_once, kept=kept, waiting=waiting)
+    ]
     return TestClient(Starlette(routes=routes, middleware=middleware))
 
 
@@ -205,7 +207,7 @@ class Clock:
 
 def test_kept_results_expire_unread():
     clock = Clock()
-    kept = direct_calls.Kept(seconds=60, budget=1000, clock=clock)
+    kept = direct_calls.UnreadResults(seconds=60, budget=1000, clock=clock)
     old = kept.add(b"x" * 10)
     clock.now = 30
     newer = kept.add(b"y" * 10)
@@ -216,7 +218,7 @@ def test_kept_results_expire_unread():
 
 
 def test_past_the_budget_the_oldest_kept_results_go_first():
-    kept = direct_calls.Kept(seconds=60, budget=100, clock=Clock())
+    kept = direct_calls.UnreadResults(seconds=60, budget=100, clock=Clock())
     first = kept.add(b"x" * 60)
     second = kept.add(b"y" * 60)  # over the budget: the oldest goes
     assert kept.take(first) is None and kept.take(second) == b"y" * 60 and kept.dropped == 1
@@ -226,7 +228,7 @@ def test_past_the_budget_the_oldest_kept_results_go_first():
 
 def test_kept_results_expire_with_no_call_after_them():
     """The sweep drops an expired result by itself (the first version waited for the next call to look)."""
-    kept = direct_calls.Kept(seconds=0.2, budget=1000)
+    kept = direct_calls.UnreadResults(seconds=0.2, budget=1000)
     with app(Endpoints(), kept=kept) as client:  # the event loop runs on between calls, as a server's does
         client.post("/gradio_api/call/search", json={"data": ["a", "b"]})
         assert kept.weight > 0

@@ -38,7 +38,7 @@ def test_numbers_are_cells_of_their_own_and_the_sorted_header_says_so(world):
     assert re.search(r'<th[^>]*aria-sort="descending"[^>]*><a href="./\?sort=downloads"', html)
     by_wall = _table(ordering.apply(frame, ordering.parse("wall")), sort="wall")
     assert re.search(r'aria-sort="ascending"[^>]*><a href="./\?sort=-wall" data-sort="wall"', by_wall)
-    assert 'class="num"' in html and 'role="gridcell"' in html
+    assert 'class="c-wall num"' in html and 'role="gridcell"' in html
     searching = _table(frame, searching=True)
     assert "aria-sort" not in searching  # a search orders by how well names match: no column says so
 
@@ -81,5 +81,5 @@ def test_only_ranked_views_show_a_rank_and_the_figure_they_rank_by(world):
         assert table.table_columns(view)[-1] == figure and f">{figure}<" in html
         ranks = [int(r) for r in re.findall(r'class="rank"[^>]*>(\d+)<', html)]
         assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)  # one task: each rank once
-        figures = re.findall(r'<td role="gridcell" class="num">([^<]*)</td></tr>', html)
+        figures = re.findall(r'<td role="gridcell" class="c-[a-z]+ num">([^<]*)</td></tr>', html)
         assert figures and all(re.fullmatch(r"—|[\d,]+(\.\d)?( [kM])?", f) for f in figures), figures

@@ -1,8 +1,8 @@
-"""`BodyLimit` over ASGI: both length headers refused, and the bytes that arrive are what count."""
+"""`BodySizeLimitMiddleware` over ASGI: both length headers refused, and the bytes that arrive are what count."""
 
 from __future__ import annotations
 
-from components.web.middleware.limits import BodyLimit
+from components.web.middleware.limits import BodySizeLimitMiddleware
 from tests.helpers import run_async
 
 
@@ -24,7 +24,7 @@ def call(headers, chunks, limit=100):
         sent.append(message)
 
     scope = {"type": "http", "method": "POST", "path": "/x", "headers": headers}
-    run_async(BodyLimit(inner, default=limit)(scope, receive, send))
+    run_async(BodySizeLimitMiddleware(inner, default=limit)(scope, receive, send))
     return got, sent
 
 

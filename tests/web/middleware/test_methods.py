@@ -1,4 +1,4 @@
-"""`AllowedMethods`: 405 and `Allow` on the app's own addresses and pages, a page's HEAD run as its GET."""
+"""`AllowedMethodsMiddleware`: 405 and `Allow` on the app's own addresses and pages, a page's HEAD run as its GET."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ APP = Starlette(
         Mount("/", routes=[Route("/{path:path}", gradio, methods=["GET", "HEAD", "POST", "PUT", "DELETE"])]),
     ]
 )
-http = TestClient(methods.AllowedMethods(APP, routes=ROUTES, pages=["/", "/compare"]))
+http = TestClient(methods.AllowedMethodsMiddleware(APP, routes=ROUTES, pages=["/", "/compare"]))
 
 
 def test_a_method_an_own_address_does_not_take_is_a_405_naming_those_it_does():

@@ -1,4 +1,4 @@
-"""`PublicOrigin`: each request handed on with the app's own origin and none of the forwarding headers."""
+"""`HostRewriteMiddleware`: each request handed on with the app's own origin and none of the forwarding headers."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def handed_on(headers, *, server=SERVER, scheme="http", client=("203.0.113.5", 1
         sent.append(message)
 
     scope = {"type": "http", "scheme": scheme, "server": server, "client": client, "headers": list(headers)}
-    run_async(origin.PublicOrigin(app)(scope, None, send))
+    run_async(origin.HostRewriteMiddleware(app)(scope, None, send))
     status = sent[0]["status"] if sent else None
     return status, (seen[0] if seen else None)
 

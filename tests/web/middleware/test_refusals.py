@@ -49,7 +49,7 @@ def test_uploads_are_refused_and_other_routes_pass():
     async def inner(scope, receive, send):
         reached.append(scope["path"])
 
-    gate = refusals.NoUploads(inner)
+    gate = refusals.UploadRefusalMiddleware(inner)
     sent = run(gate, {"type": "http", "method": "POST", "path": "/gradio_api/upload", "headers": []})
     assert sent[0]["status"] == 403 and b"takes no uploads" in sent[1]["body"] and not reached
     run(gate, {"type": "http", "method": "GET", "path": "/gradio_api/upload_progress", "headers": []})
@@ -57,7 +57,7 @@ def test_uploads_are_refused_and_other_routes_pass():
 
 
 def test_the_validation_warning_of_the_mcp_library_becomes_one_throttled_line(caplog):
-    line = refusals.Throttled({"Failed to validate": "that could not be validated"}, RefusalLog(what="mcp"))
+    line = refusals.ThrottledLogFilter({"Failed to validate": "that could not be validated"}, RefusalLog(what="mcp"))
     records = [logging.LogRecord("root", logging.WARNING, "", 0, "Failed to validate request: 28\n...", (), None)] * 10
     assert [line.filter(r) for r in records] == [False] * 10
     other = logging.LogRecord("root", logging.WARNING, "", 0, "something else", (), None)

@@ -1,4 +1,4 @@
-"""`EventStreams`: a stream ends after its lifetime, and each client holds a bounded number."""
+"""`EventStreamLimitMiddleware`: a stream ends after its lifetime, and each client holds a bounded number."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ async def forever(scope, receive, send):
 
 
 def test_a_stream_ends_after_its_lifetime_and_a_client_holds_at_most_its_share():
-    app = streams.EventStreams(forever, per_client=2, lifetime=0.3)
+    app = streams.EventStreamLimitMiddleware(forever, per_client=2, lifetime=0.3)
     client_left = asyncio.Event()
 
     async def receive():
@@ -64,7 +64,7 @@ def test_a_stream_ends_after_its_lifetime_and_a_client_holds_at_most_its_share()
 
 def test_the_pages_heartbeat_is_counted_but_never_ended():
     """Gradio takes an ended heartbeat for a closed tab (unload events run, pending events closed)."""
-    app = streams.EventStreams(forever, per_client=1, lifetime=0.1)
+    app = streams.EventStreamLimitMiddleware(forever, per_client=1, lifetime=0.1)
     client_left = asyncio.Event()
 
     async def receive():

@@ -1,4 +1,4 @@
-"""The first HTML of Gradio's page routes, rewritten by `FirstResponse`, and `GET /card.png`: read over HTTP
+"""The first HTML of Gradio's page routes, rewritten by `FirstHtmlMiddleware`, and `GET /card.png`: read over HTTP
 (a TestClient on Gradio's own app with the app's middleware and routes) on data made here."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from components.queries import details
 from components.sources.dataset import load
+from components.web.html.table import table_columns
 from components.web.middleware import first_html as page_html
 from components.web.routes import card as card_route
 from tests.hardening.hostile import HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, LONG_MODEL
@@ -335,7 +336,9 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
         assert all("model=" in unescape(r) for r in rows)
         # the same columns, and the same cells row by row, as the live table
         block = html[html.index('<div id="first-paint">') :]
-        assert headers(block) == headers(str(answer["results"])) and len(headers(block)) == 7
+        assert headers(block) == headers(str(answer["results"])) and len(headers(block)) == len(
+            table_columns("selected")
+        )
         assert cells(block) == cells(str(answer["results"]))[: len(cells(block))] and cells(block)
     if params.get("view") == "trending":
         assert "Trending" in head.title and "the Trending view" in head.painted
@@ -557,7 +560,7 @@ def test_each_page_is_kept_as_long_as_a_load_answer_at_most():
     from components.web import page_cache
 
     assert settings.LOAD_ANSWER_AGE.value == page_cache.PAGE_AGE
-    assert page_html.FirstResponse(None, None).pages.ttl == page_cache.PAGE_AGE
+    assert page_html.FirstHtmlMiddleware(None, None).pages.ttl == page_cache.PAGE_AGE
 
 
 @pytest.mark.parametrize(

@@ -121,7 +121,7 @@ def test_metrics_can_be_turned_off():
 
 
 def test_probes_and_scrapes_are_not_logged():
-    quiet = health.QuietProbes()
+    quiet = health.ProbeLogFilter()
 
     def access(path: str) -> logging.LogRecord:  # as uvicorn's access logger makes its records
         return logging.LogRecord("uvicorn.access", logging.INFO, "", 0, '%s - "%s %s HTTP/%s" %d',
@@ -131,7 +131,7 @@ def test_probes_and_scrapes_are_not_logged():
     assert not quiet.filter(access("/metrics?x=1"))
     assert quiet.filter(access("/api/v1/stacks"))
     health.quiet_access_log()
-    assert sum(isinstance(f, health.QuietProbes) for f in logging.getLogger("uvicorn.access").filters) == 1
+    assert sum(isinstance(f, health.ProbeLogFilter) for f in logging.getLogger("uvicorn.access").filters) == 1
 
 
 def test_gradios_app_id_is_the_releases(replica_app):

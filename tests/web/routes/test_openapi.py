@@ -67,8 +67,12 @@ def test_every_answer_of_every_endpoint_meets_its_schema(document, sample_api):
 def test_the_schemas_hold_the_answer_types_and_can_tell_a_wrong_answer(document):
     schemas = document["components"]["schemas"]
     shapes = {name for name in answers.__all__ if typing_extensions.is_typeddict(getattr(answers, name))}
-    assert shapes - {"Suggestion", "RankFields", "RecentFields", "ModelOnStack"} <= set(schemas)  # bases only
+    assert shapes - {"Suggestion", "RankFields", "RecentFields", "ModelOnStack", "ColumnFields"} <= set(
+        schemas
+    )  # bases only
     assert schemas["HistoryEntry"]["required"] == list(answers.HistoryEntry.__annotations__)
+    instance = schemas["RowAnswer"]["properties"]["instance"]  # a field the table's column registry declares
+    assert instance["description"].startswith("the smallest trn2 instance") and {"type": "null"} in instance["anyOf"]
     assert "required" not in schemas["LookupAnswer"]  # every key depends on the case
     assert schemas["LookupAnswer"]["description"].startswith("Everything about one model on one stack")
     lookup = answer_validator(document, "lookup")

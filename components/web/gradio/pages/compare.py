@@ -11,7 +11,8 @@ from collections.abc import Callable
 import gradio as gr
 from markupsafe import Markup
 
-from components.domain.stacks import PICKER_PARTS, UnknownStack, picker_choices
+from components.domain.errors import UnknownStack
+from components.domain.stacks import PICKER_PARTS, picker_choices
 from components.queries import compare
 from components.queries.links import MAX_VALUE
 from components.sources.app_sources import Sources

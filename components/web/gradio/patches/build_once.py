@@ -17,7 +17,8 @@ from contextlib import contextmanager
 
 from gradio import blocks, routes
 
-from components.web.gradio.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned, source_of
+from components.web.gradio.errors import PatchMismatch
+from components.web.gradio.patches.guard import Patch, apply_patch, need, need_assigned, source_of
 
 CALL = "App.create_app(self, mcp_server=False)"
 

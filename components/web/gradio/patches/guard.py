@@ -25,14 +25,12 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
+from components.web.gradio.errors import PatchMismatch
+
 log = logging.getLogger(__name__)
 
 # The Gradio releases every patch here was written and tested against (requirements.txt pins one).
 WRITTEN_FOR = ">=6.31,<6.32"
-
-
-class PatchMismatch(RuntimeError):
-    """What a patch relies on is not there (or not as it was written for)."""
 
 
 @dataclass(frozen=True)

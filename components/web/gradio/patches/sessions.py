@@ -21,7 +21,7 @@ constructor. Gradio wraps every component's `__init__` in `component_meta.update
 constructor's signature with `inspect.getfullargspec` at every call, twice per component (its class's and
 `Component`'s): ~40% of what was left of the load event (p50 3.8–4.2 ms a fresh session, 2.4 ms without). A
 constructor's signature does not change while the app runs: `component_meta`'s name `inspect` now answers
-`Remembered`, Python's `inspect` with `getfullargspec` remembered per function (a few dozen constructors). Its
+`MemoizedInspect`, Python's `inspect` with `getfullargspec` remembered per function (a few dozen constructors). Its
 check reads `updateable` and stands down unless it still calls `inspect.getfullargspec(fn).args` and reads
 nothing else of `inspect`. It is its own patch, standing down on its own: the lean sessions do not need it.
 
@@ -48,7 +48,8 @@ from typing import Any
 from gradio import component_meta, state_holder
 from gradio.components import State
 
-from components.web.gradio.patches.guard import Patch, PatchMismatch, assigned, need, need_parameters, source_of
+from components.web.gradio.errors import PatchMismatch
+from components.web.gradio.patches.guard import Patch, assigned, need, need_parameters, source_of
 
 # What Gradio 6.31's `SessionState.__init__` sets: LeanSessionState sets each of them too.
 ATTRIBUTES = frozenset({"blocks_config", "config_values", "state_data", "_state_ttl", "is_closed", "STATE_TTL_WHEN_CLOSED"})  # fmt: skip
@@ -142,7 +143,7 @@ def getfullargspec(fn: Any) -> Any:
     return spec._replace(args=tuple(spec.args), kwonlyargs=tuple(spec.kwonlyargs))  # type: ignore[arg-type]
 
 
-class Remembered(types.ModuleType):
+class MemoizedInspect(types.ModuleType):
     """Python's `inspect` module as `component_meta` reads it, with `getfullargspec` remembered."""
 
     def __init__(self) -> None:
@@ -155,7 +156,7 @@ class Remembered(types.ModuleType):
 
 def check_argspecs() -> None:
     need(component_meta, "updateable", "inspect")
-    if component_meta.inspect is not inspect and not isinstance(component_meta.inspect, Remembered):
+    if component_meta.inspect is not inspect and not isinstance(component_meta.inspect, MemoizedInspect):
         raise PatchMismatch("gradio.component_meta.inspect is not Python's inspect")
     source = source_of(component_meta.updateable)
     if CALL not in source:
@@ -165,7 +166,7 @@ def check_argspecs() -> None:
 
 
 def apply_argspecs() -> Any:
-    component_meta.inspect = Remembered()  # the patch: `updateable` reads this name
+    component_meta.inspect = MemoizedInspect()  # the patch: `updateable` reads this name
     return inspect
 
 

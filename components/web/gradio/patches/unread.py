@@ -7,7 +7,7 @@ all-rows `/search` (~0.6 MB of JSON at 2,000 rows a stack) left unread 400 times
 and 2,000 such calls at 10,000 rows a stack would hold gigabytes. Every `SWEEP_EVERY` seconds, a
 session whose every event has finished is weighed once (the JSON bytes of its results) and dropped when it
 has waited `UNREAD_SECONDS` unread, or, oldest first, while all those waiting weigh over what `UNREAD_BYTES`
-leaves once the plain calls' kept results are counted (`direct_calls.Kept`: one budget for every unread result);
+leaves once the plain calls' kept results are counted (`direct_calls.UnreadResults`: one budget for every unread result);
 one log line a minute counts the latter. Plain calls no longer reach the queue (`direct_calls.py`), so what this
 sweeps is the results of `queue/join` calls (a page's events, gradio_client, MCP) that no one read. A browser tab reads its results as they come (its stream removes
 each one), so only abandoned results go. After a sweep that dropped results, the allocators' free pages go
@@ -15,7 +15,7 @@ back to the system (`runtime/memory.py`), at most once per `GIVE_BACK_EVERY` sec
 
 A read of a result Gradio does not hold (an unknown event id, a result already read or dropped) made
 Gradio raise inside its event stream: the caller got a broken stream and the log two tracebacks per
-call, a log flood for anyone. `UnknownResults` answers those reads itself, with the same message and
+call, a log flood for anyone. `UnknownResultMiddleware` answers those reads itself, with the same message and
 no traceback.
 
 Both read the queue's own dicts (`queueing.Queue`: the pending events of each session, their messages, the
@@ -41,7 +41,8 @@ import orjson
 from gradio import queueing, routes
 
 from components.runtime import memory, settings
-from components.web.gradio.patches.guard import Patch, PatchMismatch, apply_patch, need, need_assigned, source_of
+from components.web.gradio.errors import PatchMismatch
+from components.web.gradio.patches.guard import Patch, apply_patch, need, need_assigned, source_of
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ DECIDED: dict[str, bool] = {}  # once per process, for the Gradio installed: no 
 
 
 def in_force() -> bool:
-    """Whether the sweep and `UnknownResults` act: decided (and, standing down, logged) once per process."""
+    """Whether the sweep and `UnknownResultMiddleware` act: decided (and, standing down, logged) once per process."""
     if "on" not in DECIDED:
         DECIDED["on"] = apply_patch(PATCH)
     return DECIDED["on"]
@@ -184,7 +185,7 @@ async def lifespan(app: Any, held_elsewhere: Callable[[], int] = lambda: 0) -> A
         task.cancel()
 
 
-class UnknownResults:
+class UnknownResultMiddleware:
     """ASGI middleware: a read of a result (`GET /gradio_api/call/NAME/ID`) or of a session's stream
     (`GET /gradio_api/queue/data`) that Gradio's queue does not hold is answered here, as Gradio would
     (an `error` event), without the exception Gradio raises inside the stream."""

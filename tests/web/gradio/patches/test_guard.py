@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 import types
 
-from components.web.gradio.patches.guard import Patch, PatchMismatch, apply_all, apply_patch, need, need_parameters
+from components.web.gradio.errors import PatchMismatch
+from components.web.gradio.patches.guard import Patch, apply_all, apply_patch, need, need_parameters
 
 
 def make(target, calls):

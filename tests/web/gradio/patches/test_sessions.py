@@ -116,7 +116,7 @@ def test_argspecs_fits_this_gradio():
 def test_a_constructor_is_read_once_and_components_come_out_the_same(pythons_inspect, monkeypatch):
     before = gr.Dropdown(choices=["a", "b"], value="b", label="Stack", render=False)
     assert apply_patch(fresh(sessions.ARGSPECS))
-    assert isinstance(component_meta.inspect, sessions.Remembered)
+    assert isinstance(component_meta.inspect, sessions.MemoizedInspect)
     reads, real = [], inspect.getfullargspec
     monkeypatch.setattr(inspect, "getfullargspec", lambda fn: reads.append(fn) or real(fn))
     sessions.getfullargspec.cache_clear()

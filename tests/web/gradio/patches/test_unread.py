@@ -14,7 +14,7 @@ READS = ("/gradio_api/call/search/no-such-event", "/gradio_api/queue/data?sessio
 
 
 def client_of_an_empty_queue() -> tuple[TestClient, list[str]]:
-    """`UnknownResults` in front of a stand-in for Gradio (it answers 418) whose queue holds nothing."""
+    """`UnknownResultMiddleware` in front of a stand-in for Gradio (it answers 418) whose queue holds nothing."""
     queue = SimpleNamespace(event_ids_to_events={}, pending_event_ids_session={}, pending_messages_per_session={})
     gradio_app = SimpleNamespace(get_blocks=lambda: SimpleNamespace(_queue=queue))
     seen = []
@@ -24,7 +24,7 @@ def client_of_an_empty_queue() -> tuple[TestClient, list[str]]:
         await send({"type": "http.response.start", "status": 418, "headers": []})
         await send({"type": "http.response.body", "body": b"gradio"})
 
-    middleware = unread.UnknownResults(gradio)
+    middleware = unread.UnknownResultMiddleware(gradio)
 
     async def app(scope, receive, send):  # as Starlette does: the app in the scope
         await middleware({**scope, "app": gradio_app}, receive, send)

@@ -1,4 +1,4 @@
-"""`Observed`: every answer names the replica that made it (`X-Replica`), and is counted and timed in the
+"""`ReplicaMetricsMiddleware`: every answer names the replica that made it (`X-Replica`), and is counted and timed in the
 replica's metrics (`metrics.py`) by route template and status.
 
 It is the first middleware a request meets, so it sees every answer, the one-line 500s and refusals too.
@@ -15,7 +15,7 @@ from components.web.asgi import ASGIApp, Message, Receive, Scope, Send
 HEADER = b"x-replica"
 
 
-class Observed:
+class ReplicaMetricsMiddleware:
     """ASGI middleware: `X-Replica: <replica>` on every HTTP answer; each counted in `metrics` (None: not
     counted) under its route template, `pages` being the paths answered before any route."""
 

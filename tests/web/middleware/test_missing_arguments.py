@@ -1,4 +1,4 @@
-"""Too few values: `ShortCalls` marks what is missing on the plain HTTP route, and `checked`
+"""Too few values: `MissingArgumentsMiddleware` marks what is missing on the plain HTTP route, and `checked`
 (`queries/argument_types.py`) names it. (The argument types of the endpoints: tests/hardening/test_limits.py.)"""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from components.queries import api, argument_types
-from components.queries.arguments import Refused
+from components.queries.errors import ArgumentRefused
 from components.web import server
-from components.web.middleware import short_calls
+from components.web.middleware import missing_arguments
 
 
 @argument_types.check_arguments
@@ -34,7 +34,7 @@ def short_calls_http():
     names = {"search": argument_types.parameters(Endpoints.search)}
     app = Starlette(
         routes=[Route("/gradio_api/call/{name}", echo, methods=["POST"]), Route("/other", echo, methods=["POST"])],
-        middleware=[Middleware(short_calls.ShortCalls, endpoints=names)],
+        middleware=[Middleware(missing_arguments.MissingArgumentsMiddleware, endpoints=names)],
     )
     return TestClient(app)
 
@@ -67,13 +67,13 @@ def test_a_body_that_is_not_json_passes_unchanged():
         return JSONResponse({})
 
     app = Starlette(routes=[Route("/gradio_api/call/search", raw, methods=["POST"])],
-                    middleware=[Middleware(short_calls.ShortCalls, endpoints={"search": ["query"]})])  # fmt: skip
+                    middleware=[Middleware(missing_arguments.MissingArgumentsMiddleware, endpoints={"search": ["query"]})])  # fmt: skip
     TestClient(app).post("/gradio_api/call/search", content=b"\xff not json")
     assert seen == [b"\xff not json"]
 
 
 def test_the_endpoint_names_what_is_missing():
-    with pytest.raises(Refused) as error:
+    with pytest.raises(ArgumentRefused) as error:
         Endpoints().search("qwen", {argument_types.MISSING: "view"}, {argument_types.MISSING: "task"})
     assert str(error.value) == "search: 3 arguments wanted, 1 given; missing: view, task"
     assert Endpoints().search("qwen") == "qwen"  # defaults given by a caller that names its arguments

@@ -1,4 +1,4 @@
-"""`ShortCalls`: a named endpoint called over plain HTTP with fewer values than it takes reaches it, so that it
+"""`MissingArgumentsMiddleware`: a named endpoint called over plain HTTP with fewer values than it takes reaches it, so that it
 refuses the call in words naming what is missing.
 
 A call with fewer values than its endpoint takes never reaches the endpoint: Gradio refuses it inside its
@@ -6,7 +6,7 @@ queue with a ValueError, which the caller reads as `{"error": null}` (and the lo
 the values sent, newlines and all). Two halves, both the app's own, make it an error naming the missing
 arguments:
 
-- `ShortCalls`, an ASGI middleware on `POST /gradio_api/call/NAME` (the plain HTTP route, whose `data` is a
+- `MissingArgumentsMiddleware`, an ASGI middleware on `POST /gradio_api/call/NAME` (the plain HTTP route, whose `data` is a
   list), fills each missing value with a marker (`{"__argument_missing__": NAME}`), so the call reaches the
   endpoint;
 - `checked` (`queries/argument_types.py`), around each endpoint, finds the markers and refuses the call, in the
@@ -25,8 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from components.queries.argument_types import MISSING
-from components.web.asgi import ASGIApp, Receive, Scope, Send, read_body, relative_path
-from components.web.middleware.limits import replay
+from components.web.asgi import ASGIApp, Receive, Scope, Send, read_body, relative_path, replay
 
 CALL = re.compile(r"^/gradio_api/call/([^/]+)/?$")
 
@@ -45,7 +44,7 @@ def filled(body: bytes, names: Sequence[str]) -> bytes | None:
     return json.dumps(call).encode()
 
 
-class ShortCalls:
+class MissingArgumentsMiddleware:
     """ASGI middleware: a `POST /gradio_api/call/NAME` with fewer values than endpoint NAME takes reaches
     it with a marker for each missing one (`checked` turns them into an error naming them)."""
 
@@ -60,8 +59,6 @@ class ShortCalls:
             await self.app(scope, receive, send)
             return
         body = await read_body(receive)
-        if body is None:
-            return
         sent = filled(body, names) or body
         headers = [
             (k, v) for k, v in scope.get("headers", ()) if k.lower() not in (b"content-length", b"transfer-encoding")
