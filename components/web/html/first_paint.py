@@ -35,7 +35,8 @@ STYLE = Markup(
     "#first-paint .fp-sample{font-weight:600;text-transform:uppercase;font-size:.85em}"
     "#first-paint .fp-note{opacity:.75;font-size:.9em}"
     "#first-paint .badge{font-weight:700;white-space:nowrap}"
-    "#first-paint th a{color:inherit}#first-paint .task,#first-paint .rank{opacity:.75;margin:0 .3em}"
+    "#first-paint th{white-space:nowrap}#first-paint th a{color:inherit}"  # a header on one line ("Resul/t" broke)
+    "#first-paint .task,#first-paint .rank{opacity:.75;margin:0 .3em}"
     "@media (prefers-color-scheme:dark){#first-paint a{color:#93c5fd}#first-paint th,#first-paint td"
     "{border-color:#374151}}"
     # then each column's alignment, width and screens: the registry's
