@@ -48,6 +48,7 @@ __all__ = [
     "ModelOnStack",
     "RanWith",
     "RankFields",
+    "RecentFields",
     "RequestTest",
     "RowAnswer",
     "StackAnswer",
@@ -189,8 +190,17 @@ else:  # made from the registry: a column added there is a field of /search's ro
     ColumnFields.__doc__ = "The fields the table's column registry declares (`table_columns`)."
 
 
-class RowAnswer(ModelOnStack, ColumnFields, RankFields, total=False):
-    """One model on one stack, as /search lists it (ranked views add rank, likes, trending_score)."""
+class RecentFields(TypedDict, total=False):
+    """What the Recently tested view says of a row: when it was run, the view's order."""
+
+    tested_at: Annotated[
+        str | None, "when it was run, ISO 8601 (the recent view; null where an older file does not record it)"
+    ]
+
+
+class RowAnswer(ModelOnStack, ColumnFields, RankFields, RecentFields, total=False):
+    """One model on one stack, as /search lists it (ranked views add rank, likes, trending_score; the recent view
+    tested_at)."""
 
 
 class HistoryEntry(TypedDict):

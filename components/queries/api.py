@@ -62,18 +62,24 @@ UNKNOWN_STACK_IS_AN_ERROR = "a stack not in the data is an error naming the know
 # line, as Gradio reads them); `documented` puts the text in.
 ARGS = {
     "query": 'part of a model name; words in any order, case and punctuation ignored ("qwen3 0.6b"); a Hub model address (https://huggingface.co/ORG/NAME) is its id.',
-    "view": '"selected" (the tested models), "trending" or "downloads" (the Hub\'s rankings, in rank order); any other is an error.',
-    "task": 'a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; in "selected", "" means all tasks and a model whose task is unknown is listed under all tasks only; "trending" and "downloads" rank one task at a time, as the Hub does, and "" means text-generation. A task the view does not offer is an error naming the tasks it offers (they come from the data).',
+    # the views' own words (`views.REGISTRY`): a view added there is described here
+    "view": "; ".join(f'"{v.id}" ({v.lists})' for v in views.REGISTRY) + "; any other is an error.",
+    "task": 'a Hub task (pipeline tag) such as "text-generation", "image-text-to-text" or "text-to-image"; '
+    + "; ".join(f"in {ids}, {rule}" for ids, rule in views.grouped(lambda v: v.task_rule))
+    + ". A task the view does not offer is an error naming the tasks it offers (they come from the data).",
     "neuronx_cc": 'compiler version ("2.28.7631.0" matches "2.28.7631.0+82129205"); "" means the newest compiler that has the library version asked for',
     "library_version": 'a library version ("4.57.1": the library whose version matches, Transformers first) or LIBRARY==VERSION ("diffusers==0.36.0"); "" means the first stack on that compiler.',
     "unknown_stack": UNKNOWN_STACK_IS_AN_ERROR,
-    "search_stack": 'with library_version also "", no stack is named and the search covers every library: each library\'s newest stack in "selected" (every row says its library and stack; a model run with two libraries is listed once, on its own stack), and in "trending" and "downloads" each ranked model on its own stack, as /lookup answers it',
+    "search_stack": 'with library_version also "", no stack is named and the search covers every library: '
+    + "; ".join(f"in {ids}, {about}" for ids, about in views.grouped(lambda v: v.unnamed_about)),
     "own_stack": 'with library_version also "", the model\'s own stack: the newest stack of the library it last ran with (a model that never ran: the newest Transformers stack)',
 }
 
 # what /search and /search_by_size (GET /api/v1/search) answer
 SEARCH_RETURNS = (
-    "a list of rows, one per model, each naming the stack it is on (neuronx_cc, library, library_version); ranked views (trending, downloads) in rank order; counts are integers",
+    "a list of rows, one per model, each naming the stack it is on (neuronx_cc, library, library_version), in the view's order; ranked views ("
+    + ", ".join(v.id for v in views.REGISTRY if v.ranking)
+    + ") carry rank; counts are integers",
     UNKNOWN_STACK_IS_AN_ERROR,
 )
 
@@ -154,7 +160,12 @@ class Api:
 
     @documented(*SEARCH_RETURNS)
     def search(
-        self, query: str = "", view: str = "selected", task: str = "", neuronx_cc: str = "", library_version: str = ""
+        self,
+        query: str = "",
+        view: str = views.DEFAULT,
+        task: str = "",
+        neuronx_cc: str = "",
+        library_version: str = "",
     ) -> list[RowAnswer]:
         """Find models and their result on the stack named, or on each library's newest stack (does each run unmodified on AWS Trainium?).
 
@@ -172,7 +183,7 @@ class Api:
     def search_by_size(
         self,
         query: str = "",
-        view: str = "selected",
+        view: str = views.DEFAULT,
         task: str = "",
         neuronx_cc: str = "",
         library_version: str = "",

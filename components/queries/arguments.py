@@ -26,11 +26,12 @@ def quoted(value: object) -> str:
 
 
 def view(value: object) -> str:
-    """The view asked for ("" is the Selected view); raises ArgumentRefused for any other text."""
+    """The view asked for, one of `views.VIEWS` ("" is the default, Selected); raises ArgumentRefused for any other
+    text."""
     text = str(value or "").strip().lower()
     if text and text not in views.VIEWS:
         raise ArgumentRefused(f"parameter 'view' is {quoted(value)}; use one of {', '.join(views.VIEWS)}")
-    return text or views.SELECTED
+    return text or views.DEFAULT
 
 
 def task(value: object, offered: Sequence[str], where: str) -> str:

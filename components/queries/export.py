@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 import typing
+from datetime import datetime
 
 import pandas as pd
 import pyarrow as pa
@@ -20,8 +21,9 @@ import pyarrow.parquet as pq
 
 from components.domain.columns import BY_NAME
 from components.domain.versions import short_version
+from components.queries import views
 from components.queries.answers import RowAnswer
-from components.queries.views import RANK_FIELDS, ROW_FIELDS, ViewResult
+from components.queries.views import ANSWER_FIELDS, ViewResult
 
 FORMATS = ("csv", "parquet")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -44,13 +46,18 @@ _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def export_table(result: ViewResult) -> pa.Table:
-    """The rows of a view as a typed Arrow table: the row fields, then the ranking fields it has."""
-    fields = [c for c in ROW_FIELDS + RANK_FIELDS if c in result.frame.columns]
+    """The rows of a view as a typed Arrow table: the row fields, then the view's own fields it has (a ranking's,
+    the recent view's tested_at)."""
+    fields = [c for c in ANSWER_FIELDS if c in result.frame.columns]
     records = result.records()
     schema = pa.schema(
         [pa.field(name, BY_NAME[name].type if name in BY_NAME else _EXTRA_TYPES[name]) for name in fields]
     )
-    return pa.Table.from_pylist([{name: r.get(name) for name in fields} for r in records], schema=schema)
+    times = [f.name for f in schema if pa.types.is_timestamp(f.type)]  # ISO 8601 in the answer, a time here
+    rows = [{name: r.get(name) for name in fields} for r in records]
+    for row in rows:
+        row.update({name: datetime.fromisoformat(str(row[name])) for name in times if row[name] is not None})
+    return pa.Table.from_pylist(rows, schema=schema)
 
 
 def csv_frame(table: pa.Table) -> pd.DataFrame:
@@ -68,12 +75,14 @@ def defuse(text: str) -> str:
 
 
 def file_name(result: ViewResult, fmt: str) -> str:
-    """`torch-neuronx-support_selected_2.28.7631.0_diffusers-0.36.0.csv`: the view and the stack it holds, safe as a
-    file name; with no stack named, the newest compiler and `all-libraries`."""
+    """`torch-neuronx-support_selected_2.28.7631.0_diffusers-0.36.0.csv`: the view (its label:
+    `recently-tested`) and the stack it holds, safe as a file name; with no stack named, the newest compiler and
+    `all-libraries`."""
     stack = result.stack if result.stack is not None else (result.stacks[0] if result.stacks else None)
     cc = short_version(stack.neuronx_cc) if stack else "no-data"
     held = "all-libraries" if result.stack is None else f"{result.stack.library}-{result.stack.library_version}"
-    parts = (result.query.view, cc, held) if stack else (result.query.view, cc)
+    view = views.of(result.query.view).label.lower().replace(" ", "-")
+    parts = (view, cc, held) if stack else (view, cc)
     return "torch-neuronx-support_" + "_".join(_UNSAFE_NAME.sub("_", p) for p in parts) + f".{fmt}"
 
 

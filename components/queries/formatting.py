@@ -149,6 +149,11 @@ def timestamp(value: object) -> str:
         return str(value)
 
 
+def day(value: object) -> str:
+    """The UTC day of a time, for a narrow column: `2026-10-26`; "—" when unknown (`timestamp` for the hour)."""
+    return timestamp(value).split(" ")[0]
+
+
 def core_count(tp: object) -> int | None:
     """A core count as JSON: an int (the column is float where some rows have none); None when unknown."""
     value = plain(tp)

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from components.domain.errors import UnknownStack
 from components.domain.stacks import StackRef, names_stack
 from components.queries import ordering, views
-from components.queries.views import SELECTED, Query, normalise
+from components.queries.views import DEFAULT, Query, normalise
 from components.runtime import settings
 from components.sources.rankings import Rankings
 from components.sources.records import Records, hub_address, hub_id
@@ -59,7 +59,7 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
 
     asked = StackRef.from_params(params)
     query = normalise(
-        get("q"), get("view") or SELECTED, get("task"), asked.neuronx_cc, asked.spec, get("size"), get("architecture")
+        get("q"), get("view") or DEFAULT, get("task"), asked.neuronx_cc, asked.spec, get("size"), get("architecture")
     )
     if tasks is not None and query.task not in tasks:
         query = replace(query, task="")
@@ -120,7 +120,7 @@ def build(state: PageState) -> str:
     q = state.query
     pairs = [
         ("model", state.model),
-        ("view", q.view if q.view != SELECTED else ""),
+        ("view", q.view if q.view != DEFAULT else ""),
         ("task", q.task),
         ("q", q.text),
         ("size", q.size),

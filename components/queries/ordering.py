@@ -1,6 +1,6 @@
 """The order of the Models table: a column a person sorts by (the link's `sort=`), numbers as numbers.
 
-A view has its own order (`views.select`: the Hub's rank in Trending and Downloads; in Selected, names
+A view has its own order (its `views.View.rows`: the Hub's rank in Trending and Downloads; in Selected, names
 that start as typed, then downloads). `sort=KEY` orders by one column instead, `sort=-KEY` in reverse;
 models without a value (an untested model's wall time) come last either way, and ties keep the view's
 order.
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from components.queries import table_columns
+from components.queries import table_columns, views
 
 # key (as the link writes it) -> the column it sorts by (`table_columns`: its field, its first direction and
 # the values a sort compares)
@@ -52,13 +52,12 @@ def parse(text: object) -> Order:
 
 
 def view_order(view: str, searching: bool) -> Order:
-    """The column a view's own order follows, for the header that says so: the trending score in Trending,
-    downloads in Downloads and in an unfiltered Selected (a search puts the names that match best first)."""
-    if view == "trending":
-        return Order("trending", True)
-    if view == "downloads" or not searching:
-        return Order("downloads", True)
-    return Order()
+    """The column a view's own order follows (`views.View.order`), for the header that says so: none while a
+    search puts the names that match best first (`search_reorders`, Selected)."""
+    declared = views.of(view)
+    if not declared.order or (searching and declared.search_reorders):
+        return Order()
+    return Order(declared.order, True)
 
 
 def shown(order: Order, view: str, searching: bool) -> Order:

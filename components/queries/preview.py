@@ -117,7 +117,7 @@ def preview(moment: Moment, page: str, params: Mapping[str, str]) -> Preview:
 def view_words(query: views.Query) -> str:
     """What a Models page link asks for beyond the default view, in words ("Trending · text-generation ·
     “qwen”"); "" for the default (the Selected view of every task, any size, no search)."""
-    words = [views.VIEW_LABELS[query.view]] if query.view != views.SELECTED else []
+    words = [views.of(query.view).label] if query.view != views.DEFAULT else []
     words += [query.task] if query.task else []
     words += [f"“{query.text}”"] if query.text else []
     words += [sizes.label(query.size)] if query.size else []
@@ -181,7 +181,7 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
         query.text, query.view,
         "" if default or stack is None else short_version(stack.neuronx_cc),
         "" if default or stack is None else stack.spec,
-        tuple((v, views.VIEW_LABELS[v]) for v in views.VIEWS),
+        tuple((v, label) for label, v in views.choices()),
         # a compiler without its +local tag matches the stack that has it: the shorter value keeps `/` light
         (("", "newest"), *((short_version(cc), short_version(cc)) for cc in snapshot.compilers())),
         (("", "all libraries, each one's newest"), *((spec, spec) for spec in specs)),

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from components.domain.results import NOT_TESTED
-from components.queries.views import SELECTED, VIEW_LABELS, ViewResult, query_words
+from components.queries import views
+from components.queries.views import ViewResult, query_words
 from components.sources.dataset import HUB_DATASET
 
 _READ = """import fsspec  # pip install pandas pyarrow huggingface_hub (huggingface_hub reads hf:// paths)
@@ -75,10 +76,8 @@ def _conditions(result: ViewResult) -> tuple[list[tuple[str, str]], list[str], l
             )
         )
     needs_ids = []
-    if query.view != SELECTED:
-        needs_ids.append(
-            f"the Hub's {VIEW_LABELS[query.view]} ranking (not in the dataset; untested ranked models have no row)"
-        )
+    if views.of(query.view).needs:
+        needs_ids.append(views.of(query.view).needs)
     if query.task:
         needs_ids.append(f"task {query.task} (from the models' Hub records, not in the dataset)")
     if query.size:
@@ -114,6 +113,9 @@ def view_snippets(result: ViewResult, data: str = HUB_DATASET) -> tuple[str, str
         pandas_lines.append(f"shown = {ids!r}")
         mask.append('df["model_id"].isin(shown)')
     pandas_lines.append("rows = df[" + (" & ".join(mask) if mask else "df.index == df.index") + "]")
+    order = views.of(result.query.view).dataset_order  # a view in the dataset's own order: newest first
+    if order:
+        pandas_lines.append(f'rows = rows.sort_values("{order}", ascending=False, na_position="last", kind="stable")')
     pandas_lines.append("print(rows)")
     where = [s for _, s in pairs]
     if ids:
@@ -130,16 +132,15 @@ def view_snippets(result: ViewResult, data: str = HUB_DATASET) -> tuple[str, str
         "QUALIFY row_number() OVER (PARTITION BY model_id, neuronx_cc, library, library_version "
         "ORDER BY tested_at DESC NULLS LAST) = 1"
     )
+    if order:
+        sql_lines.append(f"ORDER BY {order} DESC NULLS LAST")
     return "\n".join(pandas_lines) + "\n", "\n".join(sql_lines) + ";\n"
 
 
 def _describe(result: ViewResult) -> str:
     query, stack = result.query, result.stack
-    parts = [f"The {VIEW_LABELS[query.view]} view"]
-    if stack is not None:
-        parts.append(f"on {stack.plain_label}")
-    else:
-        parts.append("on each library's newest stack" if query.view == SELECTED else "each model on its own stack")
+    parts = [f"The {views.of(query.view).label} view"]
+    parts.append(f"on {stack.plain_label}" if stack is not None else views.of(query.view).unnamed)
     if query.text:
         parts.append(f"matching {query.text!r}")
     return re.sub(r"[\r\n]+", " ", " ".join(parts))

@@ -67,6 +67,12 @@ def _instances(frame: pd.DataFrame) -> np.ndarray:
     return hardware().smallest_instances(pd.to_numeric(cores, errors="coerce").to_numpy(dtype=float, na_value=np.nan))
 
 
+def by_time(values: pd.Series) -> pd.Series:
+    """Times as numbers (a time a file does not record: missing, sorted last)."""
+    times = pd.to_datetime(values, utc=True, errors="coerce")
+    return pd.Series(times.array.asi8, index=values.index).where(times.notna())
+
+
 def by_instance_cores(values: pd.Series) -> pd.Series:
     """Instances by their cores (trn2.3xlarge's 4 before trn2.48xlarge's 64), not by name."""
     return pd.to_numeric(values.map(hardware().instance_cores()), errors="coerce")
@@ -120,10 +126,13 @@ COLUMNS: tuple[Column, ...] = (
            text=lambda r: formatting.duration(r.get("wall_s")), unit="seconds"),
     Column("memory", "Peak memory", "hbm_peak_gb", "peak device (HBM) memory against the capacity of the cores used",
            text=lambda r: formatting.memory(r.get("hbm_peak_gb"), r.get("hbm_capacity_gb")), unit="GB"),
-    Column("downloads", "Downloads", "downloads", "the Hub's download count (the last column, but in Trending)",
+    Column("downloads", "Downloads", "downloads", "the Hub's download count (the last column in Selected and Downloads)",
            text=lambda r: formatting.compact(r.get("downloads")), figure=True),
     Column("trending", "Trending score", "trending_score", "the Hub's trending score (the last column in Trending)",
            text=lambda r: formatting.compact(r.get("trending_score")), figure=True),
+    Column("tested", "Tested", "tested_at", "the day the run was made, UTC (the last column in Recently tested)",
+           text=lambda r: formatting.day(r.get("tested_at")), order=by_time, sorts="by time, newest first",
+           figure=True),
 )  # fmt: skip
 BY_ID: dict[str, Column] = {c.id: c for c in COLUMNS}
 

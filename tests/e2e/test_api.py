@@ -130,14 +130,17 @@ def _whole_numbers_are_ints(value, path="answer"):
             _whole_numbers_are_ints(inner, f"{path}[{i}]")
 
 
-@pytest.mark.parametrize("view", ["selected", "trending", "downloads"])
+@pytest.mark.parametrize("view", ["selected", "trending", "downloads", "recent"])
 def test_search_answers_whole_numbers_as_ints_and_one_ranking(client, view):
     rows = client.predict(query="", view=view, task="", neuronx_cc="", library_version="", api_name="/search")
     _whole_numbers_are_ints(rows)
-    if view != "selected":
+    if view in ("trending", "downloads"):
         assert {r["task"] for r in rows} == {"text-generation"}
         ranks = [r["rank"] for r in rows]
         assert ranks == sorted(set(ranks))
+    if view == "recent":  # the newest run first, across libraries, each row with its time
+        times = [r["tested_at"] for r in rows]
+        assert times == sorted(times, reverse=True) and len({r["library"] for r in rows}) == 3
 
 
 def test_every_other_endpoint_answers_whole_numbers_as_ints(client):

@@ -245,7 +245,14 @@ def test_the_compiler_picker_text_stops_before_its_arrow(page: Page, sample_app,
 def test_a_ranked_view_says_which_task_it_shows_and_why(page: Page, sample_app, view):
     open_at(page, sample_app.url + "/?q=qwen", WIDE)
     page.locator(f"#view input[value={view}]").check()
-    note = page.locator("#ranked-task")
+    note = page.locator("#view-note")
     expect(note).to_contain_text("text-generation", timeout=TIMEOUT)
     expect(note).to_contain_text("one task at a time")
     expect(page.locator("#task input")).to_have_value("text-generation")
+    if view == "downloads":  # from a ranked view to Recently tested (issue 63): its own note and column
+        page.locator("#view input[value=recent]").check()
+        expect(note).to_contain_text("newest runs first", timeout=TIMEOUT)
+        expect(page.locator("#task input")).to_have_value("text-generation")  # it takes any task: the one picked stays
+        expect(page.locator("#results th").last).to_contain_text("Tested")
+        expect(page.locator("#results th").last).to_have_attribute("aria-sort", "descending")
+        expect(page).to_have_url(re.compile(r"[?&]view=recent(&|$)"))

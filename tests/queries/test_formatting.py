@@ -2,6 +2,9 @@
 
 import math
 
+import pandas as pd
+
+from components.queries import formatting
 from components.queries.formatting import core_count, cores, cores_phrase, noun, parameter_count, parameters
 
 
@@ -75,3 +78,9 @@ def test_plain_reads_each_kind_of_value_as_json_does():
         "text", "", "nan", None, None, None, None, 3, 2.5, "2025-11-24T16:00:00+00:00", True
     ]  # fmt: skip
     assert type(formatting.plain(np.int32(3))) is int
+
+
+def test_a_day_is_the_utc_date_of_a_time_and_a_dash_when_unknown():
+    assert formatting.day("2026-10-26T23:30:00-02:00") == "2026-10-27"
+    assert formatting.day(pd.Timestamp("2026-11-16 08:23", tz="UTC")) == "2026-11-16"
+    assert formatting.day(None) == formatting.day(pd.NaT) == "—"

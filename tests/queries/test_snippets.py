@@ -7,6 +7,7 @@ import contextlib
 import io
 import shutil
 
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
@@ -83,6 +84,7 @@ QUERIES = [
     views.normalise(library_version="diffusers==0.36.0"),
     views.normalise(view="trending"),
     views.normalise("qwen", view="downloads", task="image-text-to-text"),
+    views.normalise(view="recent"),
 ]
 
 
@@ -97,6 +99,20 @@ def test_each_view_snippet_returns_the_rows_the_view_shows(drifted, query):
     assert set(rows["model_id"]) == expected and len(rows) == len(expected)
     table = run_sql(sql.replace(snippets.HUB_DATASET, data))
     assert set(table["model_id"]) == expected and len(table) == len(expected)
+
+
+def test_the_recently_tested_snippets_return_its_rows_newest_first(drifted):
+    data, now = drifted
+    result = views.select(now.snapshot, now.rankings, views.normalise(view="recent"), now.records)
+    times = [r["tested_at"] for r in result.records()]
+    dated = [t for t in times if t is not None]
+    assert dated == sorted(dated, reverse=True) and times[len(dated) :] == [None] * (len(times) - len(dated))
+    pandas_code, sql = snippets.view_snippets(result)
+    rows = run_pandas(pandas_code.replace(snippets.HUB_DATASET, data))
+    table = run_sql(sql.replace(snippets.HUB_DATASET, data))
+    for got in (rows, table):
+        stamps = [None if pd.isna(t) else pd.Timestamp(t).isoformat() for t in got["tested_at"]]
+        assert stamps == times  # the view's order, untimed runs last
 
 
 def test_a_view_that_needs_the_hub_lists_the_ids_and_says_why(drifted):

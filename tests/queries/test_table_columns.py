@@ -63,7 +63,7 @@ def test_the_painted_and_live_tables_show_the_registry_s_columns_in_its_order(wo
     headers = list(table.table_columns(view))
     assert _headers(painted) == _headers(live) == headers
     assert headers == [c.header for c in registry.COLUMNS if not c.figure] + [headers[-1]]
-    assert headers[-1] == ("Trending score" if view == "trending" else "Downloads")
+    assert headers[-1] == registry.BY_ID[views.of(view).figure].header  # the column the view ranks by
     for html in (painted, live):  # every row has a cell per column, each with its column's class
         classes = [re.findall(r'<td[^>]*class="c-([a-z]+)', r) for r in re.findall(r"<tr[^>]*>(.*?)</tr>", html)[1:]]
         assert classes and all(c == [registry.BY_ID[h].id for h in _ids(headers)] for c in classes)
@@ -152,7 +152,7 @@ def test_each_row_names_the_smallest_instance_for_its_cores_and_the_answers_and_
         for r in records:
             expected = hardware().smallest_instance(r["tp"]) if r["tp"] is not None else None
             assert r["instance"] == (expected.name if expected else None), r
-        assert {r["instance"] for r in records} >= {"trn2.3xlarge", None} if view != "selected" else True
+        assert {r["instance"] for r in records} >= {"trn2.3xlarge", None} if views.of(view).ranking else True
         table_html = _html(result.frame, view, live=True)
         assert '<th scope="col" role="columnheader" class="c-instance num">' in table_html
         assert all(f'class="c-instance num">{r["instance"] or "—"}</td>' in table_html for r in records)

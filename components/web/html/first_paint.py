@@ -12,10 +12,10 @@ from dataclasses import replace
 
 from markupsafe import Markup, escape
 
-from components.queries import links, ordering
+from components.queries import links, ordering, views
 from components.queries.formatting import noun
 from components.queries.preview import APP_NAME, SAMPLE_LABEL, FirstRows, Preview, view_words
-from components.queries.views import SELECTED, VIEW_LABELS, Query
+from components.queries.views import Query
 from components.web.html import table, without_scripts
 
 # While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
@@ -35,7 +35,8 @@ STYLE = Markup(
     "#first-paint .fp-sample{font-weight:600;text-transform:uppercase;font-size:.85em}"
     "#first-paint .fp-note{opacity:.75;font-size:.9em}"
     "#first-paint .badge{font-weight:700;white-space:nowrap}"
-    "#first-paint th a{color:inherit}#first-paint .task,#first-paint .rank{opacity:.75;margin:0 .3em}"
+    "#first-paint th{white-space:nowrap}#first-paint th a{color:inherit}"  # a header on one line ("Resul/t" broke)
+    "#first-paint .task,#first-paint .rank{opacity:.75;margin:0 .3em}"
     "@media (prefers-color-scheme:dark){#first-paint a{color:#93c5fd}#first-paint th,#first-paint td"
     "{border-color:#374151}}"
     # then each column's alignment, width and screens: the registry's
@@ -172,8 +173,8 @@ def rows_block(first: FirstRows) -> Markup:
 
 def _asked(query: Query) -> str:
     """The view a link asks for, in words: "the Selected view", "the Trending view · text-generation"."""
-    words = view_words(replace(query, view=SELECTED))
-    return f"the {VIEW_LABELS[query.view]} view" + (f" · {words}" if words else "")
+    words = view_words(replace(query, view=views.DEFAULT))
+    return f"the {views.of(query.view).label} view" + (f" · {words}" if words else "")
 
 
 # A model link's page is the model's own (style.css `.model-page`): the live page mounts so, beneath the block.

@@ -10,7 +10,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from components.domain.results import OTHER, generates_text
-from components.queries import formatting, ordering
+from components.queries import formatting, ordering, views
 from components.queries import table_columns as registry
 from components.sources.snapshot import Stack
 from components.web.html.markup import badge, join
@@ -29,7 +29,7 @@ _ARIA_SORT = {False: "ascending", True: "descending"}
 
 
 def _columns(view: str) -> tuple[registry.Column, ...]:
-    return registry.shown(ordering.view_order(view, searching=False).key)
+    return registry.shown(views.of(view).figure)
 
 
 def table_columns(view: str) -> tuple[str, ...]:
@@ -124,7 +124,7 @@ def _model_cell(r: dict, view: str, order: ordering.Order, link: Callable[[str, 
     """The Model column's cell: the model's link (to its answer), its rank in a ranked view, its task and, when
     it is not Transformers, its library."""
     model_id = str(r["model_id"])
-    rank = r.get("rank") if view != "selected" else None
+    rank = r.get("rank") if views.of(view).ranking else None
     cell = Markup('<a class="model-link" href="./?{}">{}</a>').format(link(model_id, order.param), model_id)
     if not formatting.is_missing(rank):
         cell = Markup('<span class="rank" title="Rank on the Hub">{}</span> ').format(int(rank or 0)) + cell
@@ -157,12 +157,9 @@ def _header(column: registry.Column, shown_order: ordering.Order, query: str, li
              column.id, column.header, mark)  # fmt: skip
 
 
-def ranked_note(view_label: str, task: str) -> Markup:
-    """Under the summary in Trending and Downloads: the task shown, and why only one."""
-    return Markup(
-        '<p class="hint ranked-task" id="ranked-task">{} shows <b>{}</b> models: the Hub ranks one task at a '
-        "time, so pick another under <i>Task</i>.</p>"
-    ).format(view_label, task)
+def view_note(text: str) -> Markup:
+    """Under the summary: a view's own line (`views.View.note`), e.g. the task a ranked view shows, and why only one."""
+    return Markup('<p class="hint view-note" id="view-note">{}</p>').format(text)
 
 
 def size_note(left_out: int, size_label: str) -> Markup:

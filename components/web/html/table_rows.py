@@ -54,12 +54,12 @@ def table_rows(now: Moment, query: views.Query, limit: int, sort: str) -> TableR
     query, result = selected(now, query)
     order = ordering.parse(sort)
     shown = ordering.apply(result.frame, order).head(limit)
-    view_label = views.VIEW_LABELS[query.view]
+    view = views.of(query.view)
     summary = table.summary_line(
-        result.total, len(shown), result.passed, result.stack, view_label, result.per_library()
+        result.total, len(shown), result.passed, result.stack, view.label, result.per_library()
     )
-    if query.view != views.SELECTED:
-        summary += table.ranked_note(view_label, query.task)
+    if view.note is not None:
+        summary += table.view_note(view.note(result))
     asked = hub_id(query.text)
     address = hub_address(query.text)
     found = 0

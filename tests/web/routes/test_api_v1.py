@@ -25,6 +25,7 @@ SAME = [
     ("search", {"q": "qwen3 0.6b"}, ("search", "qwen3 0.6b")),
     ("search", {"q": "<img", "neuronx_cc": NEW_CC.split("+")[0]}, ("search", "<img", "selected", "", NEW_CC.split("+")[0])),
     ("search", {"view": "trending"}, ("search", "", "trending")),
+    ("search", {"view": "recent", "q": "qwen"}, ("search", "qwen", "recent")),
     ("search", {"view": "Downloads", "task": "Image-Text-to-Text"}, ("search", "", "Downloads", "Image-Text-to-Text")),
     ("search", {"library_version": "4.50.0"}, ("search", "", "selected", "", "", "4.50.0")),
     ("lookup", {"model": "Qwen/Qwen3-0.6B"}, ("lookup", "Qwen/Qwen3-0.6B")),
@@ -198,6 +199,14 @@ def test_the_named_endpoint_refuses_what_the_route_refuses_in_the_same_words(htt
     with pytest.raises(gr.Error) as refused:  # the named endpoint: the same method as Gradio serves it
         named_endpoint(getattr(Api(sources), method))(*args)
     assert answer.status_code == 400 and answer.json()["error"] == refused.value.message
+
+
+def test_recently_tested_is_a_view_of_the_route_and_the_named_endpoint_newest_first(http, sources):
+    rows = get(http, "search", {"view": "recent"}).json()
+    assert rows and rows == json.loads(json.dumps(named_endpoint(Api(sources).search)("", "recent")))
+    times = [r["tested_at"] for r in rows if r["tested_at"] is not None]
+    assert times == sorted(times, reverse=True) and all({"library", "neuronx_cc"} <= r.keys() for r in rows)
+    assert "tested_at" not in get(http, "search").json()[0]  # the other views' rows are as they were
 
 
 def test_the_named_lookup_refuses_an_empty_id_and_a_well_formed_one_without_a_row_is_not_tested(sources):

@@ -312,6 +312,8 @@ def cells(markup: str) -> list[str]:
         {"q": "no model has this name"},
         {"sort": "-wall"},  # the link's order, not the view's
         {"view": "downloads", "sort": "size"},
+        {"view": "recent"},
+        {"view": "recent", "q": "qwen", "task": "text-generation"},
         {"view": "<script>", "q": "<b>x</b>", "size": "lots"},
     ],
 )
@@ -340,6 +342,11 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
         assert cells(block) == cells(str(answer["results"]))[: len(cells(block))] and cells(block)
     if params.get("view") == "trending":
         assert "Trending" in head.title and "the Trending view" in head.painted
+    if params.get("view") == "recent":  # its own title, words and last column: when each was run
+        assert head.title.startswith("Recently tested") and "the Recently tested view" in head.painted
+        assert headers(block)[-1] == ("Tested", "view=recent" + "&task=text-generation&q=qwen" * ("q" in params)
+                                      + "&sort=tested")  # fmt: skip
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", cells(block)[len(headers(block)) - 1])  # the day each was run
     if params.get("q") == "<b>x</b>":  # search text is data: named in the title and the block, as text
         assert "“<b>x</b>”" in head.title and "<b>x</b>" not in html
 

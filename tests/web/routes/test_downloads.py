@@ -38,6 +38,15 @@ def test_a_link_downloads_every_matching_row(downloads_http, world):
     assert parquet.num_rows == len(views.select(*world, views.normalise(view="trending", task="text-generation")).frame)
 
 
+def test_a_recently_tested_file_says_so_and_keeps_each_runs_time(downloads_http):
+    answer = downloads_http.get("/export/parquet", params={"view": "recent"})
+    assert 'filename="torch-neuronx-support_recently-tested_' in answer.headers["content-disposition"]
+    times = pq.read_table(io.BytesIO(answer.content)).column("tested_at").to_pylist()
+    assert times and times == sorted(times, reverse=True)  # the world's runs all have a time
+    csv = downloads_http.get("/export/csv", params={"view": "recent"})
+    assert "tested_at" in csv.text.splitlines()[0] and csv.headers["content-disposition"].endswith('all-libraries.csv"')
+
+
 def test_hostile_text_stays_data_and_odd_requests_get_a_clear_no(downloads_http):
     answer = downloads_http.get(
         "/export/csv", params={"q": "<img src=x onerror=alert(1)>", "view": "%00", "task": "../../"}

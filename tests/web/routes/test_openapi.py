@@ -67,7 +67,9 @@ def test_every_answer_of_every_endpoint_meets_its_schema(document, sample_api):
 def test_the_schemas_hold_the_answer_types_and_can_tell_a_wrong_answer(document):
     schemas = document["components"]["schemas"]
     shapes = {name for name in answers.__all__ if typing_extensions.is_typeddict(getattr(answers, name))}
-    assert shapes - {"Suggestion", "RankFields", "ModelOnStack", "ColumnFields"} <= set(schemas)  # bases only
+    assert shapes - {"Suggestion", "RankFields", "RecentFields", "ModelOnStack", "ColumnFields"} <= set(
+        schemas
+    )  # bases only
     assert schemas["HistoryEntry"]["required"] == list(answers.HistoryEntry.__annotations__)
     instance = schemas["RowAnswer"]["properties"]["instance"]  # a field the table's column registry declares
     assert instance["description"].startswith("the smallest trn2 instance") and {"type": "null"} in instance["anyOf"]
@@ -86,9 +88,10 @@ def test_the_parameters_come_from_the_route_table_with_the_docstrings_words(docu
     assert view["schema"] == {
         "type": "string",
         "default": "selected",
-        "enum": ["", "selected", "trending", "downloads"],
+        "enum": ["", "selected", "trending", "downloads", "recent"],
     }
     assert all(p["description"] and p["in"] == "query" for p in search["parameters"])
+    assert '"recent" (the tested models, the newest run first' in view["description"]
     model = document["paths"]["/api/v1/lookup"]["get"]["parameters"][0]
     assert model["name"] == "model" and model["required"] is True and "Hub id" in model["description"]
     assert model["schema"]["minLength"] == 1 and model["schema"]["maxLength"] == 96  # the forms the API checks

@@ -14,7 +14,7 @@ class Filters:
     """What the person asked for, as the filters hold it: the library and its version are two pickers."""
 
     text: str = ""
-    view: str = views.SELECTED
+    view: str = views.DEFAULT
     task: str = ""
     neuronx_cc: str = ""
     library: str = ""

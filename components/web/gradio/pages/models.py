@@ -407,10 +407,10 @@ class ModelsPage:
         with gr.Row(equal_height=True, elem_id="filters-search"):
             search = gr.Textbox(
                 label="Search", placeholder="Part of a model name, e.g. qwen3 0.6b", elem_id="search",
-                scale=3, min_width=240, max_lines=1, autofocus=True,
+                scale=2, min_width=240, max_lines=1, autofocus=True,
             )  # fmt: skip
             view = gr.Radio(
-                [(views.VIEW_LABELS[v], v) for v in views.VIEWS], value=views.VIEWS[0], label="View",
+                views.choices(), value=views.DEFAULT, label="View",
                 elem_id="view", scale=2, min_width=260,
             )  # fmt: skip
         with gr.Row(equal_height=True, elem_id="filters-stack"):

@@ -6,6 +6,7 @@ import re
 
 import gradio as gr
 
+from components.queries import views
 from components.web.gradio.pages.filters import Filters
 from components.web.gradio.pages.models import PANEL, TABLE, ModelsPage
 from tests.helpers import NEW_CC, OLD_CC, page_opened, served, shown
@@ -54,6 +55,18 @@ def test_all_libraries_is_the_library_pickers_default_and_searches_every_library
     # "All libraries" picked back from a stack: no stack named again
     back = tab.on_library(view="selected", cc=NEW_CC, library="", version="0.36.0")
     assert value(back["library"]) == "" and len(shown(back)) == 3 and "neuronx_cc" not in back["link"]
+
+
+def test_recently_tested_is_picked_like_any_view_and_says_its_order(tab):
+    answer = page_opened(tab, {"view": "recent"})
+    assert ("Recently tested", "recent") in views.choices()  # the picker's choices
+    assert value(answer["view"]) == "recent" and "view=recent" in answer["link"]
+    summary, results = str(answer["summary"]), str(answer["results"])
+    assert 'id="view-note"' in summary and "newest runs first" in summary
+    assert "each library's newest stack" in summary and ">Tested<" in results and "Rank on the Hub" not in results
+    picked = tab.on_view(view="recent", task="", search="", cc=None, library="", version="")
+    assert value(picked["task"]) == "" and ("All tasks", "") in picked["task"]["choices"]  # it takes any task
+    assert shown(picked) == shown(answer)
 
 
 def test_another_library_takes_its_newest_version_and_the_open_model_follows(tab):
