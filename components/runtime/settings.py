@@ -3,8 +3,8 @@
 The modules read their limits from here (`MAX_BODY = settings.WEBHOOK_BODY.value`), so a value is changed in one
 line, and `docs/limits.md`'s table is printed from here (`python -m components.runtime.settings --markdown`;
 `tests/runtime/test_settings.py` holds the two equal and fails on a limit declared anywhere else). A setting the
-environment may override names its variable in `env`; the module that applies it reads the variable, with
-this value as the default.
+environment may override names its variable in `env`; `components/runtime/environment.py`, the one module that
+reads the environment, reads it with this value as the default.
 
 The table lives in the runtime layer because every layer reads it and runtime imports no other layer.
 """
@@ -62,7 +62,8 @@ SESSIONS = Setting(1000, "sessions", "sessions Gradio keeps",
     "every plain HTTP call is a session; Gradio's 10,000 grew without bound under API traffic; a tab whose session is dropped loses nothing",
     "components/web/server.py SESSION_CAPACITY")
 ANALYTICS_EVERY = Setting(1000, "events", "events between rebuilds of Gradio's analytics summary",
-    "Gradio rebuilt it after every event, a few to tens of ms of CPU each", "components/web/server.py ANALYTICS_EVERY")
+    "Gradio rebuilt it after every event, a few to tens of ms of CPU each",
+    "components/runtime/environment.py ANALYTICS_CACHE_FREQUENCY")
 CONNECTIONS = Setting(8192, "connections", "open connections (at most the open-file limit less the reserve)",
     "uvicorn answers 503 to every request while more are open, so the cap sits far above a launch's crowd",
     "components/web/server.py MAX_CONNECTIONS", "MAX_CONNECTIONS")

@@ -12,7 +12,6 @@ Each `Metrics` has a registry of its own, so several apps built in one process (
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 
@@ -22,7 +21,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 from starlette.routing import BaseRoute, Match, Mount
 
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
 from components.web.asgi import Scope, relative_path
@@ -36,8 +35,7 @@ ROUTE_TEMPLATES = settings.ROUTE_TEMPLATES.value
 
 def enabled(env: dict[str, str] | None = None) -> bool:
     """Whether metrics are on: env `METRICS` unset, or anything but `0`, `false`, `no` or `off`."""
-    value = (os.environ if env is None else env).get("METRICS", "1").strip().lower()
-    return value not in ("0", "false", "no", "off")
+    return environment.METRICS.get(env)
 
 
 def route_of(scope: Scope, pages: frozenset[str] = frozenset()) -> str:
