@@ -103,7 +103,9 @@ class Variable(Generic[T]):
         try:
             return self.parse(given)
         except ValueError as exc:
-            log.warning("%s=%r is not %s: %s is kept", self.name, given[:40], exc, self.shown())
+            log.warning(
+                "%s=%r is not %s: %s is kept", self.name, given[: settings.ENV_VALUE_QUOTED.value], exc, self.shown()
+            )
             return self.default
 
     def set_default(self) -> None:

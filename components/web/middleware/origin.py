@@ -26,7 +26,7 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from components.queries import links
-from components.runtime import environment
+from components.runtime import environment, settings
 from components.web import clients
 from components.web.asgi import ASGIApp, Receive, Scope, Send, answer
 
@@ -62,13 +62,19 @@ def _parsed(space_host: str, public_url: str) -> Origin | None:
     if space_host:
         if links.HOST.fullmatch(space_host):
             return Origin("https", space_host.lower())
-        log.warning("SPACE_HOST=%r is not a host name: the request's own Host is used", space_host[:80])
+        log.warning(
+            "SPACE_HOST=%r is not a host name: the request's own Host is used",
+            space_host[: settings.ENV_VALUE_QUOTED.value],
+        )
     if public_url:
         parts = urlsplit(public_url)
         if parts.scheme in ("http", "https") and links.HOST.fullmatch(parts.netloc) and parts.path in ("", "/") \
                 and not parts.query and not parts.fragment:  # fmt: skip
             return Origin(parts.scheme, parts.netloc.lower())
-        log.warning("PUBLIC_URL=%r is not http(s)://HOST[:PORT]: the request's own Host is used", public_url[:80])
+        log.warning(
+            "PUBLIC_URL=%r is not http(s)://HOST[:PORT]: the request's own Host is used",
+            public_url[: settings.ENV_VALUE_QUOTED.value],
+        )
     return None
 
 

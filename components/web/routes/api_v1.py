@@ -73,7 +73,8 @@ def error(status: int, message: str, headers: dict[str, str] | None = None) -> J
 
 def named(text: str) -> str:
     """A name or value from the request, as an error message quotes it (cut short, control characters escaped)."""
-    return repr(text[:80]) + ("…" if len(text) > 80 else "")
+    shown = settings.REFUSED_VALUE_SHOWN.value
+    return repr(text[:shown]) + ("…" if len(text) > shown else "")
 
 
 def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> dict[str, str]:
