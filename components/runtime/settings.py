@@ -158,6 +158,9 @@ TABLES_BYTES = Setting(32 * MB, "bytes", "the Models table's rows kept per data 
 ROUTE_TEMPLATES = Setting(1024, "paths", "paths whose route template the metrics remember, per process",
     "matching a path against every route of the app and of Gradio's was ~3% of a crowd's CPU; paths that name an "
     "event or a file turn it over, and it starts again empty", "components/web/metrics.py ROUTE_TEMPLATES")
+ROUTE_LISTS = Setting(4, "lists", "lists of routes the metrics' route templates tell apart, per process",
+    "an app has one or two (its own router's, a mounted app's); past it all are forgotten and found again",
+    "components/web/metrics.py RouteTemplates.LISTS")
 CARD_CACHE = Setting(128, "cards", "preview cards kept per snapshot",
     "~50 KB each; a card is drawn once per link and snapshot", "components/web/routes/card.py CARD_CACHE")
 CARD_DRAWS_BURST = Setting(10, "cards", "new preview cards one client address may have drawn at once (cards are drawn one at a time)",
