@@ -20,9 +20,10 @@ answer to a deep link and the table rows it shares with other links (`web/gradio
   cancelled), or its work raised `Declined` (the refusal concerns that caller, not the answer), the
   waiters try for themselves: one of them works it out.
 
-What is not an answer of a moment keeps its own store: the loader's per-file tables
-(`sources/file_cache.py`), Gradio's compressed files (`web/gradio/assets.py`) and the `unread` patch's
-once-per-process decision (`web/gradio/patches/unread.py`).
+Its answers are kept in a `bounded.Bounded` store, which also keeps an allowance's addresses and the unread results
+of plain calls. What is not an answer of a moment keeps its own store: the loader's per-file tables
+(`sources/file_cache.py`) and Gradio's compressed files (`web/gradio/assets.py`); `docs/architecture.md` lists every
+cache, with its key, bound and reason.
 """
 
 from __future__ import annotations
