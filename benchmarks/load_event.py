@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import json
 import statistics
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gradio import component_meta, state_holder  # noqa: E402
+from gradio import state_holder  # noqa: E402
 
 import app as the_app  # noqa: E402
 from components.sources.app_sources import Sources  # noqa: E402
@@ -37,12 +36,8 @@ from components.web.gradio.patches import sessions  # noqa: E402
 async def timed(demo, load, session_class, calls: int, argspecs: bool = True) -> list[float]:
     if argspecs:
         return await _timed(demo, load, session_class, calls)
-    served = component_meta.inspect
-    component_meta.inspect = inspect  # Gradio's own reading of each constructor, for the comparison
-    try:
+    with sessions.without_argspecs():  # Gradio's own reading of each constructor
         return await _timed(demo, load, session_class, calls)
-    finally:
-        component_meta.inspect = served
 
 
 async def _timed(demo, load, session_class, calls: int) -> list[float]:

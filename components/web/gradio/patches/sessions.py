@@ -40,6 +40,7 @@ import re
 import textwrap
 import types
 from collections.abc import Iterator
+from contextlib import contextmanager
 from copy import copy
 from typing import Any
 
@@ -169,6 +170,17 @@ def apply_argspecs() -> Any:
 
 
 ARGSPECS = Patch("argspecs", check_argspecs, apply_argspecs)
+
+
+@contextmanager
+def without_argspecs() -> Iterator[None]:
+    """Inside, `component_meta` reads constructors as Gradio does (what `benchmarks/load_event.py` compares)."""
+    served = component_meta.inspect
+    component_meta.inspect = inspect
+    try:
+        yield
+    finally:
+        component_meta.inspect = served
 
 
 def as_launched(demo: Any, *, session_capacity: int, app_id: int) -> None:
