@@ -8,14 +8,13 @@ This file lays out the page and wires its events; the data side lives in `compon
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 import gradio as gr
 
 from components.queries.api import Api
-from components.runtime import logs, memory
+from components.runtime import environment, logs, memory
 from components.sources import hub_log
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
@@ -105,14 +104,14 @@ def page_top() -> gr.HTML:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", default=os.environ.get("SUPPORT_DATASET") or None,
+    parser.add_argument("--dataset", default=environment.SUPPORT_DATASET.get() or None,
                         help="Parquet folder, file or hf://datasets/... path (env SUPPORT_DATASET); default: the Hub dataset, falling back to the bundled sample")  # fmt: skip
-    parser.add_argument("--rankings", default=os.environ.get("SUPPORT_RANKINGS") or None,
+    parser.add_argument("--rankings", default=environment.SUPPORT_RANKINGS.get() or None,
                         help="a rankings snapshot file, or 'hub' (env SUPPORT_RANKINGS); default: live, falling back to the bundled snapshot")  # fmt: skip
-    parser.add_argument("--models", default=os.environ.get("SUPPORT_MODELS") or None,
+    parser.add_argument("--models", default=environment.SUPPORT_MODELS.get() or None,
                         help="a Hub model records JSON file, or 'hub' (env SUPPORT_MODELS); default: the bundled records snapshot plus live Hub look-ups for ids it lacks")  # fmt: skip
-    parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
+    parser.add_argument("--host", default=environment.GRADIO_SERVER_NAME.get())
+    parser.add_argument("--port", type=int, default=environment.GRADIO_SERVER_PORT.get())
     return parser.parse_args(argv)
 
 

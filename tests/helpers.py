@@ -10,17 +10,22 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO
+from unittest import mock
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 from huggingface_hub.hf_api import ModelInfo
 
+from components.sources import dataset
+from components.sources.listing import Listing
 from components.sources.rankings_store import HUB_SORT
+from components.sources.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -320,3 +325,11 @@ def contrast(colour: str, background: str) -> float:
 
     high, low = sorted((luminance(colour), luminance(background)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+def read_files(files: Iterable[str], opener: Callable[[str], BinaryIO], *, source: str, kind: str) -> Snapshot:
+    """The snapshot `dataset.load` builds from `files` opened with `opener` (a Hub that fails, a folder that refuses):
+    the listing is the test's, the reading is the loader's own; one bad file never stops the rest."""
+    listing = Listing(dict.fromkeys(files, ""), opener)
+    with mock.patch.object(dataset, "list_source", lambda text: (listing, kind, source)):
+        return dataset.load(source)

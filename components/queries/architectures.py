@@ -94,16 +94,15 @@ def by_architecture(snapshot: Snapshot, records: Records, stack: Stack | None) -
     if stack is None:
         return {}
 
-    def compute() -> tuple[Records, dict[str, list[StackModel]]]:
+    def compute() -> dict[str, list[StackModel]]:
         groups: dict[str, list[StackModel]] = {}
         for model in _stack_models(snapshot, records, stack):
             architecture = model["architecture"]
             if architecture:
                 groups.setdefault(architecture, []).append(model)
-        return records, groups  # records kept alive: its id is in the key
+        return groups
 
-    _, groups = snapshot.memo(("architectures", id(records), stack.ref), compute)
-    return groups
+    return snapshot.memo(("architectures", records.serial, stack.ref), compute)
 
 
 def counts(models: list[StackModel]) -> tuple[int, int]:

@@ -162,7 +162,11 @@ def check_config(
     config = parse_config(text)
     architecture = _architecture(config)
     model_type = config.get("model_type")
-    model_type = model_type.strip()[:100] if isinstance(model_type, str) and model_type.strip() else None
+    model_type = (
+        model_type.strip()[: settings.CONFIG_MODEL_TYPE.value]
+        if isinstance(model_type, str) and model_type.strip()
+        else None
+    )
     size = estimate_parameters(config)
     answer: ConfigCheckAnswer = {
         "architecture": architecture,

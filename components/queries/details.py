@@ -44,9 +44,7 @@ PIP_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,80}")
 log = logging.getLogger(__name__)
 # Inside `shared()`, a tested model's answer, by (snapshot, records, model, stack): made once however many parts of
 # one page ask for it.
-_SHARED: ContextVar[dict[tuple, tuple[Snapshot, Records | None, LookupAnswer]] | None] = ContextVar(
-    "details_shared", default=None
-)
+_SHARED: ContextVar[dict[tuple, LookupAnswer] | None] = ContextVar("details_shared", default=None)
 _warned: set[str] = set()
 NEURON_PIP_INDEX = "https://pip.repos.neuron.amazonaws.com"
 # What a history entry takes from the row; the rest of `HistoryEntry` is worked out here.
@@ -162,10 +160,10 @@ def lookup(
     kept = _SHARED.get()
     if kept is None:
         return _tested(snapshot, canonical, stack, position, records)
-    key = (id(snapshot), id(records), canonical, stack.ref)
-    if key not in kept:  # the snapshot and records kept with it: their ids cannot be reused while it is
-        kept[key] = (snapshot, records, _tested(snapshot, canonical, stack, position, records))
-    return cast(LookupAnswer, dict(kept[key][2]))  # each caller its own dict (no caller changes what it holds)
+    key = (snapshot, records, canonical, stack.ref)  # the data by identity: the block holds it while it lasts
+    if key not in kept:
+        kept[key] = _tested(snapshot, canonical, stack, position, records)
+    return cast(LookupAnswer, dict(kept[key]))  # each caller its own dict (no caller changes what it holds)
 
 
 @contextlib.contextmanager

@@ -61,11 +61,7 @@ def grid(snapshot: Snapshot, records: Records, library: str = FIRST_LIBRARY, tas
     Memoised per snapshot: treat the answer as read-only."""
     library = normalise_library(library) or FIRST_LIBRARY
 
-    def compute() -> tuple[Records, GridAnswer]:
-        return records, _grid(snapshot, records, library, task)  # records kept alive: its id is in the key
-
-    _, answer = snapshot.memo(("grid", library, task, id(records)), compute)
-    return answer
+    return snapshot.memo(("grid", library, task, records.serial), lambda: _grid(snapshot, records, library, task))
 
 
 def _newest_runs(snapshot: Snapshot, stacks: Sequence[Stack]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

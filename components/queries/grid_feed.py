@@ -51,7 +51,7 @@ class GridChange:
 def changes(snapshot: Snapshot, records: Records, limit: int = MAX_ENTRIES) -> tuple[GridChange, ...]:
     """The newest `limit` changes of every library's grid, newest first (memoised per snapshot and records)."""
 
-    def compute() -> tuple[Records, tuple[GridChange, ...]]:
+    def compute() -> tuple[GridChange, ...]:
         latest = _latest_runs(snapshot)
         found: list[GridChange] = []
         for library in grid.libraries(snapshot):
@@ -60,10 +60,9 @@ def changes(snapshot: Snapshot, records: Records, limit: int = MAX_ENTRIES) -> t
                 found += _row_changes(library, row, answer["stacks"], latest)
         order = {s.ref: i for i, s in enumerate(snapshot.stacks)}  # newest first
         found.sort(key=lambda c: (-c.updated.timestamp(), order.get(c.ref, 0), c.kind, c.architecture))
-        return records, tuple(found[:limit])
+        return tuple(found[:limit])
 
-    _, found = snapshot.memo(("grid-feed", id(records), limit), compute)
-    return found
+    return snapshot.memo(("grid-feed", records.serial, limit), compute)
 
 
 def _row_changes(library: str, row, stacks: list[GridStack], latest: dict[StackRef, datetime]) -> list[GridChange]:

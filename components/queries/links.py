@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
@@ -13,7 +12,7 @@ from components.domain.errors import UnknownStack
 from components.domain.stacks import StackRef, names_stack
 from components.queries import ordering, views
 from components.queries.views import DEFAULT, Query, normalise
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources.rankings import Rankings
 from components.sources.records import Records, hub_address, hub_id
 from components.sources.snapshot import Snapshot, Stack
@@ -152,5 +151,5 @@ def public_url(request) -> str:
 def space_url() -> str | None:
     """The app's public address from env `SPACE_HOST` (set on a Hugging Face Space), or None when it is not
     set or not a plain host name: a report's link back must work from GitHub, so a relative one is no use."""
-    host = os.environ.get("SPACE_HOST", "").strip()
+    host = environment.SPACE_HOST.get()
     return f"https://{host}" if HOST.fullmatch(host) else None

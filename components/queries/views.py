@@ -164,12 +164,9 @@ def select(snapshot: Snapshot, rankings: Rankings, query: Query, records: Record
     A model's task and architecture come from its Hub record (`records`), else from the rankings.
     Raises UnknownStack when the query names a stack that is not in the data."""
     records = records if records is not None else NO_RECORDS
-    # rankings and records are kept in the answer so their ids cannot be reused while cached
-    _, _, result = snapshot.memo(
-        ("select", id(rankings), id(records), query),
-        lambda: (rankings, records, _select(snapshot, rankings, records, query)),
+    return snapshot.memo(
+        ("select", rankings.serial, records.serial, query), lambda: _select(snapshot, rankings, records, query)
     )
-    return result
 
 
 def task_choices(snapshot: Snapshot, rankings: Rankings, records: Records | None = None) -> list[str]:
@@ -179,10 +176,10 @@ def task_choices(snapshot: Snapshot, rankings: Rankings, records: Records | None
     def compute():
         tasks, *_ = _model_columns(snapshot, rankings, records)
         ranked = [t for t in TASKS if any(rankings.ranked(t, v.ranking) for v in REGISTRY if v.ranking)]
-        return rankings, records, tuple(ranked + sorted({t for t in tasks if t} - set(ranked)))
+        return tuple(ranked + sorted({t for t in tasks if t} - set(ranked)))
 
     # once per snapshot, rankings and records: a link's answer asks several times, each a pass over every model
-    _, _, choices = snapshot.memo(("task-choices", id(rankings), id(records)), compute)
+    choices = snapshot.memo(("task-choices", rankings.serial, records.serial), compute)
     return list(choices)
 
 
@@ -247,10 +244,9 @@ def _model_columns(snapshot: Snapshot, rankings: Rankings, records: Records) -> 
             dtype=np.int64,
         )
         parameters = np.array([r.num_parameters if r else None for r in found], dtype=object)
-        return rankings, records, tasks, architectures, downloads, parameters  # kept alive: their ids are in the key
+        return tasks, architectures, downloads, parameters
 
-    _, _, *columns = snapshot.memo(("model-columns", id(rankings), id(records)), compute)
-    return tuple(columns)
+    return snapshot.memo(("model-columns", rankings.serial, records.serial), compute)
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 The modules read their limits from here (`MAX_BODY = settings.WEBHOOK_BODY.value`), so a value is changed in one
 line, and `docs/limits.md`'s table is printed from here (`python -m components.runtime.settings --markdown`;
 `tests/runtime/test_settings.py` holds the two equal and fails on a limit declared anywhere else). A setting the
-environment may override names its variable in `env`; the module that applies it reads the variable, with
-this value as the default.
+environment may override names its variable in `env`; `components/runtime/environment.py`, the one module that
+reads the environment, reads it with this value as the default.
 
 The table lives in the runtime layer because every layer reads it and runtime imports no other layer.
 """
@@ -62,7 +62,8 @@ SESSIONS = Setting(1000, "sessions", "sessions Gradio keeps",
     "every plain HTTP call is a session; Gradio's 10,000 grew without bound under API traffic; a tab whose session is dropped loses nothing",
     "components/web/server.py SESSION_CAPACITY")
 ANALYTICS_EVERY = Setting(1000, "events", "events between rebuilds of Gradio's analytics summary",
-    "Gradio rebuilt it after every event, a few to tens of ms of CPU each", "components/web/server.py ANALYTICS_EVERY")
+    "Gradio rebuilt it after every event, a few to tens of ms of CPU each",
+    "components/runtime/environment.py ANALYTICS_CACHE_FREQUENCY")
 CONNECTIONS = Setting(8192, "connections", "open connections (at most the open-file limit less the reserve)",
     "uvicorn answers 503 to every request while more are open, so the cap sits far above a launch's crowd",
     "components/web/server.py MAX_CONNECTIONS", "MAX_CONNECTIONS")
@@ -116,8 +117,16 @@ STACK_PARAM = Setting(200, "characters", "a stack's link value, cut before it is
     "no real version is near it", "components/domain/stacks.py MAX_PARAM")
 STACK_ASKED = Setting(80, "characters", "an asked-for stack kept to be named back",
     "an answer never echoes a huge value", "components/domain/stacks.py ASKED_MAX")
-REFUSED_VALUE_SHOWN = Setting(80, "characters", "a refused argument quoted back",
+REFUSED_VALUE_SHOWN = Setting(80, "characters", "a refused argument quoted back (also by /api/v1's errors)",
     "an answer never echoes a huge value", "components/queries/arguments.py SHOWN")
+METHOD_SHOWN = Setting(20, "characters", "a refused HTTP method named back in its 405",
+    "a method is a short word; anyone can send a long one", "components/web/middleware/methods.py not_allowed")
+RPC_METHOD_SHOWN = Setting(40, "characters", "a refused MCP message's JSON-RPC method named in the refusal",
+    "the same", "components/web/middleware/refusals.py why_not_mcp")
+CAUSE_PARAM = Setting(40, "characters", "a cause's link value (`cause=`) on the Failures page, cut before it is read",
+    "a cause's signature is about 20 characters", "components/web/gradio/pages/failures.py on_open")
+CONFIG_MODEL_TYPE = Setting(100, "characters", "a config.json's `model_type` kept in the answer",
+    "a real one is a word; the answer never echoes a huge value", "components/queries/config_check.py check_config")
 EVENT_TEXT = Setting(65_536, "characters", "a text the Models page's events read",
     "the longest model id in the data fits (a hostile dataset's ids can be long)", "components/web/gradio/pages/models.py MAX_EVENT_TEXT")
 CONFIG_DEPTH = Setting(20, "levels", "a config.json's nesting",
@@ -149,6 +158,9 @@ TABLES_BYTES = Setting(32 * MB, "bytes", "the Models table's rows kept per data 
 ROUTE_TEMPLATES = Setting(1024, "paths", "paths whose route template the metrics remember, per process",
     "matching a path against every route of the app and of Gradio's was ~3% of a crowd's CPU; paths that name an "
     "event or a file turn it over, and it starts again empty", "components/web/metrics.py ROUTE_TEMPLATES")
+ROUTE_LISTS = Setting(4, "lists", "lists of routes the metrics' route templates tell apart, per process",
+    "an app has one or two (its own router's, a mounted app's); past it all are forgotten and found again",
+    "components/web/metrics.py RouteTemplates.LISTS")
 CARD_CACHE = Setting(128, "cards", "preview cards kept per snapshot",
     "~50 KB each; a card is drawn once per link and snapshot", "components/web/routes/card.py CARD_CACHE")
 CARD_DRAWS_BURST = Setting(10, "cards", "new preview cards one client address may have drawn at once (cards are drawn one at a time)",
@@ -208,6 +220,8 @@ REFUSALS_SHOWN = Setting(3, "lines", "refusal log lines of one kind a window, th
 REFUSALS_WINDOW = Setting(60.0, "s", "the refusal log's window", "the same", "components/web/asgi.py REFUSALS_WINDOW")
 REFUSAL_REASONS = Setting(5, "reasons", "reasons named by a refusal count line, the commonest",
     "the line stays one short line", "components/web/asgi.py SHOWN_REASONS")
+ENV_VALUE_QUOTED = Setting(80, "characters", "an environment variable's value quoted in the line that refuses it",
+    "a value set by mistake may be anything, a whole file's text", "components/runtime/environment.py Variable.get")
 LOG_QUOTED = Setting(200, "characters", "a client's value (a path, an exception's text) quoted in a log line",
     "an unknown endpoint's 60,000-character name made a 120 KB line", "components/runtime/logs.py QUOTED")
 LOG_MESSAGE = Setting(4096, "characters", "a log line's message (and each line of a traceback), cut past it",
@@ -337,6 +351,20 @@ ERROR_SHOWN = Setting(50_000, "characters", "an error shown on the page", "a tra
     "components/web/html/details.py MAX_ERROR_CHARS")
 ERROR_PREVIEW_LINES = Setting(6, "lines", "an error shown whole, at most (and under 600 characters)", "a longer one is folded under its last line",
     "components/web/html/details.py ERROR_PREVIEW_LINES")
+ERROR_PREVIEW_CHARS = Setting(600, "characters", "an error shown whole, at most (and at most ERROR_PREVIEW_LINES)",
+    "a longer one is folded under its last line", "components/web/html/details.py _error_block")
+ERROR_SUMMARY = Setting(300, "characters", "a folded error's last line, shown as its summary", "one line",
+    "components/web/html/details.py _error_block")
+RESULT_SHOWN = Setting(40, "characters", "a recorded result the app does not know, on a result's badge",
+    "a badge is a word; the dataset may hold anything", "components/web/html/markup.py badge")
+SKIPPED_FILES_SHOWN = Setting(50, "files", "unreadable dataset files listed under the notice", "the rest are counted",
+    "components/web/html/notice.py header")
+CHART_CAUSE_LABEL = Setting(40, "characters", "a cause's label in the failures chart (an error's text when it has no code)",
+    "an axis label stays one line", "components/web/figures/causes.py _label")
+CHART_CAUSE_EXAMPLE = Setting(120, "characters", "a cause's example error in the failures chart's hover",
+    "a hover is a few lines; the Failures page shows the whole error", "components/web/figures/causes.py _causes_figure")
+CARD_TEXT = Setting(2000, "characters", "a text wrapped onto a preview card",
+    "a card shows a few lines; wrapping a megabyte of a dataset's text would cost seconds", "components/web/figures/card.py _lines")
 ERROR_LINES_READ = Setting(2000, "lines", "a traceback's last lines read for its cause", "the end of a traceback says what broke",
     "components/queries/causes.py MAX_LINES")
 ERROR_LINE_READ = Setting(1000, "characters", "a traceback line read for its cause", "a huge text is read from its last lines only, each cut",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
@@ -67,12 +67,6 @@ def load(
     snapshot, spans = _build(files, cache, source=label, kind=kind)
     cache.commit(ticket, listing.identity, files, snapshot, reread, spans)
     return snapshot
-
-
-def read_files(files: Iterable[str], opener: Callable[[str], BinaryIO], *, source: str, kind: str) -> Snapshot:
-    """Read the named files with `opener` and build a snapshot; one bad file never stops the rest."""
-    cache = FileCache()
-    return _build(read_listing(Listing(dict.fromkeys(files, ""), opener), cache), cache, source=source, kind=kind)[0]
 
 
 def read_listing(listing: Listing, cache: FileCache) -> dict[str, FileTable]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from pathlib import Path
 
 from huggingface_hub import constants as hf_constants
 
-from components.runtime import memory, settings
+from components.runtime import environment, memory, settings
 from components.sources.dataset import HUB_DATASET, SAMPLE_DIR, load
 from components.sources.errors import Rejected
 from components.sources.file_cache import FileCache
@@ -36,16 +35,6 @@ STARTUP_WAIT = settings.STARTUP_WAIT.value
 # one small Hub call or a look at a local folder's sizes and times. The webhook reaches one replica; this is
 # how the others serve the same data within this long.
 DATA_CHECK_SECONDS = settings.DATA_CHECK.value
-
-
-def data_check_seconds(env: dict[str, str] | None = None) -> float:
-    """env `DATA_CHECK_SECONDS` (a number of seconds, 0 for no looks), else `DATA_CHECK_SECONDS`."""
-    text = (os.environ if env is None else env).get("DATA_CHECK_SECONDS", "").strip()
-    try:
-        return max(float(text), 0.0) if text else DATA_CHECK_SECONDS
-    except ValueError:
-        log.warning("DATA_CHECK_SECONDS=%r is not a number of seconds; looking every %g s", text, DATA_CHECK_SECONDS)
-        return DATA_CHECK_SECONDS
 
 
 def load_sample(reason: str | None = None) -> Snapshot:
@@ -79,7 +68,7 @@ class DatasetStore(RefreshingStore[Snapshot]):
         self.source = source or None
         super().__init__(
             refresh_seconds=refresh_seconds, read_timeout=read_timeout, backoff=backoff, periodic=self.live,
-            check_seconds=data_check_seconds() if check_seconds is None else check_seconds,
+            check_seconds=environment.DATA_CHECK_SECONDS.get() if check_seconds is None else check_seconds,
         )  # fmt: skip
         self.startup_wait = startup_wait
         # the default loader keeps each file's table between refreshes: a refresh reads what changed; the

@@ -65,7 +65,7 @@ def check_local_source(source: str | os.PathLike) -> None:
             return
         except Exception as exc:  # noqa: BLE001 — whatever pyarrow raises, the file is not readable Parquet
             problems.append(
-                f"'{candidate}' ({type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''})"
+                f"'{candidate}' ({type(exc).__name__}: {str(exc).splitlines()[0][: settings.SOURCE_ERROR.value] if str(exc) else ''})"
             )
     shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
     raise DatasetError(f"no readable Parquet file in '{path}': {shown}")

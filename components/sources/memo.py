@@ -1,5 +1,5 @@
 """What a computed answer weighs: the byte bound of a snapshot's memoised answers (`Snapshot.memo`, a
-`moment_cache.MomentCache`).
+`moment_cache.MomentCache`); and the serial numbers their keys name the rankings and records by.
 
 Bounding by entry count let memory follow the answers' size: 256 cached 10,000-row answers held
 gigabytes. Each answer is weighed once, when kept, and the least recently used go when the total passes
@@ -8,6 +8,7 @@ the bound.
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 import numpy as np
@@ -17,6 +18,13 @@ import pandas as pd
 _DEPTH = 6
 # A longer container is weighed by this many items spread over it, scaled up: answers' lists are uniform.
 _SAMPLE = 256
+_SERIALS = itertools.count()
+
+
+def serial() -> int:
+    """A number no other data value of this process has: what a memo's key names a `Rankings` or `Records` by. A
+    number keeps nothing alive and is never given twice, as an object's `id()` is once the object is gone."""
+    return next(_SERIALS)
 
 
 def approx_bytes(value: object, _depth: int = 0) -> int:

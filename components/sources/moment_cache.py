@@ -20,9 +20,10 @@ answer to a deep link and the table rows it shares with other links (`web/gradio
   cancelled), or its work raised `Declined` (the refusal concerns that caller, not the answer), the
   waiters try for themselves: one of them works it out.
 
-What is not an answer of a moment keeps its own store: the loader's per-file tables
-(`sources/file_cache.py`), Gradio's compressed files (`web/gradio/assets.py`) and the `unread` patch's
-once-per-process decision (`web/gradio/patches/unread.py`).
+Its answers are kept in a `bounded.Bounded` store, which also keeps an allowance's addresses and the unread results
+of plain calls. What is not an answer of a moment keeps its own store: the loader's per-file tables
+(`sources/file_cache.py`) and Gradio's compressed files (`web/gradio/assets.py`); `docs/architecture.md` lists every
+cache, with its key, bound and reason.
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ import asyncio
 import operator
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Future
 from typing import Any, TypeVar, cast
 
+from components.sources.bounded import Bounded, Entry
 from components.sources.errors import Declined
 
 T = TypeVar("T")
@@ -62,17 +63,35 @@ class MomentCache:
         ttl: float | None = None,
         clock: Callable[[], float] = time.monotonic,
     ):
-        if max_bytes is not None and weigh is None:
-            raise ValueError("a byte bound needs `weigh`")
-        self.max_entries, self.max_bytes, self.weigh, self.ttl, self.clock = max_entries, max_bytes, weigh, ttl, clock
-        self.bytes = 0  # what the kept answers weigh, by `weigh`
-        self._kept: OrderedDict[Hashable, tuple[Any, int, float]] = OrderedDict()  # answer, bytes, when made
+        self._kept: Bounded[Any] = Bounded(max_entries, max_bytes, weigh, ttl, clock)
+        self.weigh = weigh
         self._pending: dict[Hashable, Future[Any]] = {}
         self._moment: tuple[object, ...] = ()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._kept)
+
+    @property
+    def bytes(self) -> int:
+        """What the kept answers weigh, by `weigh`."""
+        return self._kept.bytes
+
+    @property
+    def max_bytes(self) -> int | None:
+        return self._kept.max_bytes
+
+    @max_bytes.setter
+    def max_bytes(self, value: int | None) -> None:
+        self._kept.max_bytes = value
+
+    @property
+    def max_entries(self) -> int | None:
+        return self._kept.max_entries
+
+    @property
+    def ttl(self) -> float | None:
+        return self._kept.ttl
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self._kept
@@ -139,26 +158,17 @@ class MomentCache:
             return False
         return all(map(operator.is_, moment, self._moment))  # no generator: every look-up passes here
 
-    def _found(self, moment: tuple[object, ...], key: Hashable) -> tuple[Any, int, float] | None:
+    def _found(self, moment: tuple[object, ...], key: Hashable) -> Entry[Any] | None:
         """The live entry for `key`, after moving to `moment` if it is new (under the lock)."""
         if not self._same(moment):  # new data: every answer may have changed
             self._kept.clear()
             self._pending.clear()  # their workers still answer their own waiters, who asked of the old data
-            self.bytes = 0
             self._moment = moment
-        found = self._kept.get(key)
-        if found is None:
-            return None
-        if self.ttl is not None and self.clock() - found[2] > self.ttl:
-            del self._kept[key]
-            self.bytes -= found[1]
-            return None
-        self._kept.move_to_end(key)
-        return found
+        return self._kept.find(key)
 
     def _claim(
         self, moment: tuple[object, ...], key: Hashable
-    ) -> tuple[tuple[Any, int, float] | None, Future[Any] | None, Future[Any] | None]:
+    ) -> tuple[Entry[Any] | None, Future[Any] | None, Future[Any] | None]:
         """The kept entry; else the work under way, to wait on; else a new work, which this caller does (of the
         three, the one that is not None)."""
         with self._lock:
@@ -180,7 +190,7 @@ class MomentCache:
             if self._pending.get(key) is mine:
                 del self._pending[key]
             if self._same(moment) and (self.max_bytes is None or size <= self.max_bytes):
-                self._keep(key, answer, size)
+                self._kept.put(key, answer, size)
         mine.set_result(answer)
         return answer
 
@@ -193,15 +203,3 @@ class MomentCache:
             mine.set_exception(error)
         else:  # cancelled, interrupted or declined for its own caller
             mine.set_result(_RETRY)
-
-    def _keep(self, key: Hashable, answer: Any, size: int) -> None:
-        old = self._kept.pop(key, None)
-        if old is not None:
-            self.bytes -= old[1]
-        self._kept[key] = (answer, size, self.clock())
-        self.bytes += size
-        while (self.max_entries is not None and len(self._kept) > self.max_entries) or (
-            self.max_bytes is not None and self.bytes > self.max_bytes
-        ):
-            _, (_, dropped, _) = self._kept.popitem(last=False)
-            self.bytes -= dropped

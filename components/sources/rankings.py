@@ -20,6 +20,7 @@ from typing import Any
 from components.sources.errors import SourceError
 from components.sources.hub_values import count, parameter_count, parse_time, score
 from components.sources.json_file import read_json
+from components.sources.memo import serial
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +61,11 @@ class Rankings:
     caveat: str = ""
     _task_of: Mapping[str, str] = field(init=False, repr=False)
     _downloads_of: Mapping[str, int] = field(init=False, repr=False)
+    # this value's number: a memo keyed on the rankings names them by it (`memo.serial`)
+    serial: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "serial", serial())
         if self.origin not in ("live", "snapshot"):
             raise ValueError(f"Rankings origin must be 'live' or 'snapshot', not {self.origin!r}")
         fetched_at = self.fetched_at

@@ -20,7 +20,7 @@ from huggingface_hub import HfApi
 from huggingface_hub import constants as hf_constants
 from huggingface_hub.hf_api import ExpandModelProperty_T
 
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources import rankings as snapshots
 from components.sources.errors import SourceError
 from components.sources.rankings import (
@@ -165,7 +165,7 @@ def resolve_rankings(source: str | None = None) -> RankingsStore:
     missing or invalid file).
     """
     if source is None:
-        source = os.environ.get("SUPPORT_RANKINGS", "")
+        source = environment.SUPPORT_RANKINGS.get()
     source = source.strip()
     if source.lower() in ("", "hub"):
         return RankingsStore(snapshots.BUNDLED_SNAPSHOT, live=True, required=False)

@@ -30,6 +30,7 @@ from components.runtime import settings
 from components.sources.errors import SourceError
 from components.sources.hub_values import count, parameter_count, parse_time, score
 from components.sources.json_file import read_json
+from components.sources.memo import serial
 
 log = logging.getLogger(__name__)
 
@@ -218,8 +219,11 @@ class Records:
     note: str = ""
     unknown: Mapping[str, str] = field(default_factory=dict)
     _by_fold: Mapping[str, ModelRecord] = field(init=False, repr=False)
+    # this value's number: a memo keyed on the records names them by it (`memo.serial`)
+    serial: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "serial", serial())
         models = dict(self.models)
         object.__setattr__(self, "models", MappingProxyType(models))
         object.__setattr__(self, "unknown", MappingProxyType({k.casefold(): v for k, v in self.unknown.items()}))

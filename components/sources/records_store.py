@@ -25,7 +25,7 @@ import httpx2
 from huggingface_hub import HfApi
 from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
 
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources import records as record_files
 from components.sources.errors import SourceError
 from components.sources.records import (
@@ -327,7 +327,7 @@ def resolve_records(source: str | None = None) -> RecordsStore:
     a file path → that file only (its `begin()` raises SourceError naming a missing or invalid file).
     """
     if source is None:
-        source = os.environ.get("SUPPORT_MODELS", "")
+        source = environment.SUPPORT_MODELS.get()
     source = source.strip()
     if source.lower() == "hub":
         return RecordsStore(empty_records("Hub", "Live Hub records."), live=True)

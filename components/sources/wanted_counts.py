@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import threading
 from collections import Counter
@@ -25,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from components.runtime import settings
+from components.runtime import environment, settings
 
 # Limits (docs/limits.md).
 MAX_IDS = settings.WANTED_IDS.value  # past it the rarest (fewest lookups, then longest unseen) goes first
@@ -49,7 +48,7 @@ def today() -> date:
 
 def shared_secret(env: dict[str, str] | None = None) -> bytes | None:
     """env `WANTED_SECRET`, the secret the replicas share for the day's salt; None when unset."""
-    secret = (os.environ if env is None else env).get("WANTED_SECRET", "").strip()
+    secret = environment.WANTED_SECRET.get(env)
     return secret.encode() if secret else None
 
 

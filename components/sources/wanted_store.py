@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import os
 import tempfile
 import threading
 import uuid
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from huggingface_hub import CommitScheduler, HfApi
 
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources.wanted_counts import Wanted, shared_secret
 
 log = logging.getLogger(__name__)
@@ -143,9 +142,8 @@ class HubStore:
 def resolve(env: dict[str, str] | None = None, api: HfApi | None = None) -> Wanted:
     """The counts as the environment says: persisted to `WANTED_REPO` with `HF_TOKEN` (the repo read and
     the scheduler started in the background), else in memory only."""
-    env = dict(os.environ) if env is None else env
     wanted = Wanted(secret=shared_secret(env))
-    token, repo = env.get("HF_TOKEN", "").strip(), env.get("WANTED_REPO", "").strip()
+    token, repo = environment.HF_TOKEN.get(env), environment.WANTED_REPO.get(env)
     if token and repo:
         store = HubStore(wanted, repo, api or HfApi(token=token))
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 
 from components.runtime import settings
+from components.sources.bounded import Bounded
 
 MAX_ADDRESSES = settings.ALLOWANCE_ADDRESSES.value
 
@@ -29,17 +29,16 @@ class Allowance:
         self.every = 60.0 / per_minute
         self.max_addresses = max_addresses
         self.clock = clock
-        self.left: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address -> (units, as of when)
+        self.left: Bounded[tuple[float, float]] = Bounded(max_entries=max_addresses)  # address -> (units, as of when)
         self.lock = threading.Lock()
 
     def take(self, address: str) -> bool:
         """Spend one unit of `address`'s allowance; False (nothing spent) when it has none left."""
         now = self.clock()
         with self.lock:
-            units, since = self.left.pop(address, (float(self.burst), now))
+            held = self.left.find(address)
+            units, since = (float(self.burst), now) if held is None else held.value
             units = min(float(self.burst), units + (now - since) / self.every)
             allowed = units >= 1.0
-            self.left[address] = (units - 1.0 if allowed else units, now)
-            while len(self.left) > self.max_addresses:
-                self.left.popitem(last=False)
+            self.left.put(address, (units - 1.0 if allowed else units, now))  # the least recently seen go first
             return allowed

@@ -17,36 +17,34 @@ from __future__ import annotations
 import functools
 import ipaddress
 import logging
-import os
 from collections.abc import Mapping
 from typing import Any
 
+from components.runtime import environment
+
 log = logging.getLogger(__name__)
 
-ENV = "FORWARDED_ALLOW_IPS"
 LOOPBACK = ("127.0.0.1", "::1")  # uvicorn's own default; other loopback addresses are untrusted peers
 PRIVATE_RANGES = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
 EVERYONE = "*"
 
 
-def on_space(environ: Mapping[str, str] = os.environ) -> bool:
+def on_space(environ: Mapping[str, str] | None = None) -> bool:
     """Whether the app runs on a Hugging Face Space (env `SYSTEM=spaces`, which every Space sets): the one reading
     the app has, for the proxies it trusts and for what it turns on as Gradio's `launch()` would there."""
-    return environ.get("SYSTEM") == "spaces"
+    return environment.SYSTEM.get(environ) == "spaces"
 
 
-def forwarded_allow_ips(environ: Mapping[str, str] = os.environ) -> str:
+def forwarded_allow_ips(environ: Mapping[str, str] | None = None) -> str:
     """The peers uvicorn trusts to write `X-Forwarded-For` and `X-Forwarded-Proto`: env `FORWARDED_ALLOW_IPS`
     (comma-separated addresses and networks, `*` left out with a warning), else on a Space the private ranges
     and loopback, else loopback."""
-    given = environ.get(ENV)
-    if given is not None and given.strip():
-        items = [item.strip() for item in given.split(",") if item.strip()]
-        if EVERYONE in items:
-            log.warning("%s: '*' is ignored: it would make uvicorn read the hop the client wrote itself", ENV)
-            items = [item for item in items if item != EVERYONE]
-        if items:
-            return ",".join(items)
+    items = environment.FORWARDED_ALLOW_IPS.get(environ)
+    if EVERYONE in items:
+        log.warning("FORWARDED_ALLOW_IPS: '*' is ignored: it would make uvicorn read the hop the client wrote itself")
+        items = tuple(item for item in items if item != EVERYONE)
+    if items:
+        return ",".join(items)
     return ",".join((*PRIVATE_RANGES, *LOOPBACK) if on_space(environ) else LOOPBACK)
 
 

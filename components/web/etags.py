@@ -1,5 +1,7 @@
 """ETags and 304s, one way for every route that sends an ETag: `tag_of` makes the tag, `matches` reads a request's
-`If-None-Match` (RFC 9110 §13.1.2) and says whether the caller already holds the answer.
+`If-None-Match` (RFC 9110 §13.1.2) and says whether the caller already holds the answer, and `response` answers a
+route's request with both (the app's own routes: `/api/v1`, the cards, the scripts). The first HTML
+(`middleware/first_html.py`) answers at the ASGI level with the same `tag_of` and `scope_matches`.
 
 Gradio's own files keep the ETag Starlette gives them (`middleware/assets.py` answers as Gradio does); they are
 compared here too.
@@ -11,6 +13,9 @@ import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
 
 # One element of the list: an entity-tag (an optional weakness mark, then a quoted opaque tag, which may hold a
 # comma), `*`, or nothing (the list syntax allows empty elements), then a comma or the end.
@@ -54,3 +59,15 @@ def if_none_match(scope: Mapping[str, Any]) -> bytes:
 def scope_matches(scope: Mapping[str, Any], etag: str | bytes) -> bool:
     """Whether an ASGI request's `If-None-Match` names `etag` (see `matches`)."""
     return matches(if_none_match(scope), etag)
+
+
+def response(
+    request: Request, body: bytes, media_type: str, headers: Mapping[str, str], etag: str | None = None
+) -> Response:
+    """`body` with `headers` and its ETag (`etag`, else `tag_of(body)`), or 304 with the same headers and no body when
+    the request's `If-None-Match` names the tag."""
+    tag = tag_of(body) if etag is None else etag
+    headers = {**headers, "ETag": tag}
+    if matches(request.headers.get("if-none-match"), tag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)

@@ -12,7 +12,6 @@ Each `Metrics` has a registry of its own, so several apps built in one process (
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 
@@ -22,7 +21,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 from starlette.routing import BaseRoute, Match, Mount
 
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources.app_sources import Sources
 from components.sources.wanted_counts import Wanted
 from components.web.asgi import Scope, relative_path
@@ -36,8 +35,7 @@ ROUTE_TEMPLATES = settings.ROUTE_TEMPLATES.value
 
 def enabled(env: dict[str, str] | None = None) -> bool:
     """Whether metrics are on: env `METRICS` unset, or anything but `0`, `false`, `no` or `off`."""
-    value = (os.environ if env is None else env).get("METRICS", "1").strip().lower()
-    return value not in ("0", "false", "no", "off")
+    return environment.METRICS.get(env)
 
 
 def route_of(scope: Scope, pages: frozenset[str] = frozenset()) -> str:
@@ -63,23 +61,33 @@ class RouteTemplates:
     fixed once it serves): most requests ask for a few paths ("/", the queue's, the scripts'). At most `size`
     are kept; then it starts again empty (the paths that name an event or a file are seldom asked twice)."""
 
+    LISTS = settings.ROUTE_LISTS.value
+
     def __init__(self, size: int = ROUTE_TEMPLATES):
         self.size = size
-        self.found: dict[tuple[int, int, object, object, object], tuple[object, str]] = {}
+        self.lists: list[Sequence[BaseRoute]] = []  # each list of routes asked about, held: its place is its key
+        self.found: dict[tuple[int, int, object, object, object], str] = {}
 
     def get(self, routes: Sequence[BaseRoute], scope: Scope) -> str:
+        place = next((i for i, known in enumerate(self.lists) if known is routes), None)
+        if place is None:
+            if len(self.lists) >= self.LISTS:
+                self.lists.clear()
+                self.found.clear()
+            place = len(self.lists)
+            self.lists.append(routes)
         # the list's length too: a route added after a path was first asked for is seen
-        key = (id(routes), len(routes), scope.get("method"), scope.get("root_path"), scope.get("path"))
+        key = (place, len(routes), scope.get("method"), scope.get("root_path"), scope.get("path"))
         kept = self.found.get(key)
-        if kept is not None and kept[0] is routes:  # the same list, not another one given its id since
-            return kept[1]
+        if kept is not None:
+            return kept
         try:
             template = matching(routes, scope) or OTHER
         except Exception:  # a route that cannot read this scope: the answer is counted, not refused
             template = OTHER
         if len(self.found) >= self.size:
             self.found.clear()
-        self.found[key] = (routes, template)
+        self.found[key] = template
         return template
 
 

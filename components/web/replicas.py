@@ -20,7 +20,7 @@ import os
 import socket
 from pathlib import Path
 
-from components.runtime import settings
+from components.runtime import environment, settings
 
 ROOT = Path(__file__).resolve().parents[2]
 # What a release of the app is: its code and the files its pages are made of.
@@ -38,7 +38,7 @@ STICKY_SCRIPT = (
 
 def name() -> str:
     """This replica's name: env `REPLICA`, else `<host name>-<process id>`."""
-    return os.environ.get("REPLICA", "").strip() or f"{socket.gethostname()}-{os.getpid()}"
+    return environment.REPLICA.get() or f"{socket.gethostname()}-{os.getpid()}"
 
 
 @functools.cache

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 import time
 from collections import Counter
@@ -29,7 +28,7 @@ from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from components.queries import api, argument_types
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources.app_sources import Sources
 from components.web import capacity, clients, metrics
 from components.web.asgi import RefusalLog
@@ -70,10 +69,6 @@ MAX_FILE_SIZE = f"{settings.UPLOAD_FILE.value // 1024}kb"  # as Gradio reads it
 # no state on the server, and their events read the pickers as text, not against the session's choices
 # (`pages/wiring.py` `PAGE_EVENT`).
 SESSION_CAPACITY = settings.SESSIONS.value
-# After every event Gradio's queue rebuilds a pandas summary of the last 10,000 events (the latency figures
-# of the API page): a few to tens of ms of CPU per request, growing with traffic. Once per 1,000 events
-# keeps those figures fresh at a thousandth of the cost (a setting Gradio reads from the environment).
-ANALYTICS_EVERY = settings.ANALYTICS_EVERY.value
 
 # The connections (uvicorn's configuration). uvicorn answers 503 to EVERY request while this many connections
 # are open, so the cap must sit above any crowd, not at it: at 512 a launch's burst of tabs (each holds its
@@ -102,18 +97,6 @@ MAX_HEAD = settings.REQUEST_HEAD.value
 # On stopping, open streams (a tab's heartbeat never ends by itself) get this long before they are cut.
 GRACEFUL_STOP = settings.GRACEFUL_STOP.value
 GZIP_LEVEL = settings.OWN_GZIP_LEVEL.value
-
-
-def setting(name: str, default: int) -> int:
-    """A positive whole-number setting from the environment (`name`), else `default`; a value that is not one
-    is refused with one line and the default kept."""
-    given = os.environ.get(name, "").strip()
-    if not given:
-        return default
-    if given.isdigit() and int(given) > 0:
-        return int(given)
-    log.warning("%s=%r is not a positive whole number: %d is kept", name, given[:40], default)
-    return default
 
 
 class DeadlineH11Protocol(H11Protocol):
@@ -299,7 +282,7 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
         "PeerCappedH11Protocol",
         (PeerCappedH11Protocol,),
         {
-            "peer_cap": setting("MAX_PEER_CONNECTIONS", MAX_PEER_CONNECTIONS),
+            "peer_cap": environment.MAX_PEER_CONNECTIONS.get(),
             "trusted": trusted,
             "open_per_peer": Counter(),
         },
@@ -311,7 +294,7 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
         http=protocol,
         proxy_headers=True,  # the client is the rightmost X-Forwarded-For hop no trusted proxy wrote (clients.py)
         forwarded_allow_ips=trusted,
-        limit_concurrency=capacity.connection_cap(setting("MAX_CONNECTIONS", MAX_CONNECTIONS)),
+        limit_concurrency=capacity.connection_cap(environment.MAX_CONNECTIONS.get()),
         backlog=BACKLOG,
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=MAX_HEAD,

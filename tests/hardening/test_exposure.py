@@ -14,9 +14,8 @@ import pytest
 from gradio_client.exceptions import AppError
 from playwright.sync_api import Page, expect
 
-from components.sources.dataset import read_files
 from components.sources.errors import describe_error
-from tests.helpers import ROOT, Server
+from tests.helpers import ROOT, Server, read_files
 
 FAKE_TOKEN = "hf_FAKEtokenFAKEtokenFAKEtoken12"
 TOKEN_LIKE = re.compile(r"hf_[A-Za-z0-9]{10,}")

@@ -21,12 +21,24 @@ from playwright.sync_api import Page, expect
 
 from components.sources import dataset_store
 from components.sources.app_sources import Sources
-from components.sources.dataset import load, read_files
+from components.sources.dataset import load
 from components.sources.errors import DatasetError
 from components.sources.rankings import empty_rankings
 from components.sources.rankings_store import RankingsStore, fetch_live
 from components.web.gradio.pages.models import ModelsPage
-from tests.helpers import SAMPLE_ARGS, FakeApi, Served, Server, call, fake_hub, free_port, page_opened, row, write
+from tests.helpers import (
+    SAMPLE_ARGS,
+    FakeApi,
+    Served,
+    Server,
+    call,
+    fake_hub,
+    free_port,
+    page_opened,
+    read_files,
+    row,
+    write,
+)
 
 FAKE_TOKEN = "hf_FAKEtoken1234567890abcdefghij"
 HUB_LABEL = "aws-neuron/torch-neuronx-model-support"

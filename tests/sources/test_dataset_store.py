@@ -8,6 +8,7 @@ import time
 import pytest
 
 import components.sources.refresh as refresh
+from components.runtime import environment
 from components.sources import dataset_store
 from components.sources.dataset import load
 from components.sources.errors import DatasetError
@@ -281,7 +282,8 @@ def test_no_looks_when_turned_off_and_the_setting_is_read_from_the_environment(t
     s.start()
     assert s._thread is None  # a local folder without looks is reread only when asked, as before
     s.stop()
-    assert dataset_store.data_check_seconds({}) == dataset_store.DATA_CHECK_SECONDS == 30
-    assert dataset_store.data_check_seconds({"DATA_CHECK_SECONDS": "1.5"}) == 1.5
-    assert dataset_store.data_check_seconds({"DATA_CHECK_SECONDS": "0"}) == 0
-    assert dataset_store.data_check_seconds({"DATA_CHECK_SECONDS": "soon"}) == 30  # logged, the default kept
+    looks = environment.DATA_CHECK_SECONDS
+    assert looks.get({}) == dataset_store.DATA_CHECK_SECONDS == 30
+    assert looks.get({"DATA_CHECK_SECONDS": "1.5"}) == 1.5
+    assert looks.get({"DATA_CHECK_SECONDS": "0"}) == 0
+    assert looks.get({"DATA_CHECK_SECONDS": "soon"}) == 30  # logged, the default kept

@@ -50,7 +50,7 @@ def test_the_client_is_the_rightmost_hop_no_trusted_proxy_wrote():
 
 def test_on_a_space_is_one_reading_used_everywhere():
     """`SYSTEM=spaces` (every Space sets it) is the one reading: the server's launch settings use the same
-    function as the trusted proxies, and no other module reads the variable."""
+    function as the trusted proxies, and no other module reads the variable (through `runtime/environment.py`)."""
     from components.web import server
 
     assert (
@@ -62,6 +62,6 @@ def test_on_a_space_is_one_reading_used_everywhere():
     readers = [
         path.relative_to(ROOT).as_posix()
         for path in sorted((ROOT / "components").rglob("*.py"))
-        if '"SYSTEM"' in path.read_text(encoding="utf-8") or '"spaces"' in path.read_text(encoding="utf-8")
+        if "environment.SYSTEM" in path.read_text(encoding="utf-8") or '== "spaces"' in path.read_text(encoding="utf-8")
     ]
     assert readers == ["components/web/clients.py"]

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from components.domain.results import EXCLUDED, FAIL, NOT_TESTED, PASS
 from components.queries.preview import APP_NAME, SAMPLE_LABEL, Preview
+from components.runtime import settings
 
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 64
@@ -40,7 +41,7 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
 def _lines(draw: ImageDraw.ImageDraw, text: str, font, width: int, most: int) -> list[str]:
     """`text` wrapped into at most `most` lines of `width` pixels (the last cut to fit)."""
     chars = max(int(width / max(draw.textlength("M", font=font) * 0.62, 1)), 8)
-    wrapped = textwrap.wrap(text[:2000], chars, break_long_words=True) or [""]
+    wrapped = textwrap.wrap(text[: settings.CARD_TEXT.value], chars, break_long_words=True) or [""]
     lines = wrapped[:most]
     if len(wrapped) > most:
         lines[-1] += " …"

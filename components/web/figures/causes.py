@@ -35,7 +35,7 @@ def causes_figure(snapshot: Snapshot) -> go.Figure:
 
 def _label(cause: dict) -> str:
     text = cause.get("code") or cause.get("example") or "?"
-    return text.rsplit(".", 1)[-1] if "." in text and " " not in text else text[:40]
+    return text.rsplit(".", 1)[-1] if "." in text and " " not in text else text[: settings.CHART_CAUSE_LABEL.value]
 
 
 def _causes_figure(snapshot: Snapshot) -> go.Figure:
@@ -63,7 +63,7 @@ def _causes_figure(snapshot: Snapshot) -> go.Figure:
             fig.add_scatter(
                 x=x, y=cause["counts"], name=esc(name), mode="lines+markers", legendgroup=signature, showlegend=new,
                 line={"color": colour, "width": 2}, marker={"color": colour, "size": 7},
-                customdata=[[esc(cause["example"][:120]), f"{n:,} {noun(n, 'model')} blocked"] for n in cause["counts"]],
+                customdata=[[esc(cause["example"][: settings.CHART_CAUSE_EXAMPLE.value]), f"{n:,} {noun(n, 'model')} blocked"] for n in cause["counts"]],
                 hovertemplate="%{x}<br>%{customdata[1]}<br>%{customdata[0]}<extra>" + esc(name) + "</extra>",
             )  # fmt: skip
     fig = _style(fig, empty=not shown_causes)

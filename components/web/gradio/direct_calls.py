@@ -38,7 +38,6 @@ import logging
 import re
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
@@ -51,6 +50,7 @@ from components.queries.argument_types import ASKER, MISSING, parameters
 from components.queries.arguments import quoted
 from components.queries.errors import ArgumentRefused
 from components.runtime import logs, memory, settings
+from components.sources.bounded import Bounded
 from components.web.asgi import ASGIApp, Receive, Scope, Send, answer, read_body, relative_path, replay
 from components.web.clients import client_address
 from components.web.gradio.errors import REFUSALS, gradio_error
@@ -80,28 +80,23 @@ class UnreadResults:
     def __init__(self, seconds: float = UNREAD_SECONDS, budget: int = UNREAD_BYTES,
                  clock: Callable[[], float] = time.monotonic):  # fmt: skip
         self.seconds, self.budget, self.clock = seconds, budget, clock
-        self.results: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
-        self.weight = 0
+        # read only by `take` (a pop), so the least recently used is the oldest
+        self.results: Bounded[bytes] = Bounded(max_bytes=budget, weigh=len, ttl=seconds, clock=clock)
         self.dropped = 0
+
+    @property
+    def weight(self) -> int:
+        """What the kept results hold, in bytes."""
+        return self.results.bytes
 
     def expire(self) -> int:
         """Drop what has waited `seconds`; how many were dropped."""
-        now, gone = self.clock(), 0
-        while self.results:
-            event_id, (since, body) = next(iter(self.results.items()))
-            if now - since < self.seconds:
-                break
-            del self.results[event_id]
-            self.weight -= len(body)
-            gone += 1
-        return gone
+        return self.results.expire()
 
     def next_expiry(self) -> float | None:
         """Seconds until the oldest result expires (None when none is kept)."""
-        if not self.results:
-            return None
-        since, _ = next(iter(self.results.values()))
-        return max(0.0, since + self.seconds - self.clock())
+        oldest = self.results.oldest()
+        return None if oldest is None else max(0.0, oldest.when + self.seconds - self.clock())
 
     def add(self, body: bytes) -> str:
         """Keep `body`, dropping the oldest while the budget would be exceeded; its event id. A body over the
@@ -110,23 +105,15 @@ class UnreadResults:
         if len(body) > self.budget:
             too_large = f"the answer is {len(body):,} bytes, more than the {self.budget:,} unread results may hold"
             body = error_event({"error": too_large + " together; ask for fewer rows"})
-        while self.results and self.weight + len(body) > self.budget:
-            _, (_, old) = self.results.popitem(last=False)
-            self.weight -= len(old)
-            self.dropped += 1
         event_id = uuid.uuid4().hex
-        self.results[event_id] = (self.clock(), body)
-        self.weight += len(body)
+        self.dropped += self.results.put(event_id, body)  # the oldest dropped while the budget is passed
         return event_id
 
     def take(self, event_id: str) -> bytes | None:
         """The result kept under `event_id`, forgotten as it is read; None when none is (unknown or expired)."""
         self.expire()
-        kept = self.results.pop(event_id, None)
-        if kept is None:
-            return None
-        self.weight -= len(kept[1])
-        return kept[1]
+        kept = self.results.pop(event_id)
+        return None if kept is None else kept.value
 
 
 def taken(fn: Callable[..., Any]) -> dict[str, Any]:

@@ -13,7 +13,6 @@ import contextlib
 import functools
 import importlib.metadata
 import logging
-import os
 import warnings
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -29,7 +28,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from components.queries.api import Api
-from components.runtime import memory
+from components.runtime import environment, memory
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import clients, metrics, replicas, server
@@ -70,15 +69,10 @@ def blocked_paths(dataset: str | None = None) -> list[str]:
     return [str(p.resolve()) for p in paths]
 
 
-def env_list(name: str) -> list[str]:
-    """A comma-separated env variable as Gradio's `launch()` reads it."""
-    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
-
-
 def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host: str = "127.0.0.1",
           port: int = 7860, page_head: str = "") -> FastAPI:  # fmt: skip
     """The app's ASGI app: its routes and middleware, with `demo` (queued here) mounted at `/`."""
-    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(server.ANALYTICS_EVERY))
+    environment.ANALYTICS_CACHE_FREQUENCY.set_default()
     patches_in_force()
     page_config.fits()  # decided now, so where it does not fit, that is logged at start-up
     refusals.quiet_loggers()
@@ -138,9 +132,9 @@ def mount(app: FastAPI, demo: gr.Blocks, *, host: str, port: int, dataset: str |
         footer_links=["api"],
         run_history=False,  # its routes would create Hub buckets with the host's saved token
         max_file_size=server.MAX_FILE_SIZE,
-        allowed_paths=env_list("GRADIO_ALLOWED_PATHS"),
-        blocked_paths=blocked_paths(dataset) + env_list("GRADIO_BLOCKED_PATHS"),
-        root_path=os.environ.get("GRADIO_ROOT_PATH", ""),
+        allowed_paths=list(environment.GRADIO_ALLOWED_PATHS.get()),
+        blocked_paths=[*blocked_paths(dataset), *environment.GRADIO_BLOCKED_PATHS.get()],
+        root_path=environment.GRADIO_ROOT_PATH.get(),
         pwa=clients.on_space(),  # as launch() does: on a Space the page can be installed as an app
         app_kwargs={
             "middleware": gradio_middleware(),

@@ -170,7 +170,7 @@ def with_answer(html: str, answer: dict[str, Any]) -> str | None:
             return None
         targets = {components[name]["id"] for name in answer}
         loads = [
-            d for d in config["dependencies"]
+            (i, d) for i, d in enumerate(config["dependencies"])
             if any(t[1] == "load" for t in d["targets"]) and set(d["outputs"]) == targets
         ]  # fmt: skip
     except (KeyError, TypeError, IndexError, AttributeError):
@@ -185,23 +185,22 @@ def with_answer(html: str, answer: dict[str, Any]) -> str | None:
             props[component["id"]].update({k: v for k, v in value.items() if k != "__type__"})
         else:
             props[component["id"]]["value"] = value
-    on_load = [t for t in loads[0]["targets"] if t[1] == "load"]
-    triggers = {id(loads[0]): [t for t in loads[0]["targets"] if t[1] != "load"]}
+    load_at, load = loads[0]
+    on_load = [t for t in load["targets"] if t[1] == "load"]
+    triggers = {load_at: [t for t in load["targets"] if t[1] != "load"]}  # by the dependency's place in the config
     # what the answer's values did in the browser as they arrived, they do as the page mounts: the scripts that a
     # change of an answered component runs (the address bar's, `wiring.ADDRESS_JS`) run once on load
-    for dependency in config["dependencies"]:
+    for at, dependency in enumerate(config["dependencies"]):
         if (
             dependency.get("backend_fn") is False
             and dependency.get("js")
             and any(t[1] == "change" and t[0] in targets for t in dependency["targets"])
         ):
-            triggers[id(dependency)] = [*dependency["targets"], *on_load]
+            triggers[at] = [*dependency["targets"], *on_load]
     # only what changed is written again: the rest of the config was written once, when the page was read
     position = {c.get("id"): i for i, c in enumerate(config["components"]) if isinstance(c, dict)}
     components = {position[i]: {**config["components"][position[i]], "props": p} for i, p in props.items()}
-    dependencies = {
-        i: {**d, "targets": triggers[id(d)]} for i, d in enumerate(config["dependencies"]) if id(d) in triggers
-    }
+    dependencies = {at: {**config["dependencies"][at], "targets": triggers[at]} for at in sorted(triggers)}
     return html[: read.start] + read.write(components, dependencies) + html[read.end :]
 
 

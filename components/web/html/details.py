@@ -188,12 +188,12 @@ def _error_block(error: str) -> Markup:
         )
     lines = error.splitlines() or [error]
     last = next((line for line in reversed(lines) if line.strip()), "")
-    if total_lines <= ERROR_PREVIEW_LINES and len(error) < 600:
+    if total_lines <= ERROR_PREVIEW_LINES and len(error) < settings.ERROR_PREVIEW_CHARS.value:
         return Markup('<div class="error"><b>Error</b><pre>{}</pre></div>').format(error)
     shown = "full traceback" if hidden <= 0 else "the end of the traceback"
     return Markup(
         '<details class="error"><summary><b>Error:</b> <code>{}</code> ({}, {} lines)</summary><pre>{}</pre></details>'
-    ).format(last[:300], shown, total_lines, error)
+    ).format(last[: settings.ERROR_SUMMARY.value], shown, total_lines, error)
 
 
 def _stack_table(answer: LookupAnswer) -> Markup:

@@ -244,9 +244,9 @@ def page_for(moment: Moment, params: Mapping[str, str]) -> tuple[GridView, Marku
     tasks = views.task_choices(snapshot, rankings, records)
     view = grid.grid_view(params, snapshot, tasks)
 
-    def made() -> tuple[object, object, Markup]:
+    def made() -> Markup:
         answer = grid.grid(snapshot, records, view.library, view.task)
-        return rankings, records, grid_page(answer, view, grid.libraries(snapshot), tasks)  # kept alive: ids in key
+        return grid_page(answer, view, grid.libraries(snapshot), tasks)
 
-    _, _, content = snapshot.memo(("grid-page", id(rankings), id(records), view), made)
+    content = snapshot.memo(("grid-page", rankings.serial, records.serial, view), made)
     return view, content

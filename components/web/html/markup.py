@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, NOT_TESTED, OTHER, PASS
 from components.queries import links
+from components.runtime import settings
 
 
 def esc(value: object) -> Markup:
@@ -36,7 +37,11 @@ def model_link(model_id: str) -> Markup:
 
 def badge(kind: str, result: object) -> Markup:
     """A result as a coloured label: its kind's label, or the result itself (cut short) for another kind."""
-    label = KIND_LABELS[kind] if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else str(result or "unknown")[:40]
+    label = (
+        KIND_LABELS[kind]
+        if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED)
+        else str(result or "unknown")[: settings.RESULT_SHOWN.value]
+    )
     css = kind if kind in (PASS, FAIL, EXCLUDED, NOT_TESTED) else OTHER
     return Markup('<span class="badge badge-{}">{}</span>').format(css.replace(" ", "-"), label)
 

@@ -6,6 +6,7 @@ from markupsafe import Markup
 
 from components.domain.stacks import StackRef
 from components.queries import freshness
+from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Provenance, Skipped
 from components.web.html.markup import join
@@ -59,8 +60,9 @@ def header(
         )
     parts.append(Markup('<br><span class="rankings-line">Rankings: {}</span>').format(rankings_label))
     if skipped:
-        items = join(Markup("<li><code>{}</code>: {}</li>").format(s.file, s.reason) for s in skipped[:50])
-        extra = Markup("<li>… and {} more</li>").format(len(skipped) - 50) if len(skipped) > 50 else ""
+        most = settings.SKIPPED_FILES_SHOWN.value
+        items = join(Markup("<li><code>{}</code>: {}</li>").format(s.file, s.reason) for s in skipped[:most])
+        extra = Markup("<li>… and {} more</li>").format(len(skipped) - most) if len(skipped) > most else ""
         parts.append(
             Markup(
                 '<details class="skipped"><summary>{} problem(s) while reading the data '

@@ -26,7 +26,6 @@ from typing import Any, cast
 from urllib.parse import unquote_plus
 
 import anyio
-from starlette.middleware import Middleware
 from starlette.requests import Request
 
 from components.queries import details, links
@@ -334,13 +333,3 @@ class FirstHtmlMiddleware:
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
-
-
-def middleware(
-    sources: Sources,
-    busy: Callable[[], bool] = lambda: False,
-    slim: Callable[[str], str] = unchanged,
-    answers: LiveAnswers = no_answers,
-) -> Middleware:
-    """The `Middleware` entry of `FirstHtmlMiddleware`; `busy` says whether the live page's queue is full."""
-    return Middleware(FirstHtmlMiddleware, sources=sources, busy=busy, slim=slim, answers=answers)

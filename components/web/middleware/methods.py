@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from starlette.routing import BaseRoute, Match, Route
 
+from components.runtime import settings
 from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, relative_path
 
 PAGE_METHODS = ("GET", "HEAD")
@@ -74,7 +75,9 @@ def headers_only(send: Send) -> Send:
 async def not_allowed(send: Send, method: str, allowed: Sequence[str]) -> None:
     """405 naming the methods the address takes, in `Allow` and in the JSON error."""
     methods = ", ".join(allowed)
-    body = json.dumps({"error": f"{method[:20]} is not allowed here; this address takes {methods}"}).encode()
+    body = json.dumps(
+        {"error": f"{method[: settings.METHOD_SHOWN.value]} is not allowed here; this address takes {methods}"}
+    ).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from components.queries import links
+from components.runtime import environment, settings
 from components.web import clients
 from components.web.asgi import ASGIApp, Receive, Scope, Send, answer
 
@@ -48,7 +48,6 @@ FORWARDING = frozenset(
         b"forwarded",
     }
 )
-PUBLIC_URL = "PUBLIC_URL"
 
 
 class Origin(NamedTuple):
@@ -63,20 +62,26 @@ def _parsed(space_host: str, public_url: str) -> Origin | None:
     if space_host:
         if links.HOST.fullmatch(space_host):
             return Origin("https", space_host.lower())
-        log.warning("SPACE_HOST=%r is not a host name: the request's own Host is used", space_host[:80])
+        log.warning(
+            "SPACE_HOST=%r is not a host name: the request's own Host is used",
+            space_host[: settings.ENV_VALUE_QUOTED.value],
+        )
     if public_url:
         parts = urlsplit(public_url)
         if parts.scheme in ("http", "https") and links.HOST.fullmatch(parts.netloc) and parts.path in ("", "/") \
                 and not parts.query and not parts.fragment:  # fmt: skip
             return Origin(parts.scheme, parts.netloc.lower())
-        log.warning("%s=%r is not http(s)://HOST[:PORT]: the request's own Host is used", PUBLIC_URL, public_url[:80])
+        log.warning(
+            "PUBLIC_URL=%r is not http(s)://HOST[:PORT]: the request's own Host is used",
+            public_url[: settings.ENV_VALUE_QUOTED.value],
+        )
     return None
 
 
 def configured() -> Origin | None:
     """The app's public origin from its configuration: `https://SPACE_HOST` on a Space, else env `PUBLIC_URL`
     (`http(s)://HOST[:PORT]`; a path prefix is `GRADIO_ROOT_PATH`'s), else None."""
-    return _parsed(os.environ.get("SPACE_HOST", "").strip(), os.environ.get(PUBLIC_URL, "").strip())
+    return _parsed(environment.SPACE_HOST.get(), environment.PUBLIC_URL.get())
 
 
 def own_address(scope: Scope, host: str) -> bool:

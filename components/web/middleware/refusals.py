@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any, get_args
 
 from components.queries.argument_types import NOT_ENCODABLE, encodable
+from components.runtime import settings
 from components.web.asgi import ASGIApp, Receive, RefusalLog, Scope, Send, answer, read_body, relative_path, replay
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ def why_not_mcp(body: bytes, methods: Iterable[str]) -> str | None:
         if not isinstance(one["method"], str):
             return "a JSON-RPC message whose method is not a string"
         if one["method"] not in methods:
-            return f"an unknown method {one['method'][:40]!r}"
+            return f"an unknown method {one['method'][: settings.RPC_METHOD_SHOWN.value]!r}"
         if "params" in one and not isinstance(one["params"], dict):
             return "params that are not an object"
     return None

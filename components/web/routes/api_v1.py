@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -29,7 +29,7 @@ from starlette.routing import Route
 from components.queries.api import Api
 from components.queries.argument_types import ASKER
 from components.runtime import settings
-from components.sources.app_sources import Sources
+from components.sources.app_sources import Moment, Sources
 from components.sources.wanted_counts import Wanted
 from components.web import etags
 from components.web.asgi import read_body
@@ -66,7 +66,8 @@ def error(status: int, message: str, headers: dict[str, str] | None = None) -> J
 
 def named(text: str) -> str:
     """A name or value from the request, as an error message quotes it (cut short, control characters escaped)."""
-    return repr(text[:80]) + ("…" if len(text) > 80 else "")
+    shown = settings.REFUSED_VALUE_SHOWN.value
+    return repr(text[:shown]) + ("…" if len(text) > shown else "")
 
 
 def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> dict[str, str]:
@@ -102,31 +103,23 @@ def body_json(answer: Any) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
-# The last kept answer encoded, and its bytes (`Endpoint.kept`: an answer kept per data moment and never changed is
-# the same object at each call), so a poller's repeat costs no encoding (the grid's 100 KB took ~5–12 ms). Holding
-# the answer keeps its id from being reused; one entry bounds what is held to one answer.
-_last_kept: tuple[Any, bytes] = (None, b"")
-
-
-def encoded_kept(answer: Any) -> bytes:
-    """`body_json(answer)` of an answer that is never changed, taken from the last call when it encoded `answer`."""
-    global _last_kept
-    last, body = _last_kept
-    if last is not answer or answer is None:
-        body = body_json(answer)
-        _last_kept = (answer, body)
-    return body
+def encoded_kept(before: Moment, after: Moment, path: str, asked: Mapping[str, object], answer: Any) -> bytes:
+    """`body_json(answer)` of a kept endpoint's answer (`Endpoint.kept`: one per data moment and never changed), kept
+    in the snapshot's memo by what shapes it: the route, its arguments and the data moment, so a poller's repeat costs
+    no encoding (the grid's 100 KB took ~5–12 ms). Kept only when the data read `before` the call is the data read
+    `after` it: each source swaps in a new value, so the answer was made from that moment."""
+    same = all(getattr(before, part) is getattr(after, part) for part in ("snapshot", "rankings", "records"))
+    if not same:
+        return body_json(answer)
+    key = ("api-v1-json", path, tuple(sorted(asked.items())), before.rankings.serial, before.records.serial)
+    return before.snapshot.memo(key, lambda: body_json(answer))
 
 
 def cached(request: Request, answer: Any, cache_control: str = CACHE_CONTROL, body: bytes | None = None) -> Response:
     """200 with the answer (`body`: its JSON, when the caller has it), or 304 without a body when the caller already
     holds it."""
     body = body_json(answer) if body is None else body
-    tag = etags.tag_of(body)
-    headers = {**CORS, "ETag": tag, "Cache-Control": cache_control}
-    if etags.matches(request.headers.get("if-none-match"), tag):
-        return Response(status_code=304, headers=headers)
-    return Response(body, media_type=JSON_TYPE, headers=headers)
+    return etags.response(request, body, JSON_TYPE, {**CORS, "Cache-Control": cache_control})
 
 
 def preflight(methods: str) -> Response:
@@ -175,12 +168,17 @@ class HttpApi:
                     kwargs[endpoint.body] = await read_text(request)
                 if asks:
                     kwargs[ASKER] = client_address(request.scope)
+                before = self.api.sources.now()
                 result = await run_in_threadpool(method, **kwargs)
             except REFUSED as refused:  # the request's, a value the endpoint does not take, a stack not in the data
                 return error(*answer_of(refused))
             if endpoint.body:  # an answer to a posted file: nothing to cache
                 return cached(request, result, "no-store")
-            return cached(request, result, body=encoded_kept(result) if endpoint.kept else None)
+            if endpoint.kept:
+                asked = {name: value for name, value in kwargs.items() if name != ASKER}  # who asked shapes nothing
+                body = encoded_kept(before, self.api.sources.now(), endpoint.path, asked, result)
+                return cached(request, result, body=body)
+            return cached(request, result)
 
         return Route(endpoint.path, answer, methods=ANY_METHOD)  # the others answered 405 above, with Allow
 

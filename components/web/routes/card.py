@@ -54,11 +54,7 @@ class Cards:
             png = self.kept.get((moment.snapshot,), (page, preview.query), lambda: self._draw(preview, client))
         except PastAllowance:
             return Response(self.generic(moment), media_type="image/png", headers={"Cache-Control": "no-store"})
-        etag = etags.tag_of(png)
-        headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
-        if etags.matches(request.headers.get("if-none-match"), etag):
-            return Response(status_code=304, headers=headers)
-        return Response(png, media_type="image/png", headers=headers)
+        return etags.response(request, png, "image/png", {"Cache-Control": CACHE_CONTROL})
 
     def _draw(self, preview: previews.Preview, client: str) -> bytes:
         """Draw a card, one at a time; only a drawing counts against the asking address's allowance (none

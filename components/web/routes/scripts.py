@@ -19,13 +19,11 @@ CACHE_CONTROL = f"public, max-age={settings.SCRIPT_CACHE_SECONDS.value}"
 
 def script(text: str):
     """The endpoint that serves `text` as JavaScript, with an ETag of its own."""
-    etag = etags.tag_of(text.encode())
+    body = text.encode()
+    etag = etags.tag_of(body)
 
     def serve(request: Request) -> Response:
-        headers = {"Cache-Control": CACHE_CONTROL, "ETag": etag}
-        if etags.matches(request.headers.get("if-none-match"), etag):
-            return Response(status_code=304, headers=headers)
-        return Response(text, media_type="text/javascript", headers=headers)
+        return etags.response(request, body, "text/javascript", {"Cache-Control": CACHE_CONTROL}, etag)
 
     return serve
 

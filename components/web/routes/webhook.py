@@ -20,7 +20,6 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -29,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from components.runtime import settings
+from components.runtime import environment, settings
 from components.sources.refresh import RefreshingStore
 from components.web.asgi import RefusalLog, read_body
 
@@ -45,7 +44,6 @@ LOGGED_CHARS = settings.WEBHOOK_LOGGED.value
 # within seconds, which cost a read a spacing, and the last of them is read at most this late. Env
 # `WEBHOOK_DEBOUNCE_SECONDS` changes it (0: every call asks at once; the store still merges while one runs).
 DEBOUNCE_SECONDS = settings.WEBHOOK_DEBOUNCE.value
-DEBOUNCE_ENV = "WEBHOOK_DEBOUNCE_SECONDS"
 NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
 
 
@@ -87,27 +85,11 @@ class Throttle:
             self.store.request_refresh()
 
 
-def debounce_seconds() -> float:
-    """The least spacing of webhook-asked refreshes: env `WEBHOOK_DEBOUNCE_SECONDS` when it is a number from 0 to
-    3,600, else `DEBOUNCE_SECONDS`."""
-    given = os.environ.get(DEBOUNCE_ENV, "").strip()
-    try:
-        seconds = float(given) if given else DEBOUNCE_SECONDS
-    except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds <= 3600:
-        log.warning(
-            "%s=%r is not a number of seconds from 0 to 3600: %g is kept", DEBOUNCE_ENV, given[:40], DEBOUNCE_SECONDS
-        )
-        return DEBOUNCE_SECONDS
-    return seconds
-
-
 def routes(datasets: RefreshingStore, secret: str | None = None, window: float | None = None) -> list[Route]:
     """The webhook route for `datasets`; `secret` defaults to env WEBHOOK_SECRET (unset or empty: the route
-    answers 404); `window`: the refreshes' spacing (`Throttle`), by default `debounce_seconds()`."""
-    window = debounce_seconds() if window is None else window
-    secret = os.environ.get("WEBHOOK_SECRET", "") if secret is None else secret
+    answers 404); `window`: the refreshes' spacing (`Throttle`), by default env `WEBHOOK_DEBOUNCE_SECONDS`'s."""
+    window = environment.WEBHOOK_DEBOUNCE_SECONDS.get() if window is None else window
+    secret = environment.WEBHOOK_SECRET.get() if secret is None else secret
     expected = secret.encode("utf-8")
     refusals = RefusalLog(what="webhook", logger=log)  # a flood of calls: a few lines a minute, then a count
     throttle = Throttle(datasets, window)

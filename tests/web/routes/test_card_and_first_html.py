@@ -27,6 +27,14 @@ from components.web.routes import card as card_route
 from tests.hardening.hostile import HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, LONG_MODEL
 from tests.helpers import NEW_CC, row, served, write
 
+
+def first_html_middleware(
+    sources, busy=lambda: False, slim=page_html.unchanged, answers=page_html.no_answers
+) -> Middleware:
+    """The first-HTML middleware as `server.middleware()` lists it; `busy` says whether the live page's queue is full."""
+    return Middleware(page_html.FirstResponse, sources=sources, busy=busy, slim=slim, answers=answers)
+
+
 FAILED_ERROR = "Traceback (most recent call last):\n  File run.py\nNCC_EOOM001: <b>out of memory</b>"
 
 
@@ -60,7 +68,7 @@ def card_http(card_sources):
         routes=[*card_route.routes(card_sources), *pages, config],
         middleware=[
             Middleware(BrotliMiddleware, quality=4),
-            page_html.middleware(card_sources),
+            first_html_middleware(card_sources),
         ],  # as Gradio orders them
     )
     return TestClient(app)
@@ -209,7 +217,7 @@ def test_a_compressed_page_is_rewritten_and_compressed_again(card_sources):
 
     app = Starlette(
         routes=[Route("/", gradio_page)],
-        middleware=[page_html.middleware(card_sources), Middleware(GZipMiddleware, minimum_size=10)],
+        middleware=[first_html_middleware(card_sources), Middleware(GZipMiddleware, minimum_size=10)],
     )
     answer = TestClient(app).get("/?model=org/passes", headers={"Accept-Encoding": "gzip"})
     assert answer.headers["content-encoding"] == "gzip"
@@ -323,7 +331,7 @@ def test_the_painted_rows_are_the_first_rows_the_live_page_shows_for_the_link(sa
     from components.web.gradio.pages.models import ModelsPage
     from tests.helpers import page_opened, shown
 
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(sample_sources)])
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_html_middleware(sample_sources)])
     html, head = first_html(TestClient(app), "/?" + urlencode(params))
     painted = [unescape(m) for m in re.findall(r'<a class="model-link" href="[^"]*">([^<]*)</a>', html)]
     answer = page_opened(ModelsPage(sample_sources), params)
@@ -428,7 +436,7 @@ def test_while_the_queue_is_full_the_answer_comes_with_the_busy_note(card_source
     from components.web.html import busy
 
     full = [True]
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(card_sources, lambda: full[0])])
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_html_middleware(card_sources, lambda: full[0])])
     card_http = TestClient(app)
     html, head = first_html(card_http, "/?model=org/passes")
     assert "org/passes" in head.painted and "PASS" in head.painted
@@ -473,7 +481,7 @@ def test_a_model_links_page_is_made_on_the_event_loop_and_a_searchs_in_a_thread(
     whole data: a worker thread."""
     import anyio
 
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(card_sources)])
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_html_middleware(card_sources)])
     card_http = TestClient(app)
     first_html(card_http, "/")  # Gradio's own page read once (a thread of its own)
     threads: list[str] = []
@@ -508,7 +516,7 @@ def test_a_page_that_carries_its_live_answer_gets_no_busy_note_and_is_kept_a_min
 
         return page_html.Answered(fill=fill, on_loop=True)
 
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(card_sources, lambda: True,
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_html_middleware(card_sources, lambda: True,
                                                                                        answers=answers)])  # fmt: skip
     card_http = TestClient(app)
     first_html(card_http, "/")  # Gradio's own page read once (a thread of its own)
@@ -523,7 +531,7 @@ def test_a_page_that_carries_its_live_answer_gets_no_busy_note_and_is_kept_a_min
     assert str(busy.SHOWN) in html and '<i id="answered"></i>' not in html
 
     fits[0] = False
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(card_sources, lambda: True,
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_html_middleware(card_sources, lambda: True,
                                                                                        answers=answers)])  # fmt: skip
     card_http = TestClient(app)
     html, _ = first_html(card_http, "/?model=org/passes")
@@ -546,7 +554,7 @@ def test_a_new_model_links_page_looks_its_model_up_once(card_sources, monkeypatc
 
         return page_html.Answered(fill=fill, on_loop=True)
 
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(card_sources, answers=answers)])
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_html_middleware(card_sources, answers=answers)])
     card_http = TestClient(app)
     html, head = first_html(card_http, "/?model=org/passes")
     assert '<i id="answered">PASS</i>' in html and head.title.startswith("org/passes: PASS")
@@ -572,7 +580,7 @@ def test_a_page_gradio_sent_uncompressed_is_compressed_once_in_what_the_request_
     """Gradio sends its pages uncompressed: the first response compresses each kept page once, in the encoding
     its request takes, and the busy note is shown in that encoding too."""
     full = [False]
-    app = Starlette(routes=[Route("/", gradio_page)], middleware=[page_html.middleware(card_sources, lambda: full[0])])
+    app = Starlette(routes=[Route("/", gradio_page)], middleware=[first_html_middleware(card_sources, lambda: full[0])])
     card_http = TestClient(app)
     answer = card_http.get("/?model=org/passes", headers={"Accept-Encoding": header})
     assert answer.headers.get("content-encoding", "") == taken and "org/passes" in answer.text

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from components.domain.stacks import PICKER_PARTS, StackRef, picker_choices
 from components.queries import failures
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.gradio.pages.wiring import ADDRESS_JS, PAGE_EVENT, answering, by_name
@@ -48,7 +49,7 @@ class FailuresPage:
         chosen = snapshot.stack_or_default(asked.neuronx_cc, asked.spec) if asked.neuronx_cc or asked.spec else None
         chosen = chosen or snapshot.picker_stack(stack, snapshot.newest)
         picker = gr.update(choices=picker_choices(snapshot.stacks), value=chosen.picker_value if chosen else None)
-        opened = str(params.get("cause") or "")[:40]
+        opened = str(params.get("cause") or "")[: settings.CAUSE_PARAM.value]
         return {"stack": picker, "result": self._draw(snapshot, chosen, opened)}
 
     def on_stack(self, stack: str | None = None) -> dict:

@@ -36,7 +36,6 @@ import ast
 import datetime
 import functools
 import inspect
-import os
 import re
 import textwrap
 import types
@@ -48,6 +47,7 @@ from typing import Any
 from gradio import component_meta, state_holder
 from gradio.components import State
 
+from components.runtime import environment
 from components.web.gradio.errors import PatchMismatch
 from components.web.gradio.patches.guard import Patch, assigned, need, need_parameters, source_of
 
@@ -70,7 +70,7 @@ class LeanSessionState(ORIGINAL):
         self.state_data = {}
         self._state_ttl = {}
         self.is_closed = False
-        self.STATE_TTL_WHEN_CLOSED = 1 if os.getenv("GRADIO_IS_E2E_TEST", None) else 3600
+        self.STATE_TTL_WHEN_CLOSED = 1 if environment.GRADIO_IS_E2E_TEST.get() else 3600
 
     def __setitem__(self, key: int, value: Any) -> None:
         """Gradio's: a State's value with its time to live, or the session's own copy of a block (an update
