@@ -40,7 +40,6 @@ from components.web.routes.api_table import (
     ENDPOINTS,
     FORMS,
     JSON_TYPE,
-    MAX_QUERY,
     OPENAPI_PATH,
     PREFIX,
     Endpoint,
@@ -49,7 +48,6 @@ from components.web.routes.api_table import (
     parameters,
 )
 
-MAX_BODY = settings.API_V1_BODY.value  # a config.json is a few KB (the app's body limit, limits.py, is larger)
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 PREFLIGHT_MAX_AGE = "86400"
 # Every method reaches a route under /api/v1 (Starlette's default is GET only; a method a route did not list
@@ -79,8 +77,8 @@ def named(text: str) -> str:
 
 def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> dict[str, str]:
     """The method's keyword arguments from a raw query string; raises Refused for anything else."""
-    if len(raw) > MAX_QUERY:
-        raise Refused(414, f"query string over {MAX_QUERY} bytes")
+    if len(raw) > settings.API_V1_QUERY.value:
+        raise Refused(414, f"query string over {settings.API_V1_QUERY.value} bytes")
     # bytes that are not UTF-8 become lone surrogates, which the endpoint refuses in the words every surface gives
     pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="surrogateescape")
     by_name = {p.name: p for p in params}
@@ -211,12 +209,12 @@ class HttpApi:
 
 
 async def read_text(request: Request) -> str:
-    """A POST body as text: at most MAX_BODY bytes of UTF-8."""
+    """A POST body as text: at most API_V1_BODY bytes of UTF-8."""
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"body over {MAX_BODY // 1024} KB")
+        if len(body) > settings.API_V1_BODY.value:
+            raise Refused(413, f"body over {settings.API_V1_BODY.value // 1024} KB")
     return body.decode("utf-8", errors="surrogateescape")  # refused by the endpoint, as a query's are
 
 
