@@ -30,7 +30,7 @@ LLAMA = {
     "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
     "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256,
 }  # fmt: skip
-# a search of 100 one-letter words, the longest a query may be (views.MAX_QUERY = 200)
+# a search of 100 one-letter words, the longest a query may be (settings.SEARCH_TEXT, 200)
 MANY_WORDS = " ".join("abcdefghijklmnopqrstuvwxyz"[i % 26] for i in range(100))
 # an unterminated string of escaped quotes filling /api/v1/check_config's 256 KB body: the old quadratic scan
 ESCAPED_QUOTES = '{"a": "' + '\\"' * (128 * 1024 - 8)

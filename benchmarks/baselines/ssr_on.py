@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from components.runtime import settings
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from starlette.middleware import Middleware  # noqa: E402
@@ -24,7 +26,9 @@ from components.web.html import head  # noqa: E402
 
 def serve_with_ssr(demo, sources, *, dataset=None, host, port, page_head=""):
     mount.patches_in_force()
-    demo.queue(default_concurrency_limit=server.CONCURRENCY_LIMIT, max_size=server.QUEUE_MAX_SIZE, api_open=False)
+    demo.queue(
+        default_concurrency_limit=settings.EVENT_CONCURRENCY.value, max_size=settings.QUEUE_SIZE.value, api_open=False
+    )
     demo.launch(
         server_name=host,
         server_port=port,

@@ -23,8 +23,6 @@ from components.runtime import settings
 
 # Transformers was the first library the harness ran; a plain library version means it first.
 FIRST_LIBRARY = "transformers"
-ASKED_MAX = settings.STACK_ASKED.value
-MAX_PARAM = settings.STACK_PARAM.value
 
 
 # A stack's fields as the answers describe them; `queries/answers.py` uses these and every other answer type.
@@ -126,11 +124,11 @@ class StackRef:
     def from_params(cls, params: Mapping[str, object] | None) -> "StackRef":
         """The stack a link's parameters ask for (as `params` writes them, either way): `transformers=V` names a
         Transformers version, `library=L` a library with its version in `library_version=V` (none: its newest).
-        A missing or non-text value reads as empty, a huge one is cut to `MAX_PARAM` characters."""
+        A missing or non-text value reads as empty, a huge one is cut to `STACK_PARAM` characters."""
 
         def get(name: str) -> str:
             value = params.get(name) if params else None
-            return value[:MAX_PARAM].strip() if isinstance(value, str) else ""
+            return value[: settings.STACK_PARAM.value].strip() if isinstance(value, str) else ""
 
         library, version = get("library"), get("library_version") or get("transformers")
         if library and "==" in library:  # a whole spec in `library`
@@ -188,8 +186,8 @@ class Stack(StackRef):
 def unknown_stack(neuronx_cc: str, library_version: str, known: Sequence[Stack]) -> UnknownStack:
     """The error for a stack asked for that is not in the data, naming the known stacks."""
     return UnknownStack(
-        neuronx_cc[:ASKED_MAX],
-        library_version[:ASKED_MAX],
+        neuronx_cc[: settings.STACK_ASKED.value],
+        library_version[: settings.STACK_ASKED.value],
         asked_label(neuronx_cc, library_version),
         [f"{s.neuronx_cc} with {s.library}=={s.library_version}" for s in known],
     )
@@ -241,7 +239,10 @@ def picker_choices(stacks: Sequence[Stack]) -> list[tuple[str, str]]:
 def asked_label(neuronx_cc: str, library_version: str) -> str:
     """What was asked for, in words: `neuronx-cc 2.99.0 with library version 9.9` (each value cut to
     80 characters: an answer never echoes a huge value back)."""
-    neuronx_cc, library_version = neuronx_cc[:ASKED_MAX], library_version[:ASKED_MAX]
+    neuronx_cc, library_version = (
+        neuronx_cc[: settings.STACK_ASKED.value],
+        library_version[: settings.STACK_ASKED.value],
+    )
     cc = f"neuronx-cc {neuronx_cc}" if neuronx_cc else "the newest neuronx-cc"
     return f"{cc} with library version {library_version}" if library_version else cc
 

@@ -28,7 +28,6 @@ from components.queries import (
     details,
     expectation,
     failures,
-    report,
     views,
 )
 from components.queries import compare as comparison
@@ -52,8 +51,6 @@ from components.sources import wanted_store
 from components.sources.app_sources import Sources
 
 log = logging.getLogger(__name__)
-# How long /lookup waits for a live Hub record of an id the records lack (a page never waits).
-LOOKUP_WAIT = settings.LOOKUP_WAIT.value
 
 F = TypeVar("F", bound=Callable)
 
@@ -208,7 +205,7 @@ class Api:
     @documented(
         'one object whose keys depend on the case: a tested row carries every dataset column; a model with no row on the stack (or a stack not in the data) gives result "not tested"',
         _expectation_rules(),
-        f"report_url is at most {report.MAX_URL // 1024} KB",
+        f"report_url is at most {settings.REPORT_URL.value // 1024} KB",
     )
     def lookup(
         self, model_id: str, neuronx_cc: str = "", library_version: str = "", asker: str | None = None
@@ -222,7 +219,7 @@ class Api:
         """
         model_id = arguments.model_id(model_id, self.sources.now().snapshot)
         records = self.sources.records
-        record = records.lookup(model_id, wait=LOOKUP_WAIT)
+        record = records.lookup(model_id, wait=settings.LOOKUP_WAIT.value)
         unknown = None if record else records.why_unknown(str(model_id or ""))
         now = self.sources.now()  # after the wait: the records it may have brought
         if asker is not None:  # an untested model asked for counts towards /wanted (queries/wanted.py)
@@ -249,7 +246,7 @@ class Api:
         return self.lookup(model_id, neuronx_cc, library_version, asker)
 
     @documented(
-        f"at most {wanted_models.TOP} models; a model tested on the newest stack since it was asked for leaves the list"
+        f"at most {settings.WANTED_TOP.value} models; a model tested on the newest stack since it was asked for leaves the list"
     )
     def wanted(self) -> WantedAnswer:
         """The models with no row on the newest stack that people look up most (on the page, /lookup or GET /api/v1/lookup), each address counted once a model a day; nothing about who asked is kept."""

@@ -15,14 +15,15 @@ from components.sources.rankings import Rankings
 from components.sources.records import OTHER_REPOS, Records, hub_address, hub_id
 from components.sources.snapshot import Snapshot
 
-SHOWN = settings.REFUSED_VALUE_SHOWN.value
 EXAMPLE_ID = "Qwen/Qwen3-0.6B"
 
 
 def quoted(value: object) -> str:
     """A refused value as a message quotes it: cut short, control characters escaped."""
     text = value if isinstance(value, str) else str(value)
-    return repr(text[:SHOWN]) + ("…" if len(text) > SHOWN else "")
+    return repr(text[: settings.REFUSED_VALUE_SHOWN.value]) + (
+        "…" if len(text) > settings.REFUSED_VALUE_SHOWN.value else ""
+    )
 
 
 def view(value: object) -> str:

@@ -19,9 +19,6 @@ LABEL = "Trainium"
 # shields.io's own colour names; excluded and not tested are no verdict, so they stay grey
 COLORS = {PASS: "green", FAIL: "red", EXCLUDED: "lightgrey", NOT_TESTED: "lightgrey", OTHER: "lightgrey"}
 GREY = "lightgrey"
-# shields.io keeps an endpoint's answer at least this long (its own floor is 300 s)
-CACHE_SECONDS = settings.BADGE_CACHE_SECONDS.value
-MAX_RESULT = settings.BADGE_RESULT.value
 
 
 def badge(
@@ -48,7 +45,10 @@ def badge(
     position = snapshot.row_for(canonical, stack) if canonical else None
     kind = str(snapshot.kind[position]) if position is not None else NOT_TESTED
     if kind == OTHER:
-        text = " ".join(str(snapshot.rows["result"].iat[position]).split())[:MAX_RESULT] or KIND_LABELS[OTHER]
+        text = (
+            " ".join(str(snapshot.rows["result"].iat[position]).split())[: settings.BADGE_RESULT.value]
+            or KIND_LABELS[OTHER]
+        )
     else:
         text = KIND_LABELS.get(kind, KIND_LABELS[OTHER])
     return schema(f"{text} · neuronx-cc {short_version(stack.neuronx_cc)}", COLORS.get(kind, GREY))
@@ -56,4 +56,10 @@ def badge(
 
 def schema(message: str, color: str) -> dict:
     """One answer in the shields.io endpoint schema."""
-    return {"schemaVersion": 1, "label": LABEL, "message": message, "color": color, "cacheSeconds": CACHE_SECONDS}
+    return {
+        "schemaVersion": 1,
+        "label": LABEL,
+        "message": message,
+        "color": color,
+        "cacheSeconds": settings.BADGE_CACHE_SECONDS.value,
+    }

@@ -27,11 +27,6 @@ from components.runtime import settings
 ALGORITHM = "v1"
 CODES_FILE = Path(__file__).resolve().parents[2] / "data" / "neuron_error_codes.json"
 NO_ERROR_TEXT = "no error text"
-# The end of a traceback says what broke: a huge text is read from its last lines only.
-MAX_LINES = settings.ERROR_LINES_READ.value
-MAX_LINE = settings.ERROR_LINE_READ.value
-MAX_SUMMARY = settings.CAUSE_SUMMARY.value
-MAX_NAME = settings.EXCEPTION_NAME.value
 LONG_QUOTED = 64  # a quoted value longer than this is data (an output, a repr), not a name
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
@@ -82,12 +77,14 @@ class Cause:
 
 
 def clean_lines(text: object) -> list[str]:
-    """Error text as its last `MAX_LINES` non-blank lines, each cut to `MAX_LINE` characters, control
+    """Error text as its last `ERROR_LINES_READ` non-blank lines, each cut to `ERROR_LINE_READ` characters, control
     characters removed: a huge or hostile text costs no more than a normal traceback."""
     if not isinstance(text, str):
         return []
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[-MAX_LINES:]
-    text = _CONTROL.sub("", "\n".join(line[:MAX_LINE] for line in lines))  # one pass, not one per line
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[-settings.ERROR_LINES_READ.value :]
+    text = _CONTROL.sub(
+        "", "\n".join(line[: settings.ERROR_LINE_READ.value] for line in lines)
+    )  # one pass, not one per line
     return [line.rstrip() for line in text.split("\n") if line.strip()]
 
 
@@ -110,7 +107,7 @@ def _raised_lines(lines: list[str]) -> tuple[str | None, str | None]:
         if not found:
             continue
         name = found.group(1)
-        if len(name) > MAX_NAME:  # no exception is named like that: a line of data
+        if len(name) > settings.EXCEPTION_NAME.value:  # no exception is named like that: a line of data
             continue
         if _ERROR_NAME.search(name.rsplit(".", 1)[-1]):
             return name, line
@@ -170,7 +167,7 @@ def _spaced(line: str) -> str:
 
 
 def _cut(text: str) -> str:
-    return text[: MAX_SUMMARY - 1].rstrip() + "…" if len(text) > MAX_SUMMARY else text
+    return text[: settings.CAUSE_SUMMARY.value - 1].rstrip() + "…" if len(text) > settings.CAUSE_SUMMARY.value else text
 
 
 def _may_have_code(text: object) -> bool:

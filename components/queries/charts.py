@@ -15,7 +15,6 @@ from components.domain.stacks import library_order
 from components.runtime import settings
 from components.sources.snapshot import Snapshot, Stack
 
-TOP_ORGS = settings.CHART_ORGS.value
 NO_ORG = "(no organisation)"
 KINDS = (PASS, FAIL, EXCLUDED, OTHER)
 
@@ -85,7 +84,7 @@ def stack_points(snapshot: Snapshot, stack: Stack) -> pd.DataFrame:
     return frame.assign(kind=snapshot.kind[positions]).reset_index(drop=True)
 
 
-def org_counts(snapshot: Snapshot, stack: Stack, top: int = TOP_ORGS) -> pd.DataFrame:
+def org_counts(snapshot: Snapshot, stack: Stack, top: int = settings.CHART_ORGS.value) -> pd.DataFrame:
     """Results per organisation on one stack: org, pass, fail, excluded, other, total; the `top`
     organisations with the most models, most first (ties by name)."""
     points = stack_points(snapshot, stack)

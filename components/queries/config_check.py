@@ -24,8 +24,6 @@ from components.runtime import settings
 from components.sources.records import ModelRecord, Records, empty_records
 from components.sources.snapshot import Snapshot, Stack
 
-MAX_BYTES = settings.REQUEST_BODY.value  # the body limit of every request (web/middleware/limits.py)
-MAX_DEPTH = settings.CONFIG_DEPTH.value
 # The model id a suggested script loads: the person's own checkpoint folder.
 LOCAL_PATH = "/path/to/your/model"
 # Configs whose MLP is two matrices (up, down) rather than a gated three (gate, up, down).
@@ -40,21 +38,20 @@ _NOT_BRACKETS = re.compile(r"[^\[\]{}]++")
 _NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
 # Python refuses to read an integer of more digits than this (CPython's int_max_str_digits): JSON's own error
 INT_DIGITS = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
-# The largest count a config gives (a vocabulary, a hidden size): larger is not a model's, and an estimate
-# built from it would be a number no answer can print.
-MAX_COUNT = settings.CONFIG_COUNT.value
 
 
 def parse_config(text: object) -> dict:
-    """The config as a dict. Raises ConfigError for text over MAX_BYTES, nested deeper than MAX_DEPTH,
+    """The config as a dict. Raises ConfigError for text over REQUEST_BODY, nested deeper than CONFIG_DEPTH,
     not JSON, or JSON that is not an object."""
     if not isinstance(text, str) or not text.strip():
         raise ConfigError("paste the text of a config.json (a JSON object)")
     size = len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_BYTES:
-        raise ConfigError(f"the config is {size:,} bytes, over the limit of {MAX_BYTES // 1024 // 1024} MB")
-    if _depth(text) > MAX_DEPTH:
-        raise ConfigError(f"the config nests deeper than {MAX_DEPTH} levels: not a config.json")
+    if size > settings.REQUEST_BODY.value:
+        raise ConfigError(
+            f"the config is {size:,} bytes, over the limit of {settings.REQUEST_BODY.value // 1024 // 1024} MB"
+        )
+    if _depth(text) > settings.CONFIG_DEPTH.value:
+        raise ConfigError(f"the config nests deeper than {settings.CONFIG_DEPTH.value} levels: not a config.json")
     try:
         config = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -81,7 +78,7 @@ def _number(config: Mapping, *names: str) -> int | None:
         value = config.get(name)
         if isinstance(value, bool):
             continue
-        if isinstance(value, (int, float)) and 0 < value <= MAX_COUNT and float(value).is_integer():
+        if isinstance(value, (int, float)) and 0 < value <= settings.CONFIG_COUNT.value and float(value).is_integer():
             return int(value)
     return None
 

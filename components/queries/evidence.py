@@ -14,14 +14,13 @@ from components.runtime import settings
 from components.sources.records import ModelRecord, Records, base_chain
 from components.sources.snapshot import Snapshot, Stack
 
-BASE_HOPS = settings.BASE_HOPS.value
 _TP_LINE = re.compile(r"^TP = \d+\b", re.MULTILINE)
 
 
 def base_model_evidence(snapshot: Snapshot, records: Records, stack: Stack, model_id: str) -> BaseModelEvidence | None:
     """The nearest base model (following `base_model` up to BASE_HOPS steps) with a row on `stack`:
     {model_id, result, tp, hops}; None when no base model within reach was run there."""
-    for base, hops in base_chain(records, model_id, BASE_HOPS):
+    for base, hops in base_chain(records, model_id, settings.BASE_HOPS.value):
         canonical = snapshot.canonical_model_id(base)
         if not canonical:
             continue

@@ -26,7 +26,6 @@ from components.sources.dataset import HUB_REPO
 from components.sources.snapshot import Snapshot, Stack
 
 ATOM = "http://www.w3.org/2005/Atom"
-MAX_ENTRIES = settings.FEED_ENTRIES.value
 TITLE = "torch-neuronx model support"
 # A tag URI (RFC 4151) names the dataset, not the host: ids stay the same whatever address serves the feed.
 TAG = f"tag:huggingface.co,2026:{HUB_REPO}"
@@ -90,7 +89,7 @@ def consecutive_pairs(snapshot: Snapshot) -> list[tuple[Stack, Stack]]:
     return pairs
 
 
-def changes(snapshot: Snapshot, limit: int = MAX_ENTRIES) -> tuple[Change, ...]:
+def changes(snapshot: Snapshot, limit: int = settings.FEED_ENTRIES.value) -> tuple[Change, ...]:
     """The newest `limit` changes between consecutive stacks of each library, newest first (memoised per
     snapshot). Pairs are worked out newest run first, and only while they can still hold one of them:
     comparing every pair of a large dataset takes seconds."""
@@ -172,7 +171,9 @@ def _tested_at(snapshot: Snapshot, stack: Stack) -> dict[str, datetime]:
     return {str(m): t.to_pydatetime() for m, t in zip(models, times) if not pd.isna(t)}
 
 
-def feed(snapshot: Snapshot, base_url: str, model_id: str | None = None, limit: int = MAX_ENTRIES) -> bytes:
+def feed(
+    snapshot: Snapshot, base_url: str, model_id: str | None = None, limit: int = settings.FEED_ENTRIES.value
+) -> bytes:
     """The Atom document (UTF-8 bytes): at most `limit` changes, newest first, of every model or of
     `model_id` only (a model without changes gives a feed without entries). `base_url` is the app's
     public address (`https://owner-space.hf.space`), from which every link is made absolute."""

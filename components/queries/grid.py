@@ -31,7 +31,6 @@ RUNS = ("no run", PASS, FAIL, EXCLUDED, "other")
 NONE, PASSED, FAILED, EXCLUDED_RUN, OTHER_RUN = range(len(RUNS))  # codes, not values: a run's place in RUNS
 UNTESTED: Final = "untested"
 PARTIAL: Final = "partial"
-MAX_TEXT = settings.SEARCH_TEXT.value  # a link's search of architecture names, as long as a search of models
 STATUSES: tuple[GridStatus, ...] = get_args(GridStatus)  # what a cell's status can be, in the legend's order
 
 
@@ -253,7 +252,7 @@ def grid_view(params: Mapping[str, str], snapshot: Snapshot, tasks: Sequence[str
 
     def get(name: str) -> str:
         value = params.get(name)
-        return " ".join(value.split())[:MAX_TEXT] if isinstance(value, str) else ""
+        return " ".join(value.split())[: settings.SEARCH_TEXT.value] if isinstance(value, str) else ""
 
     library = normalise_library(get("library"))
     task = get("task").lower()

@@ -14,7 +14,8 @@ from urllib.parse import quote, urlencode
 from components.domain.stacks import StackRef
 from components.queries import grid
 from components.queries.answers import GridStack
-from components.queries.feed import ATOM, EPOCH, MAX_ENTRIES, TAG, TITLE, _latest_runs, _q, _rfc3339, _text
+from components.queries.feed import ATOM, EPOCH, TAG, TITLE, _latest_runs, _q, _rfc3339, _text
+from components.runtime import settings
 from components.sources.records import Records
 from components.sources.snapshot import Snapshot
 
@@ -48,7 +49,7 @@ class GridChange:
         return f"{self.architecture} regressed on {self.ref.label}: {self.regressed} of its models"
 
 
-def changes(snapshot: Snapshot, records: Records, limit: int = MAX_ENTRIES) -> tuple[GridChange, ...]:
+def changes(snapshot: Snapshot, records: Records, limit: int = settings.FEED_ENTRIES.value) -> tuple[GridChange, ...]:
     """The newest `limit` changes of every library's grid, newest first (memoised per snapshot and records)."""
 
     def compute() -> tuple[GridChange, ...]:
@@ -80,7 +81,7 @@ def _row_changes(library: str, row, stacks: list[GridStack], latest: dict[StackR
     return found
 
 
-def grid_feed(snapshot: Snapshot, records: Records, base_url: str, limit: int = MAX_ENTRIES) -> bytes:
+def grid_feed(snapshot: Snapshot, records: Records, base_url: str, limit: int = settings.FEED_ENTRIES.value) -> bytes:
     """The Atom document (UTF-8 bytes): at most `limit` changes, newest first; `base_url` is the app's public
     address, from which every link is made absolute."""
     base = base_url.rstrip("/")

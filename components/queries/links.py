@@ -21,7 +21,6 @@ HUB = "https://huggingface.co"
 # every parameter a link to the Models page may carry (`build` writes them, `parse` and `StackRef` read them)
 LINK_PARAMS = ("model", "view", "task", "q", "size", "sort", "neuronx_cc", "library", "library_version", "transformers",
                "architecture")  # fmt: skip
-MAX_VALUE = settings.LINK_VALUE.value
 # What a host may be: a name or an IPv4/IPv6 address, and a port. Anything else is not echoed into links.
 HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?")
 
@@ -54,7 +53,7 @@ def parse(params: Mapping[str, str], snapshot: Snapshot, tasks: Collection[str] 
 
     def get(name: str) -> str:
         value = params.get(name) if params else None
-        return value[:MAX_VALUE] if isinstance(value, str) else ""
+        return value[: settings.LINK_VALUE.value] if isinstance(value, str) else ""
 
     asked = StackRef.from_params(params)
     query = normalise(
@@ -87,7 +86,7 @@ def page_stack(snapshot: Snapshot, model: str, neuronx_cc: str, library_version:
 
 
 def model_of(link: str) -> str:
-    """The `model=` of a link to the Models page (a query string or a whole address), at most `MAX_VALUE`
+    """The `model=` of a link to the Models page (a query string or a whole address), at most `LINK_VALUE`
     characters; "" for none. It is the browser's text: `model_in_data` says which model it names."""
     return _param(link, "model")
 
@@ -99,7 +98,7 @@ def sort_of(link: str) -> str:
 
 def _param(link: str, name: str) -> str:
     query = urlsplit(link).query if "?" in link or "://" in link else link.lstrip("?")
-    return dict(parse_qsl(query[: 8 * MAX_VALUE])).get(name, "")[:MAX_VALUE]
+    return dict(parse_qsl(query[: 8 * settings.LINK_VALUE.value])).get(name, "")[: settings.LINK_VALUE.value]
 
 
 def model_in_data(snapshot: Snapshot, asked: str) -> str:

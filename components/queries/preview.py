@@ -19,8 +19,6 @@ from components.sources.app_sources import Moment
 
 APP_NAME = "torch-neuronx model support"
 SAMPLE_LABEL = "Sample data (made up, not real results)"
-FIRST_ROWS = settings.FIRST_ROWS.value
-MAX_ERROR = settings.PREVIEW_ERROR.value
 # each page's path -> (its name, what it shows)
 PAGES = {
     "": ("Models", "Search the models tested on AWS Trainium and see which run unmodified with torch-neuronx"),
@@ -145,14 +143,14 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
         if kind == FAIL:
             # a traceback's last line names the exception
             lines = [line.strip() for line in str(answer.get("error") or "").splitlines() if line.strip()]
-            detail = lines[-1][:MAX_ERROR] if lines else ""
+            detail = lines[-1][: settings.PREVIEW_ERROR.value] if lines else ""
         figures = [cores] * bool(cores) + [f"wall time {wall}"] * bool(wall)
         description = f"{model}: {verdict} on {stack}" + "".join(f", {f}" for f in figures) + "."
         if kind == EXCLUDED and answer.get("exclusion"):
             description += f" Excluded because: {' '.join(str(answer['exclusion']).split())}."
         if detail:  # its own sentence: what follows (the sample's label) must not run into the error line
             description += f" Error: {detail}" + ("" if detail.endswith(".") else ".")
-    detail = detail[:MAX_ERROR]
+    detail = detail[: settings.PREVIEW_ERROR.value]
     if sample:
         description += f" {SAMPLE_LABEL}."
     title = f"{model}: {verdict} on Trainium · {APP_NAME}"
@@ -188,7 +186,9 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
     )  # fmt: skip
 
 
-def first_rows(moment: Moment, params: Mapping[str, str] | None = None, limit: int = FIRST_ROWS) -> FirstRows:
+def first_rows(
+    moment: Moment, params: Mapping[str, str] | None = None, limit: int = settings.FIRST_ROWS.value
+) -> FirstRows:
     """The first rows the Models page shows for a link's `params` (its view, task, search, size, stack and
     order; the default view without them), from `moment`."""
     state = links.opened(params or {}, moment.snapshot, moment.rankings, moment.records)

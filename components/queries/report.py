@@ -1,7 +1,7 @@
 """A failed model's bug report: a new-issue address on aws-neuron/aws-neuron-sdk, pre-filled with what the
 SDK's bug template asks for (model, instance, pinned packages, a repro, whether it is a regression, logs).
 
-The whole address stays within `MAX_URL` bytes (browsers and GitHub refuse longer ones): the error's last
+The whole address stays within `REPORT_URL` bytes (browsers and GitHub refuse longer ones): the error's last
 lines give way first.
 """
 
@@ -21,10 +21,6 @@ from components.runtime import settings
 from components.sources.snapshot import Snapshot, Stack
 
 NEW_ISSUE = "https://github.com/aws-neuron/aws-neuron-sdk/issues/new"
-MAX_URL = settings.REPORT_URL.value
-ERROR_LINES = settings.REPORT_ERROR_LINES.value
-MAX_ERROR_LINE = settings.REPORT_ERROR_LINE.value
-MAX_TITLE = settings.REPORT_TITLE.value
 
 
 def deep_link(model_id: str, stack: Stack, base: str | None) -> str | None:
@@ -69,22 +65,26 @@ def _block(text: str) -> str:
 
 
 def report_url(answer: LookupAnswer, cause: ModelCause, last_pass: HistoryEntry | None, link: str | None) -> str:
-    """The new-issue address, title and body filled in, at most `MAX_URL` bytes long."""
+    """The new-issue address, title and body filled in, at most `REPORT_URL` bytes long."""
     model_id = str(answer.get("model_id") or "")
     what = cause.get("code") or cause.get("summary") or "FAIL"
     title = f"{model_id} fails on neuronx-cc {short_version(str(answer.get('neuronx_cc') or ''))}: {what}"
-    if len(title) > MAX_TITLE:
-        title = title[: MAX_TITLE - 1] + "…"
-    lines = [line[:MAX_ERROR_LINE] for line in str(answer.get("error") or "").splitlines() if line.strip()]
-    lines = lines[-ERROR_LINES:]
+    if len(title) > settings.REPORT_TITLE.value:
+        title = title[: settings.REPORT_TITLE.value - 1] + "…"
+    lines = [
+        line[: settings.REPORT_ERROR_LINE.value] for line in str(answer.get("error") or "").splitlines() if line.strip()
+    ]
+    lines = lines[-settings.REPORT_ERROR_LINES.value :]
     while True:
         url = f"{NEW_ISSUE}?{urlencode({'title': title, 'body': _body(answer, cause, last_pass, link, lines)}, quote_via=quote)}"
-        if len(url.encode()) <= MAX_URL or not lines:
+        if len(url.encode()) <= settings.REPORT_URL.value or not lines:
             break
         lines = lines[max(1, len(lines) // 4) :]  # the oldest lines go first: the end says what broke
-    if len(url.encode()) > MAX_URL:  # still too long without any error line (huge values): cut the body
+    if (
+        len(url.encode()) > settings.REPORT_URL.value
+    ):  # still too long without any error line (huge values): cut the body
         body = _body(answer, cause, last_pass, link, [])
-        while len(url.encode()) > MAX_URL:
+        while len(url.encode()) > settings.REPORT_URL.value:
             body = body[: int(len(body) * 0.8)]
             url = f"{NEW_ISSUE}?{urlencode({'title': title, 'body': body + ' …'}, quote_via=quote)}"
     return url

@@ -18,9 +18,6 @@ from components.sources.dataset import HUB_REPO
 from components.sources.records import ModelRecord, hub_id
 
 DISCUSSIONS = f"{HUB}/datasets/{HUB_REPO}/discussions"
-# Browsers and the Hub's front end take long addresses, but not unbounded ones: past this the link opens
-# the form with the title only, and the text is there to copy.
-MAX_URL = settings.RUN_REQUEST_URL.value
 
 
 def evidence_lines(answer: LookupAnswer) -> list[str]:
@@ -74,6 +71,6 @@ def request_test(answer: LookupAnswer, record: ModelRecord | None) -> RequestTes
         lines += ["", "What the app found on that stack:", *(f"- {line}" for line in evidence_lines(answer))]
     text = "\n".join(lines)
     url = f"{DISCUSSIONS}/new?" + urlencode({"title": title, "description": text}, quote_via=quote)
-    if len(url) > MAX_URL:
+    if len(url) > settings.RUN_REQUEST_URL.value:
         url = f"{DISCUSSIONS}/new?" + urlencode({"title": title}, quote_via=quote)
     return {"url": url, "title": title, "text": text}

@@ -38,7 +38,6 @@ ROW_FIELDS = keys(ModelOnStack) + table_columns.OWN_FIELDS
 RANK_FIELDS = keys(RankFields)
 RECENT_FIELDS = keys(RecentFields)
 ANSWER_FIELDS = ROW_FIELDS + RANK_FIELDS + RECENT_FIELDS  # what a row may carry, in the answer's order
-MAX_QUERY = settings.SEARCH_TEXT.value
 # A Hub pipeline tag: any task a record may name, not only the ranked ones.
 TASK_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+){0,8}$")
 # Upper bounds, measured with tracemalloc: what one value of a row dict holds (a float, an int or a
@@ -138,13 +137,13 @@ def normalise(
     # a pasted Hub address of a model searches for its id
     words = " ".join(str(text or "").split())
     return Query(
-        text=((hub_id(words) if hub_address(words) else None) or words)[:MAX_QUERY],
+        text=((hub_id(words) if hub_address(words) else None) or words)[: settings.SEARCH_TEXT.value],
         view=view_text if view_text in VIEWS else DEFAULT,
         task=task_text if TASK_NAME.match(task_text) else "",
-        neuronx_cc=str(neuronx_cc or "").strip()[:MAX_QUERY],
-        library_version=str(library_version or "").strip()[:MAX_QUERY],
+        neuronx_cc=str(neuronx_cc or "").strip()[: settings.SEARCH_TEXT.value],
+        library_version=str(library_version or "").strip()[: settings.SEARCH_TEXT.value],
         size=sizes.normalise(size),
-        architecture=str(architecture or "").strip()[:MAX_QUERY],
+        architecture=str(architecture or "").strip()[: settings.SEARCH_TEXT.value],
     )
 
 

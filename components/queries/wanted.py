@@ -20,9 +20,7 @@ from components.sources.records_store import NOT_ON_HUB
 from components.sources.snapshot import Snapshot
 from components.sources.wanted_counts import Counted, Wanted
 
-__all__ = ["TOP", "Counted", "Wanted", "current", "hub_says", "note_lookup", "ranking", "settle", "untested"]
-
-TOP = settings.WANTED_TOP.value  # models in the ranking
+__all__ = ["Counted", "Wanted", "current", "hub_says", "note_lookup", "ranking", "settle", "untested"]
 
 
 def untested(snapshot: Snapshot, model_id: str, records: Records | None = None) -> str | None:
@@ -89,7 +87,11 @@ def current(wanted: Wanted, sources: Sources) -> WantedAnswer:
 
 
 def ranking(
-    wanted: Wanted, snapshot: Snapshot, records: Records, limit: int = TOP, counted: Iterable[Counted] | None = None
+    wanted: Wanted,
+    snapshot: Snapshot,
+    records: Records,
+    limit: int = settings.WANTED_TOP.value,
+    counted: Iterable[Counted] | None = None,
 ) -> WantedAnswer:
     """The `limit` most looked-up models still untested on their own stack, with the Hub's downloads and
     what to expect of each there; then the ids looked up that the Hub has not confirmed yet (`settle`)."""

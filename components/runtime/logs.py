@@ -7,7 +7,7 @@ Log lines carry strings that callers choose: a path, a model id, an MCP tool's n
 newline in one of them wrote a second line that looked like a record of its own (`ERROR ...`), forged by
 whoever sent the request. Escaping is done here, once, for every logger: `OneLineFormatter` writes each
 record's message with its control characters (newlines, carriage returns, escape sequences, the Unicode line
-separators) and lone surrogates as backslash escapes, cuts it at `MOST_CHARS` (a 60,000-character endpoint name
+separators) and lone surrogates as backslash escapes, cuts it at `LOG_MESSAGE` (a 60,000-character endpoint name
 made a 120 KB line), and indents every line of a traceback, so nothing a caller sends can start a line or fill
 the log. A line that quotes a client's value on purpose quotes `clipped(value)`, a short slice. `configure()` installs it on the root logger; the app's code and uvicorn's log
 through it.
@@ -27,11 +27,9 @@ FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # A traceback's lines are indented by this much, so none can read as a record of its own.
 INDENT = "    "
-QUOTED = settings.LOG_QUOTED.value
-MOST_CHARS = settings.LOG_MESSAGE.value
 
 
-def clipped(text: str, most: int = QUOTED) -> str:
+def clipped(text: str, most: int = settings.LOG_QUOTED.value) -> str:
     """`text` cut to `most` characters, saying how many more there were."""
     return text if len(text) <= most else f"{text[:most]}… ({len(text) - most:,} more characters)"
 
@@ -53,7 +51,7 @@ class OneLineFormatter(logging.Formatter):
         super().__init__(fmt)
 
     def format(self, record: logging.LogRecord) -> str:
-        message = clipped(escaped(record.getMessage()), MOST_CHARS)
+        message = clipped(escaped(record.getMessage()), settings.LOG_MESSAGE.value)
         kept = record.msg, record.args
         record.msg, record.args = message, None
         try:
@@ -63,7 +61,9 @@ class OneLineFormatter(logging.Formatter):
         head, _, rest = text.partition("\n")
         if not rest:
             return head
-        return head + "".join("\n" + INDENT + clipped(escaped(line), MOST_CHARS) for line in rest.split("\n"))
+        return head + "".join(
+            "\n" + INDENT + clipped(escaped(line), settings.LOG_MESSAGE.value) for line in rest.split("\n")
+        )
 
 
 def configure(level: int = logging.INFO) -> None:

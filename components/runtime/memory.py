@@ -33,7 +33,6 @@ from components.runtime import settings
 log = logging.getLogger(__name__)
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter
-ARENAS = settings.MALLOC_ARENAS.value
 
 
 @functools.cache
@@ -48,7 +47,7 @@ def _glibc() -> ctypes.CDLL | None:
     return libc
 
 
-def limit_arenas(arenas: int = ARENAS) -> bool:
+def limit_arenas(arenas: int = settings.MALLOC_ARENAS.value) -> bool:
     """Keep glibc's malloc to `arenas` arenas (as MALLOC_ARENA_MAX does); True when it took effect."""
     libc = _glibc()
     return bool(libc is not None and libc.mallopt(M_ARENA_MAX, arenas))

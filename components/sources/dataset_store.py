@@ -27,14 +27,6 @@ from components.sources.snapshot import Snapshot
 log = logging.getLogger(__name__)
 
 SAMPLE_LABEL = "bundled sample data"
-# How long start-up gives the Hub dataset, counted from `DatasetStore.begin()` (the page is built
-# meanwhile) before the labelled sample is served in its place: a hanging Hub must not keep the
-# app from serving within a few seconds of launch.
-STARTUP_WAIT = settings.STARTUP_WAIT.value
-# How often each replica looks whether the dataset changed (env DATA_CHECK_SECONDS; 0: never): its file list,
-# one small Hub call or a look at a local folder's sizes and times. The webhook reaches one replica; this is
-# how the others serve the same data within this long.
-DATA_CHECK_SECONDS = settings.DATA_CHECK.value
 
 
 def load_sample(reason: str | None = None) -> Snapshot:
@@ -58,7 +50,7 @@ class DatasetStore(RefreshingStore[Snapshot]):
         self,
         source: str | None = None,
         *,
-        startup_wait: float = STARTUP_WAIT,
+        startup_wait: float = settings.STARTUP_WAIT.value,
         refresh_seconds: float = settings.DATASET_REFRESH.value,
         read_timeout: float = settings.DATASET_READ_TIMEOUT.value,
         backoff: Backoff = Backoff(),

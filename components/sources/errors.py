@@ -15,8 +15,6 @@ import re
 
 from components.runtime import settings
 
-MAX_LENGTH = settings.SOURCE_ERROR.value
-
 
 class SourceError(Exception):
     """A source cannot be read, or gave nothing worth serving; the message is display-safe (no token,
@@ -60,6 +58,6 @@ def describe_error(exc: BaseException) -> str:
     """A one-line reason safe to show: the exception type and the first line of its message, scrubbed."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     text = scrub(" ".join(lines[0].split())) if lines else ""
-    if len(text) > MAX_LENGTH:
-        text = text[: MAX_LENGTH - 1] + "…"
+    if len(text) > settings.SOURCE_ERROR.value:
+        text = text[: settings.SOURCE_ERROR.value - 1] + "…"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -49,9 +49,6 @@ class FileCache:
     was abandoned after its timeout and answers late cannot replace what a later read stored.
     """
 
-    # A vocabulary is compacted when more than half of it, and more than this many texts, is no longer used.
-    COMPACT_AFTER = settings.VOCABULARY_COMPACT.value
-
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tickets = 0
@@ -172,7 +169,7 @@ class FileCache:
             for table in tables.values():
                 used[table.column(column).to_numpy()] = True
             live = int(used[:-1].sum())
-            if len(vocabulary) - live <= max(live, self.COMPACT_AFTER):
+            if len(vocabulary) - live <= max(live, settings.VOCABULARY_COMPACT.value):
                 continue
             kept = np.flatnonzero(used[:-1])
             remap = np.full(len(vocabulary) + 1, -1, dtype=np.int32)

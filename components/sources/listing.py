@@ -19,9 +19,6 @@ from huggingface_hub import HfApi, HfFileSystem
 from components.runtime import settings
 from components.sources.errors import DatasetError, describe_error
 
-# One Hub call, the listing: the reads of the files themselves have huggingface_hub's own timeouts.
-HUB_TIMEOUT = settings.HUB_LISTING_TIMEOUT.value
-
 
 @dataclass(frozen=True)
 class Listing:
@@ -102,7 +99,9 @@ def _list_hub(url: str) -> Listing:
     name, _, revision = parts[2].partition("@")
     repo_id, path = f"{parts[1]}/{name}", "/".join(parts[3:])
     try:
-        info = HfApi().dataset_info(repo_id, revision=revision or None, files_metadata=True, timeout=HUB_TIMEOUT)
+        info = HfApi().dataset_info(
+            repo_id, revision=revision or None, files_metadata=True, timeout=settings.HUB_LISTING_TIMEOUT.value
+        )
     except Exception as exc:  # noqa: BLE001 — network, auth and not-found errors all mean "unreachable"
         raise DatasetError(f"cannot list {_hub_label(url)} on the Hub ({describe_error(exc)})") from exc
     single = path.endswith(".parquet")

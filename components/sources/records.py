@@ -39,11 +39,6 @@ BUNDLED_RECORDS = Path(__file__).resolve().parents[2] / "data" / "models_snapsho
 HUB_EXPAND = [
     "pipeline_tag", "config", "cardData", "safetensors", "downloads", "likes", "trendingScore", "gated", "private",
 ]  # fmt: skip
-MAX_ID = settings.HUB_ID.value
-# Why the Hub gave no record is kept for this many ids, the most recent: each distinct unknown id was kept
-# for ever (10,240 asked, 10,240 kept); one dropped is only asked again when wanted.
-MAX_UNKNOWN = settings.UNKNOWN_IDS.value
-MAX_BASE_MODELS = settings.BASE_MODELS.value
 _TASK = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _ARCHITECTURE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,80}$")
 
@@ -71,7 +66,7 @@ def hub_address(text: object) -> HubAddress | None:
     place an address is read as a model id (`hub_id`, and through it every place that takes an id)."""
     if not isinstance(text, str):
         return None
-    text = text.strip()[: 4 * MAX_ID]
+    text = text.strip()[: 4 * settings.HUB_ID.value]
     if "hf.co" not in text.lower() and "huggingface.co" not in text.lower():
         return None
     address = urlsplit(text if "://" in text else f"https://{text}")
@@ -97,7 +92,7 @@ def hub_id(text: object) -> str | None:
     if address is not None and address.kind != "model":
         return None
     text = address.repo_id if address is not None else text.strip()
-    if not text or len(text) > MAX_ID or text.count("/") > 1:
+    if not text or len(text) > settings.HUB_ID.value or text.count("/") > 1:
         return None
     try:
         validate_repo_id(text)
@@ -149,7 +144,7 @@ def _base_models(card: Any, own_id: str) -> tuple[str, ...]:
         base = hub_id(v)
         if base and base.casefold() != own_id.casefold() and base not in found:
             found.append(base)
-    return tuple(found[:MAX_BASE_MODELS])
+    return tuple(found[: settings.BASE_MODELS.value])
 
 
 def parse_record(entry: Any) -> ModelRecord | None:
@@ -252,7 +247,10 @@ class Records:
         return {t for t in (self.task_of(m) for m in model_ids) if t}
 
     def added(
-        self, records: Iterable[ModelRecord], unknown: Mapping[str, str] | None = None, max_unknown: int = MAX_UNKNOWN
+        self,
+        records: Iterable[ModelRecord],
+        unknown: Mapping[str, str] | None = None,
+        max_unknown: int = settings.UNKNOWN_IDS.value,
     ) -> Records:
         """A new Records with `records` added (replacing same ids) and `unknown` reasons merged; of the
         reasons, the `max_unknown` most recent are kept."""

@@ -30,7 +30,6 @@ from components.sources import records as record_files
 from components.sources.errors import SourceError
 from components.sources.records import (
     HUB_EXPAND,
-    MAX_UNKNOWN,
     ModelRecord,
     Records,
     empty_records,
@@ -49,10 +48,6 @@ NOT_LIVE = "no record in {source} (live Hub look-ups are off with --models FILE)
 PENDING = "being looked up on the Hub"
 NOT_ON_HUB = "the Hub has no public model with this id (it may be private or misspelt)"
 BUSY = "not looked up yet: too many Hub look-ups are waiting"
-# Ids not yet known queued for a Hub look-up in one minute: one full queue. Anyone can name new ids, each
-# a Hub call; past this they wait (asked again the next time they are wanted).
-LOOKUPS_A_MINUTE = settings.RECORD_LOOKUPS_A_MINUTE.value
-LOOKUP_WINDOW = settings.RECORD_LOOKUP_WINDOW.value
 
 
 def fetch_record(
@@ -120,8 +115,8 @@ class RecordsStore(RefreshingStore[Records]):
         max_pending: int = settings.RECORD_LOOKUPS_QUEUED.value,
         max_live: int = settings.RECORDS_LIVE.value,
         backoff: Backoff = Backoff(),
-        max_unknown: int = MAX_UNKNOWN,
-        lookups_a_minute: int = LOOKUPS_A_MINUTE,
+        max_unknown: int = settings.UNKNOWN_IDS.value,
+        lookups_a_minute: int = settings.RECORD_LOOKUPS_A_MINUTE.value,
         clock: Callable[[], float] = time.monotonic,
     ):
         # a batch takes at most ceil(batch / workers) look-ups in a row, each within `timeout`
@@ -248,7 +243,7 @@ class RecordsStore(RefreshingStore[Records]):
         added = False
         with self._lock:
             started, count = self._window
-            if now - started >= LOOKUP_WINDOW:
+            if now - started >= settings.RECORD_LOOKUP_WINDOW.value:
                 started, count = now, 0
             for asked in model_ids:
                 model_id = hub_id(asked)

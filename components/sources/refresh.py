@@ -48,9 +48,6 @@ from components.sources.errors import ReadTimeout, SourceError, describe_error
 
 log = logging.getLogger(__name__)
 
-# Reads still running after their timeout. Past this many, a refresh is not even tried: each one
-# holds a thread (and a socket) until huggingface_hub's own timeouts end it.
-MAX_ABANDONED_READS = settings.ABANDONED_READS.value
 
 T = TypeVar("T")
 
@@ -295,7 +292,7 @@ class RefreshingStore(Generic[T]):
         cannot overwrite a later result.
         """
         with self._abandoned_lock:
-            if self._abandoned >= MAX_ABANDONED_READS:
+            if self._abandoned >= settings.ABANDONED_READS.value:
                 raise ReadTimeout(f"{self._abandoned} earlier reads of {self.reader_label()} still have not answered")
         box: dict[str, Any] = {}
         done = threading.Event()

@@ -207,10 +207,7 @@ class Snapshot:
             sorted(stacks, key=lambda s: (cc_rank[s.neuronx_cc], library_order(s.library), lv_rank[s.library_version]))
         )
 
-        self._memo = MomentCache(max_bytes=self.MEMO_BYTES, weigh=approx_bytes)
-
-    # What one snapshot keeps of computed answers (views, comparisons, charts), whatever the traffic.
-    MEMO_BYTES = settings.MEMO_BYTES.value
+        self._memo = MomentCache(max_bytes=settings.MEMO_BYTES.value, weigh=approx_bytes)
 
     def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
         """Compute once per snapshot, kept while it fits the byte bound: answers die with their snapshot.

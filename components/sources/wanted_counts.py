@@ -26,12 +26,6 @@ from datetime import UTC, date, datetime, timedelta
 
 from components.runtime import environment, settings
 
-# Limits (docs/limits.md).
-MAX_IDS = settings.WANTED_IDS.value  # past it the rarest (fewest lookups, then longest unseen) goes first
-MAX_SEEN = settings.WANTED_SEEN.value  # past it a new (address, model) pair is not counted that day
-MAX_UNCHECKED = settings.WANTED_UNCHECKED.value  # past it a new unconfirmed id is not held
-WINDOW_DAYS = settings.WANTED_DAYS.value  # older days are dropped when the day turns
-
 
 @dataclass(frozen=True)
 class Counted:
@@ -66,10 +60,10 @@ class Wanted:
     def __init__(
         self,
         clock: Callable[[], date] = today,
-        max_ids: int = MAX_IDS,
-        max_seen: int = MAX_SEEN,
-        window_days: int = WINDOW_DAYS,
-        max_unchecked: int = MAX_UNCHECKED,
+        max_ids: int = settings.WANTED_IDS.value,
+        max_seen: int = settings.WANTED_SEEN.value,
+        window_days: int = settings.WANTED_DAYS.value,
+        max_unchecked: int = settings.WANTED_UNCHECKED.value,
         sink: Callable[[date, str], None] | None = None,
         persisted: bool = False,
         secret: bytes | None = None,

@@ -4,7 +4,7 @@ dataset repo, through huggingface_hub's `CommitScheduler`.
 Each replica (each run of the app) appends to a file of its own, `wanted/<replica>.jsonl`, one line per
 model and day with the lookups counted since the last write: `{"day": "2026-12-04", "model_id": "org/name",
 "lookups": 3}`. Nothing else is written: no address, no hash, no time of day. The scheduler commits the
-files every `EVERY_MINUTES`; the other files in the repo are read back at start (in the background: the app
+files every `WANTED_COMMIT_EVERY`; the other files in the repo are read back at start (in the background: the app
 never waits on the Hub) and again after each commit, so the counts survive restarts and every replica ranks
 every replica's lookups.
 """
@@ -29,10 +29,7 @@ from components.sources.wanted_counts import Wanted, shared_secret
 
 log = logging.getLogger(__name__)
 
-EVERY_MINUTES = settings.WANTED_COMMIT_EVERY.value  # a commit at most this often
 FOLDER = "wanted"  # in the repo and in the local folder the scheduler pushes
-MAX_LINE = settings.WANTED_LINE.value
-MAX_FILE = settings.WANTED_FILE.value
 
 
 class WantedScheduler(CommitScheduler):
@@ -81,7 +78,7 @@ def read_lines(text: str, counts: Counter[tuple[date, str]]) -> int:
     """Add the counts of a file's `text` to `counts`; returns how many lines were read (others are skipped)."""
     read = 0
     for line in text.splitlines():
-        if not line.strip() or len(line) > MAX_LINE:
+        if not line.strip() or len(line) > settings.WANTED_LINE.value:
             continue
         try:
             entry = json.loads(line)
@@ -110,7 +107,7 @@ class HubStore:
         self.load()
         self.scheduler = WantedScheduler(
             pending=self.pending, repo_id=self.repo_id, repo_type="dataset", folder_path=self.folder,
-            every=EVERY_MINUTES, hf_api=self.api, allow_patterns=[f"{FOLDER}/*.jsonl"], reread=self.load,
+            every=settings.WANTED_COMMIT_EVERY.value, hf_api=self.api, allow_patterns=[f"{FOLDER}/*.jsonl"], reread=self.load,
         )  # fmt: skip
         self.wanted.persisted = True
         return self.scheduler
@@ -132,7 +129,7 @@ class HubStore:
             try:
                 path = Path(self.api.hf_hub_download(self.repo_id, name, repo_type="dataset"))
                 with path.open("r", encoding="utf-8", errors="replace") as file:
-                    read += read_lines(file.read(MAX_FILE), counts)
+                    read += read_lines(file.read(settings.WANTED_FILE.value), counts)
             except Exception as exc:  # noqa: BLE001 - one unreadable file never hides the others
                 log.warning("wanted: skipped %s (%s)", name, type(exc).__name__)
         self.wanted.merge_others(counts)

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from components.runtime import settings
 from components.sources.bounded import Bounded
 
-MAX_ADDRESSES = settings.ALLOWANCE_ADDRESSES.value
-
 
 class Allowance:
     """How much costly work each client address may still start; `take(address)` spends one unit."""
@@ -22,7 +20,7 @@ class Allowance:
         self,
         burst: int,
         per_minute: float,
-        max_addresses: int = MAX_ADDRESSES,
+        max_addresses: int = settings.ALLOWANCE_ADDRESSES.value,
         clock: Callable[[], float] = time.monotonic,
     ):
         self.burst = burst

@@ -26,12 +26,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger(__name__)
 
-# Refused calls: this many log lines a minute, then one line that counts the rest.
-REFUSALS_SHOWN = settings.REFUSALS_SHOWN.value
-REFUSALS_WINDOW = settings.REFUSALS_WINDOW.value
-# The count line names this many reasons, the commonest.
-SHOWN_REASONS = settings.REFUSAL_REASONS.value
-
 
 def relative_path(scope: Scope) -> str:
     """The path asked for, without the `root_path` the app is served under (`/` for an empty one)."""
@@ -95,8 +89,8 @@ class RefusalLog:
 
     def __init__(
         self,
-        shown: int = REFUSALS_SHOWN,
-        window: float = REFUSALS_WINDOW,
+        shown: int = settings.REFUSALS_SHOWN.value,
+        window: float = settings.REFUSALS_WINDOW.value,
         clock: Callable[[], float] = time.monotonic,
         what: str = "webhook",
         logger: logging.Logger = log,
@@ -146,8 +140,8 @@ class RefusalLog:
             self._timer = None
         if self._counted:
             total = sum(self._counted.values())
-            detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common(SHOWN_REASONS))
-            if len(self._counted) > SHOWN_REASONS:
+            detail = ", ".join(f"{n} {why}" for why, n in self._counted.most_common(settings.REFUSAL_REASONS.value))
+            if len(self._counted) > settings.REFUSAL_REASONS.value:
                 detail += ", …"
             self.log.warning("%s", self.counted.format(what=self.what, total=total, detail=detail))
             self._counted.clear()

@@ -15,10 +15,6 @@ from collections.abc import Iterable
 from components.queries import links
 from components.runtime import settings
 
-# The first HTML: browsers ask again every time (an If-None-Match, answered 304 while the data holds), a
-# shared cache keeps it a minute: the dataset changes a few times a day.
-PAGE_SECONDS = settings.PAGE_CACHE_SECONDS.value
-
 
 def shared(seconds: int, *, browser: int | None = None) -> str:
     """`Cache-Control` for an answer a shared cache may serve for `seconds` (and as long again while it asks
@@ -27,7 +23,7 @@ def shared(seconds: int, *, browser: int | None = None) -> str:
     return f"public, max-age={kept}, s-maxage={seconds}, stale-while-revalidate={seconds}"
 
 
-PAGE = shared(PAGE_SECONDS, browser=0)
+PAGE = shared(settings.PAGE_CACHE_SECONDS.value, browser=0)
 
 
 # What an absolute address of the app is made from (`middleware/origin.py`, `links.public_url`): the request's

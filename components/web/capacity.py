@@ -15,20 +15,16 @@ from components.runtime import settings
 
 log = logging.getLogger(__name__)
 
-# Descriptors kept back from connections: the Parquet files a refresh reads, sockets to the Hub, the log,
-# Python's own files and pipes. A refresh of the Hub dataset opens a few dozen at most.
-FD_RESERVE = settings.FD_RESERVE.value
-MIN_CONNECTIONS = settings.MIN_CONNECTIONS.value
-# Where the hard limit is "unlimited", the soft limit is raised this far: a connection cap of thousands
-# needs no more, and some libraries allocate per possible descriptor.
-OPEN_FILES_CEILING = settings.OPEN_FILES_CEILING.value
-
 
 def raise_open_files() -> int:
     """Raise the process's soft open-file limit to its hard limit (at most `OPEN_FILES_CEILING`) and return
     the soft limit in force. Never lowers it; a refusal by the system is logged and the old limit kept."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = OPEN_FILES_CEILING if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES_CEILING)
+    wanted = (
+        settings.OPEN_FILES_CEILING.value
+        if hard == resource.RLIM_INFINITY
+        else min(hard, settings.OPEN_FILES_CEILING.value)
+    )
     if soft != resource.RLIM_INFINITY and soft < wanted:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
@@ -43,4 +39,4 @@ def connection_cap(wanted: int) -> int:
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return wanted
-    return max(MIN_CONNECTIONS, min(wanted, soft - FD_RESERVE))
+    return max(settings.MIN_CONNECTIONS.value, min(wanted, soft - settings.FD_RESERVE.value))

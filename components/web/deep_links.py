@@ -13,12 +13,11 @@ from components.queries import links
 from components.runtime import settings
 
 CARD_PATH = "/card.png"
-MAX_QUERY = settings.CARD_QUERY.value  # a deep link is a few hundred characters; longer ones get the page's own card
 
 
 def page_query(raw: str) -> dict[str, str]:
     """A link's parameters (the first value of each); a query too long for a link counts as none."""
-    if len(raw) > MAX_QUERY:
+    if len(raw) > settings.CARD_QUERY.value:
         return {}
     params: dict[str, str] = {}
     for key, value in parse_qsl(raw, keep_blank_values=True):

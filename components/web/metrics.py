@@ -30,7 +30,6 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 # From a cached page (~1 ms) to a slow export (seconds).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 OTHER = "other"
-ROUTE_TEMPLATES = settings.ROUTE_TEMPLATES.value
 
 
 def enabled(env: dict[str, str] | None = None) -> bool:
@@ -61,9 +60,7 @@ class RouteTemplates:
     fixed once it serves): most requests ask for a few paths ("/", the queue's, the scripts'). At most `size`
     are kept; then it starts again empty (the paths that name an event or a file are seldom asked twice)."""
 
-    LISTS = settings.ROUTE_LISTS.value
-
-    def __init__(self, size: int = ROUTE_TEMPLATES):
+    def __init__(self, size: int = settings.ROUTE_TEMPLATES.value):
         self.size = size
         self.lists: list[Sequence[BaseRoute]] = []  # each list of routes asked about, held: its place is its key
         self.found: dict[tuple[int, int, object, object, object], str] = {}
@@ -71,7 +68,7 @@ class RouteTemplates:
     def get(self, routes: Sequence[BaseRoute], scope: Scope) -> str:
         place = next((i for i, known in enumerate(self.lists) if known is routes), None)
         if place is None:
-            if len(self.lists) >= self.LISTS:
+            if len(self.lists) >= settings.ROUTE_LISTS.value:
                 self.lists.clear()
                 self.found.clear()
             place = len(self.lists)

@@ -12,15 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from components.runtime import settings
 from components.web import cache_control, etags
 
-# A page's first HTML is ~40-60 KB: 256 links keep at most ~15 MB, more distinct links than a launch
-# shares; a crawler walking thousands of links only turns the oldest over.
-PAGE_CACHE = settings.PAGE_CACHE.value
-PAGE_CACHE_BYTES = settings.PAGE_CACHE_BYTES.value
-# A page that carries the live answer says how long ago the data was read: kept as long as a load answer is.
-PAGE_AGE = settings.LOAD_ANSWER_AGE.value
 # Browsers keep the page and ask again with `If-None-Match` each time (a 304 when the data has not changed); a
 # shared cache may keep it a minute (`cache_control.py`).
 CACHE_CONTROL = cache_control.PAGE.encode()

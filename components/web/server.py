@@ -47,56 +47,8 @@ from components.web.routes import api_v1, badge_feed, card, downloads, grid_feed
 
 log = logging.getLogger(__name__)
 
-# The queue (docs/limits.md). Every handler reads one immutable snapshot, holds no lock and takes
-# milliseconds, so events may run side by side. Gradio runs one call of each event at a time unless
-# told otherwise, and then one slow answer (a 10,000-row /search, a chart's first draw, a CSV export)
-# makes everyone asking for the same thing wait behind it; the `gr.api` endpoints are events too.
-# 16 at a time per event lets a crowd search at once; all events share 40 worker threads, and on a
-# 2-vCPU Space more would only queue on the GIL.
-CONCURRENCY_LIMIT = settings.EVENT_CONCURRENCY.value
-MAX_THREADS = settings.WORKER_THREADS.value
-# A burst beyond this many waiting events is told "queue full" at once rather than made to wait.
-QUEUE_MAX_SIZE = settings.QUEUE_SIZE.value
-# Gradio's default ("auto") sends every waiting tab its place in the queue each time an event starts: a
-# burst of 500 waiting tabs costs 500 messages per event on the event loop, the cost growing as the square
-# of the crowd. Every 2 s instead, each waiting tab still learns its place (progress shows it).
-QUEUE_STATUS_EVERY = settings.QUEUE_STATUS_EVERY.value
 # The app takes no files, but Gradio's upload route is open in every app: keep what it stores tiny.
 MAX_FILE_SIZE = f"{settings.UPLOAD_FILE.value // 1024}kb"  # as Gradio reads it
-
-# A call without a session_hash (curl, plain HTTP) gets a session of its own; Gradio keeps 10,000. 1,000
-# bounds their memory. A browser tab idle while 1,000 newer sessions arrive loses nothing: the pages keep
-# no state on the server, and their events read the pickers as text, not against the session's choices
-# (`pages/wiring.py` `PAGE_EVENT`).
-SESSION_CAPACITY = settings.SESSIONS.value
-
-# The connections (uvicorn's configuration). uvicorn answers 503 to EVERY request while this many connections
-# are open, so the cap must sit above any crowd, not at it: at 512 a launch's burst of tabs (each holds its
-# heartbeat on a connection of its own; HTTP/1.1 cannot multiplex streams) was refused whole. 8,192 is four
-# times the 2,000 open tabs the visitor benchmark holds (~41 KB of RSS each), clamped to the open-file limit
-# (`capacity.connection_cap`). Env `MAX_CONNECTIONS` changes it (a test makes it small).
-MAX_CONNECTIONS = settings.CONNECTIONS.value
-# One peer (a connection's own address) may hold at most this many: 8,300 idle sockets from one peer filled the
-# whole cap, and uvicorn then refused every other client for as long as it kept reconnecting. An eighth of the
-# cap leaves room for a company's NAT (a browser holds up to six connections to a host). Trusted proxies
-# (`clients.forwarded_allow_ips()`) are exempt: on a Space every connection comes from the proxy. Env
-# `MAX_PEER_CONNECTIONS` changes it.
-MAX_PEER_CONNECTIONS = settings.PEER_CONNECTIONS.value
-# uvicorn's default 2,048 is the kernel's queue of not-yet-accepted connections: a burst of 2,000 tabs
-# arriving at once fills it; Linux caps it at net.core.somaxconn (4,096 on current kernels).
-BACKLOG = settings.BACKLOG.value
-# A browser reuses an idle connection within a few seconds or not at all (uvicorn's default).
-KEEP_ALIVE = settings.KEEP_ALIVE.value
-# A browser sends a request's head in one packet and this app's bodies are a few KB: 20 s is generous for
-# a slow phone and still frees a slot held by a client that sends nothing, or drips a line at a time.
-REQUEST_DEADLINE = settings.REQUEST_DEADLINE.value
-# A request's head still incomplete past this many bytes is refused (h11's buffer limit, its own default
-# made explicit): a browser's head is under 8 KB. A head that arrives whole in one read (asyncio reads up to
-# 64 KB) is parsed whatever its size, so this bounds what a client can make the server buffer, not a head.
-MAX_HEAD = settings.REQUEST_HEAD.value
-# On stopping, open streams (a tab's heartbeat never ends by itself) get this long before they are cut.
-GRACEFUL_STOP = settings.GRACEFUL_STOP.value
-GZIP_LEVEL = settings.OWN_GZIP_LEVEL.value
 
 
 class DeadlineH11Protocol(H11Protocol):
@@ -107,7 +59,7 @@ class DeadlineH11Protocol(H11Protocol):
     or one header line every 10 s, stayed open for ever (still open after 130 s when tried). It uses the
     protocol's own state (`conn`, `cycle`, `transport`, `loop`), which uvicorn's `http=` option hands it."""
 
-    request_deadline = REQUEST_DEADLINE
+    request_deadline = settings.REQUEST_DEADLINE.value
     _deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn narrows BaseTransport to Transport
@@ -150,7 +102,7 @@ class DeadlineH11Protocol(H11Protocol):
 # Connections cut at the request deadline: a count once a minute, not a line each (a slow client is no error).
 CUTS = RefusalLog(
     shown=0, what="connections", logger=log,
-    counted=f"{{what}}: {{total}} cut at the {REQUEST_DEADLINE:g} s request deadline in the last minute",
+    counted=f"{{what}}: {{total}} cut at the {settings.REQUEST_DEADLINE.value:g} s request deadline in the last minute",
 )  # fmt: skip
 # What a peer past its share hears before its connection is closed (it has sent nothing yet).
 PEER_FULL = (
@@ -165,7 +117,7 @@ class PeerCappedH11Protocol(DeadlineH11Protocol):
     connections is answered 503 and closed before it is read, unless the peer is a trusted proxy (`trusted`,
     the `FORWARDED_ALLOW_IPS` uvicorn was given). `config()` makes a subclass per server, with its own counts."""
 
-    peer_cap = MAX_PEER_CONNECTIONS
+    peer_cap = settings.PEER_CONNECTIONS.value
     trusted = ""
     open_per_peer: Counter[str] = Counter()
     refusals = RefusalLog(what="connections", logger=log)
@@ -239,7 +191,7 @@ def middleware(
         Middleware(server_errors.JsonServerErrorMiddleware),  # an exception escaping any route: one log line and a 500
         Middleware(origin.HostRewriteMiddleware),  # the app's own origin; no forwarding header reaches anything below
         # bodies bounded before anything reads them (a Hub webhook payload is a few KB); smuggled bodies refused
-        Middleware(limits.BodySizeLimitMiddleware, per_path={webhook.PATH: webhook.MAX_BODY}),
+        Middleware(limits.BodySizeLimitMiddleware, per_path={webhook.PATH: settings.WEBHOOK_BODY.value}),
         # 405 and Allow on the app's own addresses and pages, HEAD as GET
         Middleware(methods.AllowedMethodsMiddleware, routes=own, pages=first_html.PAGE_PATHS),
         Middleware(refusals.UploadRefusalMiddleware),  # Gradio's upload route answers 403: the app takes no files
@@ -250,8 +202,8 @@ def middleware(
         Middleware(streams.EventStreamLimitMiddleware),  # event streams capped per client and ended
         *calls,  # the named endpoints over plain HTTP, answered beside Gradio's queue
         # the app's own routes compressed (Gradio compresses its own, inside; what is compressed passes as it
-        # is), at `GZIP_LEVEL`
-        Middleware(GZipMiddleware, compresslevel=GZIP_LEVEL),
+        # is), at `OWN_GZIP_LEVEL`
+        Middleware(GZipMiddleware, compresslevel=settings.OWN_GZIP_LEVEL.value),
         *files,  # Gradio's scripts and stylesheets from memory
         # each page's first HTML says what it shows
         Middleware(first_html.FirstHtmlMiddleware, sources=sources, busy=busy, slim=slim, answers=answers),
@@ -295,10 +247,10 @@ def config(app: Any, host: str, port: int) -> uvicorn.Config:
         proxy_headers=True,  # the client is the rightmost X-Forwarded-For hop no trusted proxy wrote (clients.py)
         forwarded_allow_ips=trusted,
         limit_concurrency=capacity.connection_cap(environment.MAX_CONNECTIONS.get()),
-        backlog=BACKLOG,
-        timeout_keep_alive=KEEP_ALIVE,
-        h11_max_incomplete_event_size=MAX_HEAD,
-        timeout_graceful_shutdown=GRACEFUL_STOP,
+        backlog=settings.BACKLOG.value,
+        timeout_keep_alive=settings.KEEP_ALIVE.value,
+        h11_max_incomplete_event_size=settings.REQUEST_HEAD.value,
+        timeout_graceful_shutdown=settings.GRACEFUL_STOP.value,
         log_level="warning",  # as Gradio runs it: no line per request
         log_config=None,  # uvicorn's lines go through the app's one-line log (components/runtime/logs.py)
     )
@@ -326,4 +278,4 @@ class Running:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(GRACEFUL_STOP + 5)
+        self.thread.join(settings.GRACEFUL_STOP.value + 5)

@@ -12,11 +12,12 @@ import sys
 import time
 from pathlib import Path
 
+from components.runtime import settings
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import app  # noqa: E402
 from components.queries.api import Api  # noqa: E402
-from components.web import server  # noqa: E402
 
 GATE = Path(os.environ["BUSY_GATE"])
 search = Api.search
@@ -31,6 +32,6 @@ def held(self, *args, **kwargs):
 
 if __name__ == "__main__":
     Api.search = held
-    server.CONCURRENCY_LIMIT = 1
-    server.QUEUE_MAX_SIZE = 2
+    settings.EVENT_CONCURRENCY.value = 1
+    settings.QUEUE_SIZE.value = 2
     app.main()

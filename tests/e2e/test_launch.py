@@ -12,8 +12,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from components.runtime import settings
 from components.web.html import busy
-from components.web.middleware import streams
 from tests.helpers import ROOT, SAMPLE_ARGS, Server
 
 MODEL = "Qwen/Qwen3-8B"
@@ -145,12 +145,12 @@ def test_more_tabs_than_the_old_cap_are_all_held_and_one_address_stays_bounded(c
         assert TABS > OLD_CAP and not refused, refused[:5]
         # while they are held, a flood of heartbeats from one address gets its share and no more
         flood, answers = [], []
-        for i in range(streams.PER_CLIENT + 10):
+        for i in range(settings.STREAMS_PER_CLIENT.value + 10):
             sock, head = open_heartbeat(crowded_space_app.url, "198.19.0.1", f"flood{i}")
             flood.append(sock)
             answers.append(head.split(b"\r\n")[0])
         socks.extend(flood)
-        assert answers.count(b"HTTP/1.1 200 OK") == streams.PER_CLIENT, set(answers)
+        assert answers.count(b"HTTP/1.1 200 OK") == settings.STREAMS_PER_CLIENT.value, set(answers)
         assert answers[-1].startswith(b"HTTP/1.1 429")
         assert (
             httpx.get(f"{crowded_space_app.url}/?model={MODEL}", timeout=30).status_code == 200
@@ -161,10 +161,9 @@ def test_more_tabs_than_the_old_cap_are_all_held_and_one_address_stays_bounded(c
 
 
 def test_a_tab_open_before_a_crowd_of_newer_visitors_still_changes_stack(browser: Browser, crowded_space_app):
-    """Gradio keeps `server.SESSION_CAPACITY` sessions; a crowd of newer visitors pushes an open tab's out.
+    """Gradio keeps `SESSIONS` sessions; a crowd of newer visitors pushes an open tab's out.
     Its next pick came with a new session that was never sent the pickers' choices: Gradio answered "Error"
     over every picker and the table, for good (the page's events now read the pickers as text)."""
-    from components.web.server import SESSION_CAPACITY
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
@@ -172,7 +171,7 @@ def test_a_tab_open_before_a_crowd_of_newer_visitors_still_changes_stack(browser
         page.goto(f"{crowded_space_app.url}/?library=transformers")  # a stack named: its versions are on offer
         expect(page.locator("#results [role=gridcell]").first).to_be_visible(timeout=60_000)
         expect(page.locator("#first-paint")).to_have_count(0)  # the live page
-        crowd = SESSION_CAPACITY + 200
+        crowd = settings.SESSIONS.value + 200
         with httpx.Client(base_url=crowded_space_app.url, timeout=30) as http:  # each one a new visitor's load event
             joined = [
                 http.post(

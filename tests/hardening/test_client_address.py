@@ -14,7 +14,7 @@ import socket
 import httpx
 import pytest
 
-from components.web.middleware import streams
+from components.runtime import settings
 from components.web.routes import card
 from tests.helpers import SAMPLE_ARGS, Server
 
@@ -58,7 +58,7 @@ def test_made_up_cards_with_a_new_forged_hop_each_stay_within_one_allowance(spac
         answers = [client.get("/card.png", params={"model": f"made-up/card-{i}"}, headers=forged(i)) for i in range(60)]
     drawn = [a for a in answers if a.headers["cache-control"] == card.CACHE_CONTROL]
     assert all(a.status_code == 200 for a in answers)
-    assert len(drawn) <= card.DRAWS_AT_ONCE + 2, len(drawn)  # and a few earned back while it asked
+    assert len(drawn) <= settings.CARD_DRAWS_BURST.value + 2, len(drawn)  # and a few earned back while it asked
 
 
 def heartbeat(url: str, i: int, source: str) -> tuple[socket.socket, bytes]:
@@ -82,11 +82,11 @@ def test_event_streams_with_a_new_forged_hop_each_are_capped_as_one_client(space
     held: list[socket.socket] = []
     statuses: list[bytes] = []
     try:
-        for i in range(streams.PER_CLIENT + 6):
+        for i in range(settings.STREAMS_PER_CLIENT.value + 6):
             sock, status = heartbeat(space_app.url, i, UNTRUSTED)
             held.append(sock)
             statuses.append(status)
-        assert statuses.count(b"HTTP/1.1 200 OK") <= streams.PER_CLIENT
+        assert statuses.count(b"HTTP/1.1 200 OK") <= settings.STREAMS_PER_CLIENT.value
         assert any(b" 429 " in status for status in statuses), statuses[-3:]
         # another visitor behind the Space's proxy (trusted loopback, its real address last) is still served
         with client_from(space_app.url, "127.0.0.1") as proxy:

@@ -12,8 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from components.web.middleware import limits
-from components.web.routes import api_v1
+from components.runtime import settings
 from tests.hardening.hostile import SHAPES, hostile_config
 
 BOUND = 1.0  # seconds: a DoS regression bound (each takes a few tens of ms), not a speed goal
@@ -67,9 +66,9 @@ def ask_mcp(client: httpx.Client, body: bytes) -> str:
 
 
 ENTRIES = {
-    "/api/v1/check_config": (api_v1.MAX_BODY, plain, ask_plain),
-    "/check_config": (limits.DEFAULT_LIMIT, named, ask_named),
-    "mcp check_config": (limits.DEFAULT_LIMIT, mcp, ask_mcp),
+    "/api/v1/check_config": (settings.API_V1_BODY.value, plain, ask_plain),
+    "/check_config": (settings.REQUEST_BODY.value, named, ask_named),
+    "mcp check_config": (settings.REQUEST_BODY.value, mcp, ask_mcp),
 }
 # what each shape is answered: its error, or (many keys, no sizes) an answer naming no architecture
 SAID = {

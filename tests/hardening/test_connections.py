@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from components.web import server as web_server
-from components.web.middleware import streams
+from components.runtime import settings
 from tests.e2e.test_mcp import call_tools
 from tests.hardening.test_bounds import App, send_unread, started
 
@@ -109,7 +108,7 @@ def test_idle_and_dripping_connections_are_closed_within_60_s(connections_app):
     for sock in socks.values():
         sock.close()
     assert times["idle"] <= 60 and times["dripping"] <= 60, times
-    assert web_server.REQUEST_DEADLINE <= 60
+    assert settings.REQUEST_DEADLINE.value <= 60
     assert connections_app.http.get("/feed.atom").status_code == 200  # other clients served throughout
 
 
@@ -130,7 +129,7 @@ def test_one_client_holds_at_most_64_event_streams(connections_app):
     # the app's own MCP client (tool calls above) may hold one heartbeat stream from the same loopback address
     opened, refused = [], b""
     try:
-        for i in range(streams.PER_CLIENT + 1):
+        for i in range(settings.STREAMS_PER_CLIENT.value + 1):
             sock, first = open_stream(connections_app, f"s{i}")
             if not first.startswith(b"HTTP/1.1 200"):
                 sock.close()
@@ -139,7 +138,7 @@ def test_one_client_holds_at_most_64_event_streams(connections_app):
             assert b"text/event-stream" in first, first[:200]
             opened.append(sock)
         assert refused.startswith(b"HTTP/1.1 429") and b"too many open event streams" in refused, refused[:200]
-        assert streams.PER_CLIENT - 1 <= len(opened) <= streams.PER_CLIENT
+        assert settings.STREAMS_PER_CLIENT.value - 1 <= len(opened) <= settings.STREAMS_PER_CLIENT.value
     finally:
         for sock in opened:
             sock.close()

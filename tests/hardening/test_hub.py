@@ -19,6 +19,7 @@ import pytest
 from huggingface_hub.errors import HfHubHTTPError
 from playwright.sync_api import Page, expect
 
+from components.runtime import settings
 from components.sources import dataset_store
 from components.sources.app_sources import Sources
 from components.sources.dataset import load
@@ -258,8 +259,8 @@ def hub_endpoint(request):
 REASONS = {
     "refused": "ConnectError",
     "500": "500",
-    "slow": f"did not answer within {dataset_store.STARTUP_WAIT:g} s",
-    "hang": f"did not answer within {dataset_store.STARTUP_WAIT:g} s",
+    "slow": f"did not answer within {settings.STARTUP_WAIT.value:g} s",
+    "hang": f"did not answer within {settings.STARTUP_WAIT.value:g} s",
     "garbage": "could not be read",
 }
 
@@ -314,7 +315,7 @@ def test_a_hub_that_never_answers_adds_nothing_to_start_up_and_lookups_answer(tm
         hanging_start = started(hanging)
         print(f"first HTTP 200: {hanging_start:.1f} s with a hanging Hub, {offline_start:.1f} s offline")
         # the Hub gets STARTUP_WAIT seconds, overlapping the page build: the rest is the machine's
-        assert hanging_start < offline_start + dataset_store.STARTUP_WAIT + 2, (hanging_start, offline_start)
+        assert hanging_start < offline_start + settings.STARTUP_WAIT.value + 2, (hanging_start, offline_start)
         with httpx.Client(base_url=hanging.url, timeout=30) as client:
             answer = call(client, "lookup", model_id="Qwen/Qwen3-0.6B", neuronx_cc="", library_version="")
             assert answer["model_id"] == "Qwen/Qwen3-0.6B" and answer["result"] == "PASS"

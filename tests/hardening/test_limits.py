@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 
 from components.queries import argument_types
 from components.queries.errors import ArgumentRefused
+from components.runtime import settings
 from components.web.middleware import limits, server_errors
-from components.web.routes import webhook
 
 seen: list[int] = []
 
@@ -73,8 +73,8 @@ def test_the_limit_of_a_path_holds_under_a_root_path():
 
 
 def test_the_app_limits_are_1_mb_and_the_webhooks_64_kb():
-    assert limits.DEFAULT_LIMIT == 1024 * 1024 and limits.describe(limits.DEFAULT_LIMIT) == "1 MB"
-    assert webhook.MAX_BODY == 64 * 1024 and limits.describe(webhook.MAX_BODY) == "64 KB"
+    assert settings.REQUEST_BODY.value == 1024 * 1024 and limits.describe(settings.REQUEST_BODY.value) == "1 MB"
+    assert settings.WEBHOOK_BODY.value == 64 * 1024 and limits.describe(settings.WEBHOOK_BODY.value) == "64 KB"
 
 
 async def fails(request: Request) -> JSONResponse:

@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from components.runtime import settings
 from components.web import asgi, server
 from components.web.middleware import server_errors
 from tests.hardening.test_bounds import started
@@ -51,7 +52,9 @@ def test_a_flood_of_unknown_tools_with_forged_lines_in_their_names_is_a_few_esca
     # Every line is a record (its UTC time first) or a traceback's indented line: none starts with what was sent.
     assert all(LOG_TIME.match(line) or line.startswith("    ") for line in added), added
     assert not [line for line in added if log_message(line).startswith("ERROR")], added
-    assert len(added) <= asgi.REFUSALS_SHOWN + 1, added  # the few shown, then one count when the minute closes
+    assert len(added) <= settings.REFUSALS_SHOWN.value + 1, (
+        added
+    )  # the few shown, then one count when the minute closes
 
 
 def test_a_record_is_one_line_whatever_its_arguments_hold():

@@ -15,11 +15,11 @@ import time
 import httpx
 import pytest
 
-from components.web import capacity
+from components.runtime import settings
 from tests.helpers import ROOT, SAMPLE_ARGS, Server
 
-OPEN_FILES = capacity.FD_RESERVE + 200  # the app's connection cap becomes 200
-CAP = OPEN_FILES - capacity.FD_RESERVE
+OPEN_FILES = settings.FD_RESERVE.value + 200  # the app's connection cap becomes 200
+CAP = OPEN_FILES - settings.FD_RESERVE.value
 PEER_CAP = 20
 FLOOD = CAP + 20
 LAUNCHER = """import resource, runpy, sys

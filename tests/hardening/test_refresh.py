@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 import app
+from components.runtime import settings
 from components.sources import dataset_store
 from components.sources.app_sources import Sources
 from components.sources.dataset import load
@@ -247,19 +248,22 @@ def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
                             library_version="")  # fmt: skip
 
         started = time.monotonic()
-        with ThreadPoolExecutor(server.CONCURRENCY_LIMIT) as pool:
-            answers = list(pool.map(one, range(server.CONCURRENCY_LIMIT)))
+        with ThreadPoolExecutor(settings.EVENT_CONCURRENCY.value) as pool:
+            answers = list(pool.map(one, range(settings.EVENT_CONCURRENCY.value)))
         elapsed = time.monotonic() - started
     finally:
         running.stop()
     assert all(len(a) == 1 for a in answers)
     # one at a time would take 16 × 0.5 s = 8 s
-    assert slow.most >= server.CONCURRENCY_LIMIT // 2, slow.most
+    assert slow.most >= settings.EVENT_CONCURRENCY.value // 2, slow.most
     assert elapsed < 4, f"{elapsed:.1f} s"
 
 
 def test_the_limits_document_states_the_limits_app_py_sets():
     readme = " ".join((ROOT / "docs" / "limits.md").read_text(encoding="utf-8").split())
-    assert f"Up to {server.CONCURRENCY_LIMIT} calls of each event" in readme
-    assert f"{server.MAX_THREADS} worker threads" in readme and f"at most {server.QUEUE_MAX_SIZE} events wait" in readme
+    assert f"Up to {settings.EVENT_CONCURRENCY.value} calls of each event" in readme
+    assert (
+        f"{settings.WORKER_THREADS.value} worker threads" in readme
+        and f"at most {settings.QUEUE_SIZE.value} events wait" in readme
+    )
     assert f"anything over {server.MAX_FILE_SIZE.upper().replace('KB', ' KB')}" in readme

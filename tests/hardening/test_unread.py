@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 import uuid
@@ -12,6 +13,7 @@ import httpx
 import pytest
 
 import app
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import RankingsStore
@@ -84,8 +86,10 @@ def search_index(client: httpx.Client) -> int:
 
 @pytest.fixture
 def quick_app(monkeypatch):
-    monkeypatch.setattr(unread, "SWEEP_EVERY", 0.2)
-    monkeypatch.setattr(unread, "UNREAD_SECONDS", 5)  # long enough for 30 calls to be unread at once on a busy CI
+    monkeypatch.setattr(settings, "UNREAD_SWEEP_EVERY", dataclasses.replace(settings.UNREAD_SWEEP_EVERY, value=0.2))
+    monkeypatch.setattr(
+        settings, "UNREAD_AGE", dataclasses.replace(settings.UNREAD_AGE, value=5)
+    )  # long enough for 30 calls to be unread at once on a busy CI
     datasets = DatasetStore(str(ROOT / "data" / "sample"))
     datasets.begin()
     rankings = RankingsStore(ROOT / "data" / "rankings_snapshot.json", live=False)
@@ -126,7 +130,9 @@ def test_the_launched_app_drops_results_left_unread_and_serves_those_read(quick_
 
 def test_the_launched_app_keeps_unread_results_within_the_budget_oldest_dropped_first(quick_app, monkeypatch, caplog):
     demo, url = quick_app
-    monkeypatch.setattr(unread, "UNREAD_SECONDS", 600.0)  # only the budget drops results here
+    monkeypatch.setattr(
+        settings, "UNREAD_AGE", dataclasses.replace(settings.UNREAD_AGE, value=600.0)
+    )  # only the budget drops results here
     pending = demo._queue.pending_event_ids_session
     with httpx.Client(base_url=url, timeout=30) as client:
         first = client.post("/gradio_api/queue/join", json=queued(search_index(client))).json()["event_id"]
@@ -135,7 +141,7 @@ def test_the_launched_app_keeps_unread_results_within_the_budget_oldest_dropped_
             time.sleep(0.05)
         one = unread.result_bytes(demo._queue.pending_messages_per_session[next(iter(pending))])
         assert one > 1000  # every row of the newest stack
-        monkeypatch.setattr(unread, "UNREAD_BYTES", 5 * one)
+        monkeypatch.setattr(settings, "UNREAD_BYTES", dataclasses.replace(settings.UNREAD_BYTES, value=5 * one))
         ids = [
             client.post("/gradio_api/queue/join", json=queued(search_index(client))).json()["event_id"]
             for _ in range(40)

@@ -18,7 +18,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from components.runtime import environment
+from components.runtime import environment, settings
 from components.sources import dataset_store
 from components.sources.dataset import load
 from components.web.routes import webhook
@@ -68,7 +68,7 @@ def burst(store, spacing: float, calls: int = 300) -> tuple[float, int]:
 
 
 def test_the_default_spacing_serves_a_change_within_seconds_and_bounds_a_burst(store):
-    spacing = webhook.DEBOUNCE_SECONDS
+    spacing = settings.WEBHOOK_DEBOUNCE.value
     assert 0 < spacing <= 2 and environment.WEBHOOK_DEBOUNCE_SECONDS.get() == spacing
     lasted, reads = burst(store, spacing)
     assert 2 <= reads <= math.ceil(lasted / spacing) + 1, f"{reads} reads for 300 calls in {lasted:.2f} s"

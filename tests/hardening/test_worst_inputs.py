@@ -4,7 +4,7 @@ milliseconds, where a backtracking pattern took minutes (the config check, issue
 range of a megabyte of spaces). The config check's own shapes: tests/hardening/test_config_check.py.
 
 Sizes: a request body is at most 1 MB (`routes/limits.py`), a header or URL what uvicorn's h11 takes
-(16 KB a line of the head by default; 64 KB is used here), a dataset error line `causes.MAX_LINE`.
+(16 KB a line of the head by default; 64 KB is used here), a dataset error line `ERROR_LINE_READ`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from starlette.requests import Request
 
 from components.queries import causes, links, report, sizes, views
 from components.queries.feed import _text
+from components.runtime import settings
 from components.sources.records import hub_id
 from components.sources.snapshot import search_key
 from components.web import deep_links
@@ -51,7 +52,7 @@ def test_a_size_range_of_a_megabyte_is_read_at_once(text):
 )
 def test_a_query_of_a_megabyte_is_normalised_at_once(text):
     query = within_a_second(lambda: views.normalise(text=text, task=text, size=text, neuronx_cc=text))
-    assert len(query.text) <= views.MAX_QUERY and query.task == "" and query.size == ""
+    assert len(query.text) <= settings.SEARCH_TEXT.value and query.task == "" and query.size == ""
     within_a_second(lambda: views.query_words(query.text))
     within_a_second(lambda: search_key(text))
 
@@ -72,27 +73,27 @@ def test_a_hostile_host_header_is_refused_at_once(host):
 
 
 def test_a_link_query_at_its_limit_and_a_model_id_are_read_at_once():
-    raw = "&".join(f"model={'a/' * 50}&q={'%20' * 100}" for _ in range(deep_links.MAX_QUERY // 420))
-    assert len(raw) <= deep_links.MAX_QUERY
+    raw = "&".join(f"model={'a/' * 50}&q={'%20' * 100}" for _ in range(settings.CARD_QUERY.value // 420))
+    assert len(raw) <= settings.CARD_QUERY.value
     assert "model" in within_a_second(lambda: deep_links.page_query(raw))
     assert within_a_second(lambda: deep_links.page_query("a=" * BODY)) == {}  # too long: no parameters
     assert within_a_second(lambda: hub_id("a/" * BODY)) is None
 
 
 LINES = {
-    "hex and dashes": "f-" * (causes.MAX_LINE // 2),
-    "word then hex": "ValueError: " + "f-1" * (causes.MAX_LINE // 3),
-    "path-like": "a/" * (causes.MAX_LINE // 2),
-    "dotted": "a." * (causes.MAX_LINE // 2),
-    "numbers": "1." * (causes.MAX_LINE // 2),
-    "quote unterminated": "'" + "a" * causes.MAX_LINE,
-    "control characters": "\x00\u200b" * (causes.MAX_LINE // 2),
+    "hex and dashes": "f-" * (settings.ERROR_LINE_READ.value // 2),
+    "word then hex": "ValueError: " + "f-1" * (settings.ERROR_LINE_READ.value // 3),
+    "path-like": "a/" * (settings.ERROR_LINE_READ.value // 2),
+    "dotted": "a." * (settings.ERROR_LINE_READ.value // 2),
+    "numbers": "1." * (settings.ERROR_LINE_READ.value // 2),
+    "quote unterminated": "'" + "a" * settings.ERROR_LINE_READ.value,
+    "control characters": "\x00\u200b" * (settings.ERROR_LINE_READ.value // 2),
 }
 
 
 @pytest.mark.parametrize("line", LINES.values(), ids=LINES.keys())
 def test_an_error_text_of_the_worst_lines_reduces_to_a_cause_at_once(line):
-    text = "\n".join([line] * causes.MAX_LINES * 2)  # past the lines kept, every one at the longest kept
+    text = "\n".join([line] * settings.ERROR_LINES_READ.value * 2)  # past the lines kept, every one at the longest kept
     cause = within_a_second(lambda: causes.cause_of(text))
     assert cause.signature
     within_a_second(lambda: [causes.mask(one) for one in [line] * 20])
@@ -118,5 +119,5 @@ def test_what_a_page_event_sends_back_is_read_at_once(text):
 
     # a clicked row's model, a header's key and the link box are the browser's to send (`pages/models.py`)
     assert len(within_a_second(lambda: event_text(gr.EventData(None, {"value": text}), "value"))) <= 65_536
-    assert len(within_a_second(lambda: links.model_of(text))) <= links.MAX_VALUE
+    assert len(within_a_second(lambda: links.model_of(text))) <= settings.LINK_VALUE.value
     assert within_a_second(lambda: links.sort_of(text)) == ""

@@ -23,11 +23,12 @@ from typing_extensions import TypedDict, is_typeddict
 from components.domain.columns import NAMES
 from components.domain.errors import UnknownStack
 from components.domain.results import KINDS
-from components.queries import answers, expectation, report
+from components.queries import answers, expectation
 from components.queries.api import Api, described
 from components.queries.compare import DEFAULT_THRESHOLDS
 from components.queries.errors import ArgumentRefused
 from components.queries.views import VIEWS
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.dataset_store import DatasetStore
 from components.sources.rankings_store import resolve_rankings
@@ -266,7 +267,7 @@ def test_threshold_values_in_the_documentation_come_from_the_code_that_owns_them
     assert DEFAULT_THRESHOLDS.describe() in inspect.getdoc(Api.compare)
     lookup = inspect.getdoc(Api.lookup)
     assert f"within {expectation.SIZE_RATIO:g}x" in lookup and f"at least {expectation.MIN_TESTED} of" in lookup
-    assert f"at most {report.MAX_URL // 1024} KB" in lookup
+    assert f"at most {settings.REPORT_URL.value // 1024} KB" in lookup
 
 
 @pytest.mark.parametrize("name", sorted(answers.shapes()))

@@ -8,6 +8,7 @@ import pytest
 
 from components.queries import causes
 from components.queries.causes import NO_ERROR_TEXT, cause_of, mask
+from components.runtime import settings
 from tests.queries.tracebacks import eoom, nrt, python_error
 
 
@@ -102,7 +103,7 @@ def test_a_fail_without_error_text_is_a_cause_of_its_own(text):
 def test_hostile_error_text_gives_a_short_clean_cause():
     huge = "RuntimeError: " + "A" * 5_000_000
     cause = cause_of(huge)
-    assert cause.code == "RuntimeError" and len(cause.summary) <= causes.MAX_SUMMARY
+    assert cause.code == "RuntimeError" and len(cause.summary) <= settings.CAUSE_SUMMARY.value
     markup = cause_of("ValueError: <script>alert(1)</script><img src=x onerror=alert(2)>")
     assert markup.code == "ValueError"  # kept as text: the web layer escapes it
     controls = cause_of("Runtime\x00Error: bad\x1b[31m red\u202e\x07 text\r\nKeyError: 'k'\x00")

@@ -10,6 +10,7 @@ import pytest
 
 from components.queries import config_check as cc
 from components.queries.errors import ConfigError
+from components.runtime import settings
 from components.sources.dataset import load
 from components.sources.records import parse_records
 from tests.hardening.hostile import SHAPES, hostile_config
@@ -162,7 +163,7 @@ def test_an_unknown_or_missing_architecture_is_unknown_with_the_reason(lab):
         ("", "paste the text of a config.json"),
         (None, "paste the text of a config.json"),
         ("[" * 5000 + "]" * 5000, "nests deeper than"),
-        ('{"a": "' + "x" * (cc.MAX_BYTES + 1) + '"}', "over the limit of 1 MB"),
+        ('{"a": "' + "x" * (settings.REQUEST_BODY.value + 1) + '"}', "over the limit of 1 MB"),
     ],
 )
 def test_broken_input_is_a_clear_error(lab, text, message):
@@ -178,8 +179,8 @@ def test_brackets_inside_strings_do_not_count_as_nesting():
 @pytest.mark.parametrize("shape", SHAPES)
 def test_every_hostile_shape_at_the_size_limit_is_answered_at_once(lab, shape):
     snapshot, records, stack = lab
-    text = hostile_config(shape, cc.MAX_BYTES - 64)
-    assert len(text.encode()) <= cc.MAX_BYTES
+    text = hostile_config(shape, settings.REQUEST_BODY.value - 64)
+    assert len(text.encode()) <= settings.REQUEST_BODY.value
     started = time.perf_counter()
     try:
         answer = cc.check_config(snapshot, stack, text, records)
@@ -208,4 +209,6 @@ def test_the_old_quadratic_shape_is_still_read_right_when_it_is_valid():
 def test_a_count_no_model_has_is_not_a_size():
     huge = {**LLAMA3_8B, "hidden_size": 10**4000, "vocab_size": 1e300}
     assert cc.estimate_parameters(huge) is None
-    json.dumps(cc.estimate_parameters({**LLAMA3_8B, "vocab_size": cc.MAX_COUNT}))  # a number an answer can print
+    json.dumps(
+        cc.estimate_parameters({**LLAMA3_8B, "vocab_size": settings.CONFIG_COUNT.value})
+    )  # a number an answer can print

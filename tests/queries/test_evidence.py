@@ -7,8 +7,8 @@ import pytest
 
 from components.domain.errors import UnknownStack
 from components.queries import architectures as arch
-from components.queries import evidence
 from components.queries.details import lookup
+from components.runtime import settings
 from components.sources.dataset import load
 from components.sources.rankings import RankedModel, Rankings
 from components.sources.records import parse_records
@@ -180,7 +180,7 @@ def test_an_untested_model_without_any_record(lab):
 def test_closest_by_size_is_by_ratio():
     models = [{"model_id": f"m/{n}", "num_parameters": n} for n in (1, 10, 100, 1000)]
     assert [m["num_parameters"] for m in arch.closest_by_size(models, 30, limit=2)] == [10, 100]
-    assert evidence.BASE_HOPS == 3
+    assert settings.BASE_HOPS.value == 3
 
 
 def test_gated_and_private_records_are_answered_like_any_other(lab):

@@ -10,8 +10,9 @@ import pytest
 
 from components.queries import expectation as expect
 from components.queries.answers import Expectation
-from components.queries.causes import MAX_SUMMARY, cause_of
+from components.queries.causes import cause_of
 from components.queries.details import lookup
+from components.runtime import settings
 from components.sources.dataset import load
 from components.sources.records import parse_records
 from tests.helpers import OLD_CC, row, write
@@ -156,7 +157,7 @@ def test_the_failure_summary_is_one_short_line(fine_tunes):
     assert expect.failure_summary(snapshot, stack, "opt/o-1") == "FAIL: NotImplementedError: Could not lower 'x'"
     # the cause as /failures names it: one short line, however long the error
     long_one = expect.failure_summary(snapshot, stack, "opt/o-2")
-    assert long_one == "FAIL: " + cause_of("x" * 500).summary and len(long_one) <= 6 + MAX_SUMMARY
+    assert long_one == "FAIL: " + cause_of("x" * 500).summary and len(long_one) <= 6 + settings.CAUSE_SUMMARY.value
     assert expect.failure_summary(snapshot, stack, "phi/p-1") == "FAIL (no error recorded)"
     assert expect.failure_summary(snapshot, stack, "nobody/none") == ""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from components.queries import preview
+from components.runtime import settings
 from tests.helpers import served
 
 
@@ -60,6 +61,8 @@ def test_the_first_rows_are_the_default_views(moment):
     first = preview.first_rows(moment)  # no stack named: each library's newest (transformers 5.0.0 has one model)
     result = first.result
     assert (
-        list(first.frame["model_id"]) == list(result.frame["model_id"].head(preview.FIRST_ROWS)) == ["Qwen/Qwen3-0.6B"]
+        list(first.frame["model_id"])
+        == list(result.frame["model_id"].head(settings.FIRST_ROWS.value))
+        == ["Qwen/Qwen3-0.6B"]
     )
     assert result.stack is None and result.stacks == (moment.snapshot.newest,) and first.state.sort == ""

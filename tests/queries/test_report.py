@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from components.queries import compare, details, links, report
+from components.runtime import settings
 from components.sources.dataset import load
 from tests.helpers import row, write
 
@@ -49,7 +50,7 @@ def test_lookup_of_a_regression_names_its_cause_the_others_it_blocks_and_a_prefi
     answer = details.lookup(snap, "a/regressed", NEW, "4.57.1")
     assert answer["cause"]["code"] == "NRT_RESOURCE" and answer["cause"]["shared_with"] == ["a/always"]
     assert answer["cause"]["docs"].endswith("/neuron-runtime/api/nrt_status.html")
-    assert len(answer["report_url"].encode()) <= report.MAX_URL
+    assert len(answer["report_url"].encode()) <= settings.REPORT_URL.value
     title, body = fields(answer["report_url"])
     assert title == "a/regressed fails on neuronx-cc 2.28.7631.0: NRT_RESOURCE"
     assert "trn2.3xlarge" not in body and answer["instance"] in body  # 8 cores: a bigger instance
@@ -72,7 +73,7 @@ def test_without_space_host_the_report_leaves_the_link_out_and_a_non_regression_
 def test_a_huge_error_is_trimmed_from_its_oldest_lines_to_keep_the_report_within_8_kb(snap):
     answer = details.lookup(snap, "a/huge", NEW, "")
     url = answer["report_url"]
-    assert len(url.encode()) <= report.MAX_URL
+    assert len(url.encode()) <= settings.REPORT_URL.value
     _, body = fields(url)
     assert body.rstrip("`\n").endswith("RuntimeError: boom")
     assert "frame 0 " not in body and "frame 4999 " in body
@@ -81,7 +82,7 @@ def test_a_huge_error_is_trimmed_from_its_oldest_lines_to_keep_the_report_within
 def test_a_report_of_huge_values_is_cut_to_8_kb_and_backticks_cannot_close_its_code_block():
     answer = {"model_id": "a/m", "neuronx_cc": "2.28", "error": "x\n```\n<b>y</b>", "install_command": "p" * 20_000}
     url = report.report_url(answer, {"code": "E", "summary": "s", "example": "s", "signature": "v1-x"}, None, None)
-    assert len(url.encode()) <= report.MAX_URL
+    assert len(url.encode()) <= settings.REPORT_URL.value
     _, body = fields(
         report.report_url({**answer, "install_command": "pip"}, {"summary": "s", "example": "s"}, None, None)
     )

@@ -5,7 +5,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from components.queries import details
 from components.queries.answers import RequestTest
-from components.queries.run_request import DISCUSSIONS, MAX_URL, request_test
+from components.queries.run_request import DISCUSSIONS, request_test
+from components.runtime import settings
 from components.sources.records import parse_records
 from tests.helpers import NEW_CC
 from tests.queries.test_answers import violations
@@ -50,9 +51,13 @@ def test_a_tested_model_and_a_non_id_get_no_request(world):
 
 
 def test_a_very_long_request_keeps_the_title_only_in_the_address():
-    answer = {"model_id": "org/m", "suggested_from": "x" * MAX_URL, "evidence": {}}
+    answer = {"model_id": "org/m", "suggested_from": "x" * settings.RUN_REQUEST_URL.value, "evidence": {}}
     asking = request_test(answer, None)
-    assert len(asking["url"]) < MAX_URL and "description" not in asking["url"] and "x" * 100 in asking["text"]
+    assert (
+        len(asking["url"]) < settings.RUN_REQUEST_URL.value
+        and "description" not in asking["url"]
+        and "x" * 100 in asking["text"]
+    )
 
 
 def test_a_request_is_its_declared_type(world):

@@ -8,7 +8,7 @@ import time
 import pytest
 
 import components.sources.refresh as refresh
-from components.runtime import environment
+from components.runtime import environment, settings
 from components.sources import dataset_store
 from components.sources.dataset import load
 from components.sources.errors import DatasetError
@@ -158,8 +158,8 @@ def test_a_stuck_read_is_abandoned_and_the_next_refresh_starts_on_time(online, r
 
 
 def test_reads_that_never_answer_are_not_piled_up(online, release):
-    s = Counter([lambda: release.wait(10)] * refresh.MAX_ABANDONED_READS, read_timeout=0.05)
-    for _ in range(refresh.MAX_ABANDONED_READS):
+    s = Counter([lambda: release.wait(10)] * settings.ABANDONED_READS.value, read_timeout=0.05)
+    for _ in range(settings.ABANDONED_READS.value):
         assert s.refresh() is False
     reads = s.reads
     assert s.refresh() is False and s.reads == reads
@@ -283,7 +283,7 @@ def test_no_looks_when_turned_off_and_the_setting_is_read_from_the_environment(t
     assert s._thread is None  # a local folder without looks is reread only when asked, as before
     s.stop()
     looks = environment.DATA_CHECK_SECONDS
-    assert looks.get({}) == dataset_store.DATA_CHECK_SECONDS == 30
+    assert looks.get({}) == settings.DATA_CHECK.value == 30
     assert looks.get({"DATA_CHECK_SECONDS": "1.5"}) == 1.5
     assert looks.get({"DATA_CHECK_SECONDS": "0"}) == 0
     assert looks.get({"DATA_CHECK_SECONDS": "soon"}) == 30  # logged, the default kept

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pandas as pd
 import pytest
 
+from components.runtime import settings
 from components.sources import dataset, parts
 from components.sources.file_cache import FileCache
 from components.sources.snapshot import Snapshot
@@ -158,11 +160,11 @@ def test_search_keys_taken_from_a_previous_snapshot_are_those_a_fresh_one_makes(
     assert again.matching_models(("new", "7b")).sum() == 1
 
 
-def test_texts_no_file_holds_any_more_are_let_go_and_the_rows_stay_right(tmp_path, built):
+def test_texts_no_file_holds_any_more_are_let_go_and_the_rows_stay_right(tmp_path, built, monkeypatch):
     merged, load = built
     four_stacks(tmp_path)
+    monkeypatch.setattr(settings, "VOCABULARY_COMPACT", dataclasses.replace(settings.VOCABULARY_COMPACT, value=5))
     cache = FileCache()
-    cache.COMPACT_AFTER = 5
     load(tmp_path, cache)
     sizes, stacks_merged = [], []
     for i in range(6):

@@ -7,8 +7,9 @@ import threading
 import httpx
 from huggingface_hub.errors import RepositoryNotFoundError
 
+from components.runtime import settings
 from components.sources import records_store
-from components.sources.records import MAX_UNKNOWN, Records
+from components.sources.records import Records
 from components.sources.records_store import RecordsStore
 from tests.sources.test_records import begun, wait_until
 
@@ -41,8 +42,8 @@ def test_10000_distinct_unknown_ids_keep_a_bounded_number_of_entries(online):
         assert wait_until(lambda: drained(store), timeout=30)
     assert wait_until(lambda: store.why_unknown(ids[-1]) == records_store.NOT_ON_HUB)
     assert no_models.calls == 10_000  # every id was asked: the bound is on what is kept, not on what is served
-    assert len(store._retry_at) == MAX_UNKNOWN
-    assert len(store.current().unknown) == MAX_UNKNOWN
+    assert len(store._retry_at) == settings.UNKNOWN_IDS.value
+    assert len(store.current().unknown) == settings.UNKNOWN_IDS.value
     # the newest are the ones kept; an old one dropped is asked again when wanted
     assert store.current().why_unknown(ids[0]) is None
     assert ids[-1] in store.current().unknown
@@ -62,7 +63,7 @@ def test_hub_lookups_for_new_ids_are_capped_a_minute(online):
         assert wait_until(lambda: drained(store), timeout=30)
     assert no_models.calls == 50  # 200 new ids named within one minute: 50 asked
     assert store.why_unknown("nobody/r4-39") == records_store.BUSY
-    now[0] += records_store.LOOKUP_WINDOW
+    now[0] += settings.RECORD_LOOKUP_WINDOW.value
     store.want(["nobody/r4-39"])
     assert wait_until(lambda: store.why_unknown("nobody/r4-39") == records_store.NOT_ON_HUB)
     assert no_models.calls == 51

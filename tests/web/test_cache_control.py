@@ -8,6 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import app as the_app
+from components.runtime import settings
 from components.web import cache_control, replicas
 from components.web.gradio import mount
 from tests.web.routes.test_health import sample_sources
@@ -42,8 +43,8 @@ def directives(value: str) -> dict[str, str]:
 def test_the_value_says_how_long_a_shared_cache_and_a_browser_keep_it():
     assert cache_control.shared(60) == "public, max-age=60, s-maxage=60, stale-while-revalidate=60"
     assert directives(cache_control.PAGE) == {
-        "public": "", "max-age": "0", "s-maxage": str(cache_control.PAGE_SECONDS),
-        "stale-while-revalidate": str(cache_control.PAGE_SECONDS),
+        "public": "", "max-age": "0", "s-maxage": str(settings.PAGE_CACHE_SECONDS.value),
+        "stale-while-revalidate": str(settings.PAGE_CACHE_SECONDS.value),
     }  # fmt: skip
 
 

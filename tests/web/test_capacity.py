@@ -6,6 +6,7 @@ import resource
 import subprocess
 import sys
 
+from components.runtime import settings
 from components.web import capacity
 from tests.helpers import ROOT
 
@@ -20,7 +21,11 @@ def test_the_open_file_limit_is_raised_to_the_hard_limit_in_a_fresh_process():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     reported, in_force = map(int, out.stdout.split())
-    wanted = capacity.OPEN_FILES_CEILING if hard == resource.RLIM_INFINITY else min(hard, capacity.OPEN_FILES_CEILING)
+    wanted = (
+        settings.OPEN_FILES_CEILING.value
+        if hard == resource.RLIM_INFINITY
+        else min(hard, settings.OPEN_FILES_CEILING.value)
+    )
     assert reported == in_force == max(low, wanted)
 
 
@@ -28,7 +33,7 @@ def test_the_connection_cap_leaves_the_reserve_free():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
-        assert capacity.connection_cap(8192) == 1024 - capacity.FD_RESERVE
+        assert capacity.connection_cap(8192) == 1024 - settings.FD_RESERVE.value
         assert capacity.connection_cap(100) == 100
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -120,7 +120,7 @@ def test_the_pages_kept_are_bounded_in_bytes_too(one_row_sources):
             await get(app, query=f"model=org/m{i}".encode())
         assert gradio.asked == 1 and len(app.pages) == 3 and app.pages.bytes <= app.pages.max_bytes
         # below 256 pages at the 4 MB a page may be
-        assert page_cache.PAGE_CACHE * settings.PAGE_SCAN.value > page_cache.PAGE_CACHE_BYTES
+        assert settings.PAGE_CACHE.value * settings.PAGE_SCAN.value > settings.PAGE_CACHE_BYTES.value
 
     run_async(scenario())
 

@@ -9,6 +9,7 @@ from starlette.middleware import Middleware
 from starlette.testclient import TestClient
 
 import app as the_app
+from components.runtime import settings
 from components.web import capacity, server
 from components.web.gradio import assets, direct_calls, mount
 from components.web.gradio.patches import unread
@@ -33,12 +34,12 @@ def test_the_bounds_are_uvicorns_configuration():
     config.load()
     protocol = config.http_protocol_class
     assert issubclass(protocol, server.PeerCappedH11Protocol) and issubclass(protocol, server.DeadlineH11Protocol)
-    assert protocol.request_deadline == server.REQUEST_DEADLINE <= 60
-    assert config.timeout_keep_alive == server.KEEP_ALIVE
+    assert protocol.request_deadline == settings.REQUEST_DEADLINE.value <= 60
+    assert config.timeout_keep_alive == settings.KEEP_ALIVE.value
     # far above the old 512, where uvicorn's all-or-nothing 503 refused a launch's crowd whole
-    assert config.limit_concurrency == capacity.connection_cap(server.MAX_CONNECTIONS) > 512
+    assert config.limit_concurrency == capacity.connection_cap(settings.CONNECTIONS.value) > 512
     # one peer takes at most an eighth; loopback is the trusted proxy, whose connections are not counted
-    assert protocol.peer_cap == server.MAX_PEER_CONNECTIONS <= server.MAX_CONNECTIONS // 8
+    assert protocol.peer_cap == settings.PEER_CONNECTIONS.value <= settings.CONNECTIONS.value // 8
     assert config.proxy_headers and config.forwarded_allow_ips == protocol.trusted == "127.0.0.1,::1"
 
 
@@ -52,8 +53,8 @@ def test_both_connection_caps_are_settings(monkeypatch, caplog):
     monkeypatch.setenv("MAX_PEER_CONNECTIONS", "many")
     assert server.config(app=lambda *a: None, host="127.0.0.1", port=1).http.peer_cap == 1024
     assert "MAX_PEER_CONNECTIONS='many' is not a positive whole number" in caplog.text
-    assert config.backlog == server.BACKLOG
-    assert config.h11_max_incomplete_event_size == server.MAX_HEAD
+    assert config.backlog == settings.BACKLOG.value
+    assert config.h11_max_incomplete_event_size == settings.REQUEST_HEAD.value
 
 
 def test_the_middleware_is_one_list_in_the_order_a_request_meets_it(sample_stores):

@@ -19,9 +19,8 @@ from components.web.html.markup import esc
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-TOP_CAUSES = settings.CHART_CAUSES.value
 CAPTION = (
-    f"Models blocked on each stack by the {TOP_CAUSES} causes that block the most models over all stacks (and "
+    f"Models blocked on each stack by the {settings.CHART_CAUSES.value} causes that block the most models over all stacks (and "
     "each library's first cause), a line per cause and library, each library's oldest stack on its left. A cause "
     "is an error code or exception type with its error line's run-to-run details set aside; the Failures page "
     "lists each cause's models and a real error line."
@@ -41,7 +40,7 @@ def _label(cause: dict) -> str:
 def _causes_figure(snapshot: Snapshot) -> go.Figure:
     import plotly.graph_objects as go
 
-    data = failures.across_stacks(snapshot, TOP_CAUSES)
+    data = failures.across_stacks(snapshot, settings.CHART_CAUSES.value)
     refs = [StackRef.of(s) for library in data for s in library["stacks"]]
     ticks = stack_ticks(refs)
     first = 0  # where each library's stacks start among `ticks`

@@ -16,7 +16,8 @@ import pandas as pd
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, OTHER, PASS
 from components.domain.stacks import StackRef
 from components.queries import formatting
-from components.queries.charts import KINDS, TOP_ORGS, org_counts, stack_points, stack_trend
+from components.queries.charts import KINDS, org_counts, stack_points, stack_trend
+from components.runtime import settings
 from components.sources.snapshot import Snapshot, Stack
 from components.web.html.markup import esc
 
@@ -43,7 +44,7 @@ CAPTIONS = {
     "it was sharded over; points are spread sideways a little so that they do not hide each other.",
     "memory": "Peak device memory of each run against the HBM capacity of the cores it used (both log scale); "
     "the dashed line is full capacity.",
-    "orgs": f"Results on this stack by organisation (the part of the model id before “/”), the {TOP_ORGS} "
+    "orgs": f"Results on this stack by organisation (the part of the model id before “/”), the {settings.CHART_ORGS.value} "
     "organisations with the most models.",
 }
 

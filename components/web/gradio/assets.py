@@ -8,7 +8,7 @@ fresh visits: 920 → 803 ms; first rows 1,066 → 998 ms).
 `InMemoryAssetsMiddleware` answers those requests with the same bytes and headers as Gradio (content type, ETag,
 Last-Modified, `Content-Encoding`, `Vary`), compressed on first use and then kept. What it does not
 cover goes on to Gradio unchanged: other methods, ranges, a client that takes neither Brotli nor gzip,
-any name that is not one of Gradio's files, and everything once the kept bytes reach `MAX_KEPT`.
+any name that is not one of Gradio's files, and everything once the kept bytes reach `ASSETS_KEPT`.
 
 It finds those files where the installed Gradio package ships them (`templates/frontend/assets` and
 `/static`, read as package data, not through Gradio's code): a name not found there goes on to Gradio, so
@@ -35,14 +35,6 @@ from components.web.asgi import ASGIApp, Receive, Scope, Send, relative_path
 # `/static/{path}`).
 FOLDERS = {"/assets/": "templates/frontend/assets", "/static/": "templates/frontend/static"}
 SUFFIXES = (".js", ".css")
-# Gradio's Brotli middleware leaves bodies under 400 bytes as they are; so does this.
-MIN_SIZE = settings.ASSET_MIN_SIZE.value
-# Brotli 5 takes about as long as Gradio's 4 (4 ms for its 120 KB table chunk) and is a little smaller.
-BROTLI_QUALITY = settings.BROTLI_QUALITY.value
-GZIP_LEVEL = settings.GZIP_LEVEL.value
-# Gradio ships ~18 MB of scripts and styles; a page uses ~1 MB (~250 KB compressed). A client that asked
-# for every file in both encodings would keep ~10 MB: past this, files are served by Gradio, not kept.
-MAX_KEPT = settings.ASSETS_KEPT.value
 # Gradio sends `.js` as application/javascript whatever the platform's table says (routes.py).
 CONTENT_TYPES = {".js": b"application/javascript"}
 
@@ -78,12 +70,12 @@ def encode(path: Path, encoding: str) -> tuple[list[tuple[bytes, bytes]], bytes]
         headers = [
             (b"content-type", CONTENT_TYPES[path.suffix]) if k == b"content-type" else (k, v) for k, v in headers
         ]
-    if len(raw) < MIN_SIZE:
+    if len(raw) < settings.ASSET_MIN_SIZE.value:
         return headers, raw
     if encoding == "br":
-        body = brotli.compress(raw, quality=BROTLI_QUALITY, lgwin=22)
+        body = brotli.compress(raw, quality=settings.BROTLI_QUALITY.value, lgwin=22)
     else:
-        body = gzip.compress(raw, GZIP_LEVEL, mtime=0)
+        body = gzip.compress(raw, settings.GZIP_LEVEL.value, mtime=0)
     headers = [(k, str(len(body)).encode() if k == b"content-length" else v) for k, v in headers]
     headers += [(b"content-encoding", encoding.encode()), (b"vary", b"Accept-Encoding")]
     return headers, body
@@ -106,7 +98,7 @@ class InMemoryAssetsMiddleware:
     change while the process runs, so each is kept for the process, and past `max_kept` none is dropped: the
     rest go on to Gradio."""
 
-    def __init__(self, app: ASGIApp, files: dict[str, Path] | None = None, max_kept: int = MAX_KEPT):
+    def __init__(self, app: ASGIApp, files: dict[str, Path] | None = None, max_kept: int = settings.ASSETS_KEPT.value):
         self.app = app
         self.files = gradio_files() if files is None else files
         self.max_kept = max_kept

@@ -59,14 +59,6 @@ log = logging.getLogger(__name__)
 
 CALL = re.compile(r"^/gradio_api/call/(v2/)?([^/]+)/?$")
 READ = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
-DIRECT_CALLS = settings.DIRECT_CALLS.value
-LARGE_CALLS = settings.LARGE_CALLS.value
-LARGE_BODY = settings.LARGE_CALL_BODY.value
-WAITING = settings.QUEUE_SIZE.value
-UNREAD_SECONDS = settings.UNREAD_AGE.value
-UNREAD_BYTES = settings.UNREAD_BYTES.value
-GIVE_BACK_EVERY = settings.UNREAD_GIVE_BACK_EVERY.value
-LOG_EVERY = settings.UNREAD_LOG_EVERY.value
 EMPTY = inspect.Parameter.empty
 # What a plain call's body may hold besides its arguments (Gradio's `SimplePredictBody`); nothing here reads them.
 NOT_ARGUMENTS = ("session_hash", "oauth_token")
@@ -77,7 +69,7 @@ class UnreadResults:
     dropped while all of them weigh over `budget` bytes. `weight` is what they hold; `dropped` counts those the
     budget pushed out since it was last reset."""
 
-    def __init__(self, seconds: float = UNREAD_SECONDS, budget: int = UNREAD_BYTES,
+    def __init__(self, seconds: float = settings.UNREAD_AGE.value, budget: int = settings.UNREAD_BYTES.value,
                  clock: Callable[[], float] = time.monotonic):  # fmt: skip
         self.seconds, self.budget, self.clock = seconds, budget, clock
         # read only by `take` (a pop), so the least recently used is the oldest
@@ -176,15 +168,15 @@ class DirectCallMiddleware:
     """ASGI middleware: `POST /gradio_api/call/NAME` for one of `endpoints` runs it on a worker thread and keeps
     its answer for `GET /gradio_api/call/NAME/<id>`; any other NAME is a 404 (module doc)."""
 
-    def __init__(self, app: ASGIApp, endpoints: Mapping[str, Callable[..., Any]], at_once: int = DIRECT_CALLS,
-                 kept: UnreadResults | None = None, waiting: int = WAITING):  # fmt: skip
+    def __init__(self, app: ASGIApp, endpoints: Mapping[str, Callable[..., Any]], at_once: int = settings.DIRECT_CALLS.value,
+                 kept: UnreadResults | None = None, waiting: int = settings.QUEUE_SIZE.value):  # fmt: skip
         self.app = app
         self.endpoints = {name: (fn, taken(fn), ASKER in inspect.signature(fn).parameters)
                           for name, fn in endpoints.items()}  # fmt: skip
         self.limiter = anyio.CapacityLimiter(at_once)
         # a large body is a few ms of parsing on a worker thread: a burst of them may hold only a few of the slots,
         # so a small call never waits in line behind them
-        self.large = anyio.CapacityLimiter(min(LARGE_CALLS, at_once))
+        self.large = anyio.CapacityLimiter(min(settings.LARGE_CALLS.value, at_once))
         self.kept = kept if kept is not None else UnreadResults()
         self.waiting, self.most_waiting = 0, waiting
         self.sweeper: asyncio.Task[None] | None = None
@@ -256,7 +248,7 @@ class DirectCallMiddleware:
                 log.debug("the traceback", exc_info=True)
                 return error_event({"error": None})
 
-        if len(body) <= LARGE_BODY:
+        if len(body) <= settings.LARGE_CALL_BODY.value:
             return await anyio.to_thread.run_sync(call, limiter=self.limiter)
         async with self.large:
             return await anyio.to_thread.run_sync(call, limiter=self.limiter)
@@ -268,20 +260,20 @@ class DirectCallMiddleware:
 
     async def sweep(self) -> None:
         """While results are kept: drop each as it expires; log what the budget pushed out (a line a minute at
-        most), and give freed memory back to the system (at most every `GIVE_BACK_EVERY` seconds, and once when
+        most), and give freed memory back to the system (at most every `UNREAD_GIVE_BACK_EVERY` seconds, and once when
         the last is gone)."""
         gave_back_at = time.monotonic()
         freed = False
         while (wait := self.kept.next_expiry()) is not None:
-            await asyncio.sleep(min(max(wait, 0.05), GIVE_BACK_EVERY))
+            await asyncio.sleep(min(max(wait, 0.05), settings.UNREAD_GIVE_BACK_EVERY.value))
             freed = bool(self.kept.expire()) or freed
             now = time.monotonic()
-            if self.kept.dropped and now - self.logged_at >= LOG_EVERY:
+            if self.kept.dropped and now - self.logged_at >= settings.UNREAD_LOG_EVERY.value:
                 mb = self.kept.budget // 1024 // 1024
                 log.warning("unread results over %d MB: dropped %d, oldest first, since the last line", mb,
                             self.kept.dropped)  # fmt: skip
                 self.kept.dropped, self.logged_at = 0, now
-            if freed and now - gave_back_at >= GIVE_BACK_EVERY:
+            if freed and now - gave_back_at >= settings.UNREAD_GIVE_BACK_EVERY.value:
                 await asyncio.to_thread(memory.give_back)
                 freed, gave_back_at = False, now
         with contextlib.suppress(Exception):

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from components.queries.api import Api
-from components.runtime import environment, memory
+from components.runtime import environment, memory, settings
 from components.sources import wanted_store
 from components.sources.app_sources import Sources
 from components.web import clients, metrics, replicas, server
@@ -81,13 +81,13 @@ def build(demo: gr.Blocks, sources: Sources, *, dataset: str | None = None, host
     # api_open=False: no named endpoint answers outside the queue (Gradio opens them off a Space)
     with build_once.building(launch_next=True):  # queue() builds a server app that the mount replaces at once
         demo.queue(
-            default_concurrency_limit=server.CONCURRENCY_LIMIT,
-            max_size=server.QUEUE_MAX_SIZE,
+            default_concurrency_limit=settings.EVENT_CONCURRENCY.value,
+            max_size=settings.QUEUE_SIZE.value,
             api_open=False,
-            status_update_rate=server.QUEUE_STATUS_EVERY,
+            status_update_rate=settings.QUEUE_STATUS_EVERY.value,
         )
     # launch()'s `state_session_capacity`, which mount_gradio_app does not take, and an app id replicas agree on
-    sessions.as_launched(demo, session_capacity=server.SESSION_CAPACITY, app_id=app_id())
+    sessions.as_launched(demo, session_capacity=settings.SESSIONS.value, app_id=app_id())
     watched = (
         metrics.Metrics(sources, lambda: queue_look.queue_length(demo), wanted_store.shared)
         if metrics.enabled()
@@ -161,7 +161,7 @@ def lifespan(demo: gr.Blocks, host: str, port: int) -> Callable[[Any], contextli
     @contextlib.asynccontextmanager
     async def running(app: Any) -> AsyncIterator[None]:
         # launch()'s max_threads: the pool Gradio's events and Starlette's sync routes run in (anyio's, public)
-        anyio.to_thread.current_default_thread_limiter().total_tokens = server.MAX_THREADS
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.WORKER_THREADS.value
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
         mcp_json.call_locally(demo, url)  # MCP's tool calls to the app stay on this machine
         log.info("serving on http://%s:%d (MCP: %s/gradio_api/mcp/)", host, port, url)

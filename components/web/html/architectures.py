@@ -11,8 +11,6 @@ from components.queries import architectures
 from components.queries.answers import ArchitectureAnswer
 from components.runtime import settings
 
-MAX_MODELS_LISTED = settings.ARCHITECTURE_MODELS.value
-
 
 def headline_html(figure: architectures.Headline) -> Markup:
     """The headline figure with its definition right beside it."""
@@ -47,7 +45,7 @@ def table_html(rows: list[ArchitectureAnswer]) -> Markup:
         return Markup('<p class="summary empty">No model on this stack has a known architecture.</p>')
     body = []
     for row in rows:
-        shown = row["models"][:MAX_MODELS_LISTED]
+        shown = row["models"][: settings.ARCHITECTURE_MODELS.value]
         names = Markup(", ").join(
             Markup('<span class="arch-model result-{}">{}</span>').format(
                 PASS if result_kind(m["result"]) == PASS else OTHER, m["model_id"]

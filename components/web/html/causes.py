@@ -16,8 +16,6 @@ from components.queries.answers import ComparedModel, LookupAnswer
 from components.runtime import settings
 from components.web.html.markup import join
 
-MAX_MODELS_LISTED = settings.CAUSE_MODELS.value
-
 
 def open_link(model_id: str, stack: StackRef) -> str:
     """The Models page's address (relative) that opens `model_id` on `stack`."""
@@ -47,10 +45,10 @@ def docs_link(url: str | None) -> Markup:
 
 
 def model_links(models: list[str], stack: StackRef, more: int) -> Markup:
-    """Links that open each model on `stack`, the first `MAX_MODELS_LISTED`, and how many more there are."""
+    """Links that open each model on `stack`, the first `CAUSE_MODELS`, and how many more there are."""
     parts = [
         Markup('<a href="{}" target="_self" class="model-link">{}</a>').format(open_link(m, stack), m)
-        for m in models[:MAX_MODELS_LISTED]
+        for m in models[: settings.CAUSE_MODELS.value]
     ]
     text = Markup(", ").join(parts)
     return text + (Markup(" and {:,} more").format(more) if more > 0 else Markup(""))
@@ -80,7 +78,7 @@ def cause_panel(answer: LookupAnswer) -> Markup:
             ).format(
                 len(shared),
                 *_plurals(len(shared)),
-                model_links(shared, stack, len(shared) - MAX_MODELS_LISTED),
+                model_links(shared, stack, len(shared) - settings.CAUSE_MODELS.value),
                 failures_link(stack, cause["signature"]),
             )  # fmt: skip
         )

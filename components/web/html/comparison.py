@@ -14,7 +14,6 @@ from components.runtime import settings
 from components.web.html import causes
 from components.web.html.markup import badge, join
 
-MAX_SECTION_ROWS = settings.COMPARE_ROWS.value
 SECTIONS: tuple[tuple[compare.ListName, str, str], ...] = (
     ("regressions", "Regressions", "PASS on A, FAIL on B."),
     ("fixes", "Fixes", "FAIL on A, PASS on B."),
@@ -97,12 +96,12 @@ def _section(
         return Markup('<section class="compare-section" id="compare-{}">{}<p>None.</p></section>').format(name, head)
     opened_on = stack_a if name == "removed" else stack_b
     extra = Markup("<th>What moved</th>") if name == "changed" else ""
-    rows = join(_row(e, opened_on, name == "changed") for e in entries[:MAX_SECTION_ROWS])
+    rows = join(_row(e, opened_on, name == "changed") for e in entries[: settings.COMPARE_ROWS.value])
     more = (
         Markup("<p>… and {:,} more: the <code>/compare</code> API lists them all.</p>").format(
-            len(entries) - MAX_SECTION_ROWS
+            len(entries) - settings.COMPARE_ROWS.value
         )
-        if len(entries) > MAX_SECTION_ROWS
+        if len(entries) > settings.COMPARE_ROWS.value
         else ""
     )
     return Markup(

@@ -32,8 +32,6 @@ GUIDE = Markup(
 INSTALL_LABEL = "Install (pinned to this stack)"
 CACHE_LABEL = "Fetch the compiled graphs (NEFF cache)"
 RUN_LABEL = "Then run it (a sharded script starts its own ranks)"
-ERROR_PREVIEW_LINES = settings.ERROR_PREVIEW_LINES.value
-MAX_ERROR_CHARS = settings.ERROR_SHOWN.value
 
 
 def details(answer: LookupAnswer, other_fields: Mapping[str, object] | None = None) -> Markup:
@@ -180,15 +178,15 @@ def _check_line(answer: LookupAnswer) -> Markup:
 
 def _error_block(error: str) -> Markup:
     total_lines = len(error.splitlines()) or 1
-    hidden = len(error) - MAX_ERROR_CHARS
+    hidden = len(error) - settings.ERROR_SHOWN.value
     if hidden > 0:  # the end of a traceback says what broke; the page stays light
         error = (
             f"… {hidden:,} characters not shown here (the full text is in /lookup's error) …\n"
-            + error[-MAX_ERROR_CHARS:]
+            + error[-settings.ERROR_SHOWN.value :]
         )
     lines = error.splitlines() or [error]
     last = next((line for line in reversed(lines) if line.strip()), "")
-    if total_lines <= ERROR_PREVIEW_LINES and len(error) < settings.ERROR_PREVIEW_CHARS.value:
+    if total_lines <= settings.ERROR_PREVIEW_LINES.value and len(error) < settings.ERROR_PREVIEW_CHARS.value:
         return Markup('<div class="error"><b>Error</b><pre>{}</pre></div>').format(error)
     shown = "full traceback" if hidden <= 0 else "the end of the traceback"
     return Markup(

@@ -8,7 +8,8 @@ from markupsafe import Markup
 
 from components.domain.stacks import Stack, StackRef
 from components.queries.answers import FailureCause, FailuresAnswer
-from components.web.html.causes import MAX_MODELS_LISTED, docs_link, failures_query, model_links
+from components.runtime import settings
+from components.web.html.causes import docs_link, failures_query, model_links
 from components.web.html.markup import join
 
 CSS = """
@@ -45,7 +46,7 @@ def _cause_block(cause: FailureCause, stack: Stack, opened: str) -> Markup:
     fixed = []
     for entry in cause["fixed_in"]:
         where = StackRef.of(entry)
-        listed = model_links(entry["models"], where, len(entry["models"]) - MAX_MODELS_LISTED)
+        listed = model_links(entry["models"], where, len(entry["models"]) - settings.CAUSE_MODELS.value)
         fixed.append(Markup("<li><b>Fixed in</b> {}: {}</li>").format(where.label, listed))
     facts = [Markup("<li><b>First seen</b> {}</li>").format(first), *fixed]
     if cause["count"] > 1:
@@ -61,5 +62,5 @@ def _cause_block(cause: FailureCause, stack: Stack, opened: str) -> Markup:
     ).format(
         cause["signature"], Markup(" open") if cause["signature"] == opened else "", cause["count"],
         "s" if cause["count"] != 1 else "", cause.get("code") or "no exception named", cause["example"],
-        join(facts), model_links(cause["models"], stack, cause["count"] - MAX_MODELS_LISTED),
+        join(facts), model_links(cause["models"], stack, cause["count"] - settings.CAUSE_MODELS.value),
     )  # fmt: skip

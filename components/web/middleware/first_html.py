@@ -40,9 +40,6 @@ from components.web.errors import NotAPage
 from components.web.html import busy, first_paint, without_scripts
 from components.web.html import grid as html_grid
 
-MAX_BODY = settings.PAGE_SCAN.value
-GRADIO_PAGES = settings.GRADIO_PAGES.value
-GZIP_LEVEL, BROTLI_QUALITY = settings.PAGE_GZIP_LEVEL.value, settings.PAGE_BROTLI_QUALITY.value
 LINK_PARAMS = frozenset(links.LINK_PARAMS)
 # pages without the notice (`#header`) the swap waits for: their tags only, nothing painted
 UNPAINTED = ("endpoints",)
@@ -156,11 +153,11 @@ def _decode(body: bytes, encoding: str) -> bytes | None:
 
 def _encode(body: bytes, encoding: str) -> bytes:
     if encoding == "gzip":
-        return gzip.compress(body, GZIP_LEVEL, mtime=0)
+        return gzip.compress(body, settings.PAGE_GZIP_LEVEL.value, mtime=0)
     if encoding == "br":
         import brotli
 
-        return brotli.compress(body, quality=BROTLI_QUALITY)
+        return brotli.compress(body, quality=settings.PAGE_BROTLI_QUALITY.value)
     return body
 
 
@@ -212,11 +209,11 @@ class FirstHtmlMiddleware:
         # renders it once, and a crawler of huge links cannot make the process keep a gigabyte; each at most
         # `PAGE_AGE` seconds, since a page that carries the live answer says how long ago the data was read
         self.pages = MomentCache(
-            max_entries=page_cache.PAGE_CACHE, max_bytes=page_cache.PAGE_CACHE_BYTES, weigh=page_cache.Page.weight,
-            ttl=page_cache.PAGE_AGE,
+            max_entries=settings.PAGE_CACHE.value, max_bytes=settings.PAGE_CACHE_BYTES.value, weigh=page_cache.Page.weight,
+            ttl=settings.LOAD_ANSWER_AGE.value,
         )  # fmt: skip
         # Gradio's own answers, one per page, host, encoding and Gradio's parameters: each link is rewritten from it
-        self.gradio_pages = MomentCache(max_entries=GRADIO_PAGES, max_bytes=page_cache.PAGE_CACHE_BYTES,
+        self.gradio_pages = MomentCache(max_entries=settings.GRADIO_PAGES.value, max_bytes=settings.PAGE_CACHE_BYTES.value,
                                         weigh=GradioPage.weight)  # fmt: skip
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -270,7 +267,7 @@ class FirstHtmlMiddleware:
                 return
             chunks.append(message.get("body", b""))
             more = bool(message.get("more_body"))
-            if sum(map(len, chunks)) > MAX_BODY:  # not a page this app makes: sent on as it is
+            if sum(map(len, chunks)) > settings.PAGE_SCAN.value:  # not a page this app makes: sent on as it is
                 passing = True
                 await send(start)
                 await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": more})

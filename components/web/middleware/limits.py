@@ -21,9 +21,6 @@ from components.web.asgi import ASGIApp, Message, Receive, Scope, Send, answer, 
 
 log = logging.getLogger(__name__)
 
-# The endpoints take a few short strings; MCP messages and Gradio's queue calls are a few KB.
-DEFAULT_LIMIT = settings.REQUEST_BODY.value
-
 
 def describe(limit: int) -> str:
     """`64 KB`, `1 MB`: a limit as the README and the 413 answer say it."""
@@ -41,7 +38,9 @@ class BodySizeLimitMiddleware:
     (refused 400 here) and reads a chunked body on the route's time, not before it (a route behind it that never
     reads is never refused)."""
 
-    def __init__(self, app: ASGIApp, default: int = DEFAULT_LIMIT, per_path: Mapping[str, int] | None = None):
+    def __init__(
+        self, app: ASGIApp, default: int = settings.REQUEST_BODY.value, per_path: Mapping[str, int] | None = None
+    ):
         self.app = app
         self.default = default
         self.per_path = dict(per_path or {})

@@ -4,8 +4,8 @@ Gradio answers a few routes with a `text/event-stream` that lasts as long as the
 page's heartbeat (`/gradio_api/heartbeat/...`, one per open tab, for ever), the queue's results
 (`/gradio_api/queue/data`, `/gradio_api/call/NAME/ID`, which send heartbeats while they wait) and MCP's
 SSE transport. Nothing capped them: one client could hold thousands open. `EventStreamLimitMiddleware` counts the open
-streams of each client and answers 429 past `PER_CLIENT`, and ends a result or MCP stream after
-`LIFETIME` seconds (a result takes seconds, not minutes). The page's own heartbeat is counted but never
+streams of each client and answers 429 past `STREAMS_PER_CLIENT`, and ends a result or MCP stream after
+`STREAM_LIFETIME` seconds (a result takes seconds, not minutes). The page's own heartbeat is counted but never
 ended: when it ends Gradio takes the tab as closed (it runs the unload events, closes the session's
 pending events and drops its state an hour later), and the page does not reopen it.
 
@@ -26,16 +26,7 @@ from components.web.clients import client_address
 
 log = logging.getLogger(__name__)
 
-# A browser tab holds one heartbeat and one result stream at a time, an API client one result stream per
-# call in flight. Off a Space every caller behind one proxy or NAT shares an address (benchmarks/load.py
-# runs 50 clients from one): 64 leaves room for them and keeps one address to an eighth of the
-# connection cap (`server.py` `MAX_CONNECTIONS`), where nothing stopped one client holding thousands.
-PER_CLIENT = settings.STREAMS_PER_CLIENT.value
-# A result arrives in seconds; minutes of heartbeats mean a result that will not come.
-LIFETIME = settings.STREAM_LIFETIME.value
 HEARTBEAT = "/gradio_api/heartbeat/"  # the page's liveness: counted, not ended
-# After the stream is told its client left, this long for it to stop before it is cancelled.
-GRACE = settings.STREAM_GRACE.value
 STREAM_PREFIXES = ("/gradio_api/heartbeat/", "/gradio_api/queue/data", "/gradio_api/call/", "/gradio_api/mcp/sse")
 
 
@@ -53,7 +44,12 @@ class EventStreamLimitMiddleware:
     """ASGI middleware: at most `per_client` open event streams per client (429 past it), each ended after
     `lifetime` seconds."""
 
-    def __init__(self, app: ASGIApp, per_client: int = PER_CLIENT, lifetime: float = LIFETIME):
+    def __init__(
+        self,
+        app: ASGIApp,
+        per_client: int = settings.STREAMS_PER_CLIENT.value,
+        lifetime: float = settings.STREAM_LIFETIME.value,
+    ):
         self.app = app
         self.per_client = per_client
         self.lifetime = lifetime
@@ -90,7 +86,7 @@ class EventStreamLimitMiddleware:
             # Gradio asks whether its client left every few tenths of a second per open stream, in a scope
             # already cancelled; racing two new tasks per ask cost the event loop more than any route under
             # a burst of tabs. A stream past its lifetime sees the disconnect at its next ask, and one
-            # blocked in receive() is cancelled after `GRACE`.
+            # blocked in receive() is cancelled after `STREAM_GRACE`.
             if ended.is_set():
                 return {"type": "http.disconnect"}
             return await receive()
@@ -115,7 +111,7 @@ class EventStreamLimitMiddleware:
             return
         ended.set()
         with contextlib.suppress(Exception):  # the stream's own end, however it comes, is not an error
-            await asyncio.wait_for(task, GRACE)  # cancels it if it has not stopped by then
+            await asyncio.wait_for(task, settings.STREAM_GRACE.value)  # cancels it if it has not stopped by then
         if not started:
             await answer(send, 504, f"no answer within {self.lifetime:g} s")
         elif not finished:

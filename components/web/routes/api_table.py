@@ -22,9 +22,6 @@ OPENAPI_PATH = f"{PREFIX}/openapi.json"
 CACHE_CONTROL = cache_control.shared(
     settings.API_V1_CACHE_SECONDS.value
 )  # the data changes a few times a day; a CI job polls
-MAX_QUERY = (
-    settings.API_V1_QUERY.value
-)  # bytes of query string: a Hub id is at most 96 characters, yet a dataset row may hold a 5 KB one
 JSON_TYPE = "application/json"
 # The Api argument names that read badly in a URL, and the names the routes take instead.
 RENAMED = {"query": "q", "model_id": "model"}

@@ -41,7 +41,6 @@ from components.web.routes.api_table import (
     ENDPOINTS,
     FORMS,
     JSON_TYPE,
-    MAX_QUERY,
     OPENAPI_PATH,
     PREFIX,
     Endpoint,
@@ -50,7 +49,6 @@ from components.web.routes.api_table import (
     parameters,
 )
 
-MAX_BODY = settings.API_V1_BODY.value  # a config.json is a few KB (the app's body limit, limits.py, is larger)
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 PREFLIGHT_MAX_AGE = "86400"
 # Every method reaches a route under /api/v1 (Starlette's default is GET only; a method a route did not list
@@ -72,8 +70,8 @@ def named(text: str) -> str:
 
 def arguments(raw: bytes, endpoint: Endpoint, params: Sequence[Parameter]) -> dict[str, str]:
     """The method's keyword arguments from a raw query string; raises RequestRefused for anything else."""
-    if len(raw) > MAX_QUERY:
-        raise RequestRefused(414, f"query string over {MAX_QUERY} bytes")
+    if len(raw) > settings.API_V1_QUERY.value:
+        raise RequestRefused(414, f"query string over {settings.API_V1_QUERY.value} bytes")
     # bytes that are not UTF-8 become lone surrogates, which the endpoint refuses in the words every surface gives
     pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="surrogateescape")
     by_name = {p.name: p for p in params}
@@ -204,10 +202,10 @@ class HttpApi:
 
 
 async def read_text(request: Request) -> str:
-    """A POST body as text: at most MAX_BODY bytes of UTF-8."""
-    body = await read_body(request.receive, MAX_BODY)
+    """A POST body as text: at most API_V1_BODY bytes of UTF-8."""
+    body = await read_body(request.receive, settings.API_V1_BODY.value)
     if body is None:
-        raise RequestRefused(413, f"body over {MAX_BODY // 1024} KB")
+        raise RequestRefused(413, f"body over {settings.API_V1_BODY.value // 1024} KB")
     return body.decode("utf-8", errors="surrogateescape")  # refused by the endpoint, as a query's are
 
 

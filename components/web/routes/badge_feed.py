@@ -27,8 +27,7 @@ from components.web.html.follow import BADGE_PATH, FEED_PATH
 
 FEED_TYPE = "application/atom+xml; charset=utf-8"
 # shields.io asks again after this long; feed readers poll: the data changes a few times a day
-CACHE_CONTROL = cache_control.shared(badge.CACHE_SECONDS)
-MAX_QUERY = settings.BADGE_FEED_QUERY.value  # a badge or feed link is a few hundred characters
+CACHE_CONTROL = cache_control.shared(settings.BADGE_CACHE_SECONDS.value)
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -45,7 +44,7 @@ class BadgeAndFeed:
         return self.sources.now().snapshot
 
     def badge(self, request: Request) -> Response:  # sync: Starlette runs it in its thread pool
-        if len(request.url.query) > MAX_QUERY:
+        if len(request.url.query) > settings.BADGE_FEED_QUERY.value:
             return _error("link too long", 414)
         params = request.query_params
         asked = StackRef.from_params(params)  # as the page reads its deep links
@@ -60,7 +59,7 @@ class BadgeAndFeed:
         return JSONResponse(answer, headers={"Cache-Control": CACHE_CONTROL})
 
     def feed(self, request: Request) -> Response:
-        if len(request.url.query) > MAX_QUERY:
+        if len(request.url.query) > settings.BADGE_FEED_QUERY.value:
             return _error("link too long", 414)
         asked = request.query_params.get("model", "").strip()  # empty: every model
         model = hub_id(asked) if asked else None

@@ -17,15 +17,10 @@ from components.sources.moment_cache import MomentCache
 from components.web import cache_control, etags
 from components.web.allowance import Allowance
 from components.web.clients import client_address
-from components.web.deep_links import CARD_PATH, MAX_QUERY, page_query
+from components.web.deep_links import CARD_PATH, page_query
 from components.web.errors import PastAllowance
 
-CARD_CACHE = settings.CARD_CACHE.value  # cards kept per snapshot (~50 KB each)
 CACHE_CONTROL = cache_control.shared(settings.CARD_CACHE_SECONDS.value)
-# A new card costs ~80 ms of CPU, a kept one a few: one address may have 10 drawn at once and 10 more a
-# minute; past that it gets the app's card, drawn once per snapshot, not kept by any cache (a crawler
-# asks again later for the link's own card).
-DRAWS_AT_ONCE, DRAWS_A_MINUTE = settings.CARD_DRAWS_BURST.value, settings.CARD_DRAWS_A_MINUTE.value
 
 
 class Cards:
@@ -33,15 +28,15 @@ class Cards:
     ETag; each client address may have `draws` new cards drawn (an `Allowance`), and past that gets the app's
     card."""
 
-    def __init__(self, sources: Sources, size: int = CARD_CACHE, draws: Allowance | None = None):
+    def __init__(self, sources: Sources, size: int = settings.CARD_CACHE.value, draws: Allowance | None = None):
         self.sources = sources
-        self.draws = draws or Allowance(DRAWS_AT_ONCE, DRAWS_A_MINUTE)
+        self.draws = draws or Allowance(settings.CARD_DRAWS_BURST.value, settings.CARD_DRAWS_A_MINUTE.value)
         self.kept = MomentCache(max_entries=size)  # per snapshot: a link's card, by its page and query
         self.drawing = threading.Lock()  # cards are drawn one at a time (each a few ms of Pillow)
         self.app_card = MomentCache(max_entries=1)  # per snapshot: the card of the Models page as it opens
 
     def card(self, request: Request) -> Response:  # sync: Starlette runs it in its thread pool
-        if len(request.url.query) > MAX_QUERY:
+        if len(request.url.query) > settings.CARD_QUERY.value:
             return JSONResponse({"error": "link too long"}, status_code=414)
         moment = self.sources.now()
         params = page_query(request.url.query)

@@ -18,7 +18,6 @@ from components.runtime import settings
 from components.sources.app_sources import Sources
 
 FORMATS = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
-MAX_QUERY = settings.DOWNLOAD_QUERY.value
 
 
 class Downloads:
@@ -42,7 +41,7 @@ class Downloads:
             fmt = request.path_params["fmt"]
             if fmt not in FORMATS:
                 return JSONResponse({"error": f"no such format; use one of {', '.join(FORMATS)}"}, status_code=404)
-            if len(request.url.query) > MAX_QUERY:
+            if len(request.url.query) > settings.DOWNLOAD_QUERY.value:
                 return JSONResponse({"error": "link too long"}, status_code=414)
             name, content = self.file(fmt, dict(request.query_params))
             # the name is [A-Za-z0-9._-] only (export.file_name): safe inside the quotes

@@ -19,7 +19,7 @@ from pydantic import TypeAdapter
 from pydantic.json_schema import JsonSchemaMode
 
 from components.queries import answers, api
-from components.sources import records
+from components.runtime import settings
 from components.web.routes import api_table
 from components.web.routes.api_table import ENDPOINTS, JSON_TYPE, Endpoint, Parameter, method_of
 
@@ -94,7 +94,7 @@ _SEGMENT = r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*"
 # cannot: a task must be one the data has (named in the 400's words), and a size range's low end must be
 # below its high end.
 FORMS: dict[str, dict[str, Any]] = {
-    "model": {"minLength": 1, "maxLength": records.MAX_ID, "pattern": f"^(?:{_SEGMENT}/)?{_SEGMENT}$"},
+    "model": {"minLength": 1, "maxLength": settings.HUB_ID.value, "pattern": f"^(?:{_SEGMENT}/)?{_SEGMENT}$"},
     "task": {"pattern": "^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$"},
     "size": {"pattern": r"^(?:\d{1,6}(?:\.\d{1,3})?-(?:\d{1,6}(?:\.\d{1,3})?)?|-\d{1,6}(?:\.\d{1,3})?)?$"},
 }
@@ -115,7 +115,7 @@ def operation(answers_from: api.Api, endpoint: Endpoint, answer: dict) -> dict[s
     errors = {
         "400": "A parameter the route does not take, given twice, missing or not UTF-8; an argument the endpoint refuses.",
         "404": "A stack that is not in the data; the error names the known stacks.",
-        "414": f"A query string over {api_table.MAX_QUERY} bytes.",
+        "414": f"A query string over {settings.API_V1_QUERY.value} bytes.",
     }
     responses: dict[str, Any] = {
         "200": {

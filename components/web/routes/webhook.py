@@ -2,11 +2,11 @@
 
 The route is off (404) unless env `WEBHOOK_SECRET` is set; the caller's `X-Webhook-Secret` header is
 compared with it in constant time (missing: 401, wrong: 403). The refreshes calls ask for are spaced
-(`Throttle`): a call after a quiet spell asks at once; a call within `DEBOUNCE_SECONDS` of the last ask merges
+(`Throttle`): a call after a quiet spell asks at once; a call within `WEBHOOK_DEBOUNCE` of the last ask merges
 into one ask at the spacing's end; and the store runs one refresh at a time with at most one more queued. So a
 burst of calls lasting D seconds costs at most ceil(D / spacing) + 1 reads (merging only while a refresh ran
 let 300 calls in 0.7 s make ~260 local reads), and a change whose webhook follows the previous one is read at
-most one spacing later (a 10 s window held it 10 s: a change's p95 was 10.1 s). A body over `MAX_BODY`
+most one spacing later (a 10 s window held it 10 s: a change's p95 was 10.1 s). A body over `WEBHOOK_BODY`
 bytes is refused (413), and one that is not a Hub webhook payload (not JSON, nested too deeply, no
 `event` with a `scope` and an `action`) gets 400, each with a log line; nothing served changes.
 
@@ -36,14 +36,6 @@ log = logging.getLogger(__name__)
 
 PATH = "/webhooks/dataset"
 HEADER = "X-Webhook-Secret"
-# A Hub webhook payload is a few KB; reading more would let any caller make the app buffer it.
-MAX_BODY = settings.WEBHOOK_BODY.value
-# A payload value is logged as the repr of at most this many characters.
-LOGGED_CHARS = settings.WEBHOOK_LOGGED.value
-# The least spacing of the refreshes webhook calls ask for: a push of several files fires a webhook per commit
-# within seconds, which cost a read a spacing, and the last of them is read at most this late. Env
-# `WEBHOOK_DEBOUNCE_SECONDS` changes it (0: every call asks at once; the store still merges while one runs).
-DEBOUNCE_SECONDS = settings.WEBHOOK_DEBOUNCE.value
 NOT_A_PAYLOAD = 'not a Hub webhook payload: expected {"event": {"scope": "...", "action": "..."}, ...}'
 
 
@@ -53,7 +45,10 @@ class Throttle:
     `window` after the last, which later calls merge into. The store runs what is asked one read at a time."""
 
     def __init__(
-        self, store: RefreshingStore, window: float = DEBOUNCE_SECONDS, clock: Callable[[], float] = time.monotonic
+        self,
+        store: RefreshingStore,
+        window: float = settings.WEBHOOK_DEBOUNCE.value,
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.store, self.window, self.clock = store, window, clock
         self.lock = threading.Lock()
@@ -105,11 +100,14 @@ def routes(datasets: RefreshingStore, secret: str | None = None, window: float |
             refusals.refused(f"with a wrong {HEADER}")
             return JSONResponse({"error": f"wrong {HEADER}"}, status_code=403)
         declared = request.headers.get("content-length", "")
-        too_long = declared.isdigit() and int(declared) > MAX_BODY  # known before a byte is read
-        body = None if too_long else await read_body(request.receive, MAX_BODY)
+        too_long = declared.isdigit() and int(declared) > settings.WEBHOOK_BODY.value  # known before a byte is read
+        body = None if too_long else await read_body(request.receive, settings.WEBHOOK_BODY.value)
         if body is None:
-            log.warning("webhook: refused a body over %d KB; the current data is still served", MAX_BODY // 1024)
-            return JSONResponse({"error": f"body over {MAX_BODY // 1024} KB"}, status_code=413)
+            log.warning(
+                "webhook: refused a body over %d KB; the current data is still served",
+                settings.WEBHOOK_BODY.value // 1024,
+            )
+            return JSONResponse({"error": f"body over {settings.WEBHOOK_BODY.value // 1024} KB"}, status_code=413)
         try:
             payload = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -149,4 +147,4 @@ def event_of(payload: object) -> tuple[str, str] | None:
 
 def logged(value: str) -> str:
     """A payload value as a log line may hold it: its repr (newlines and control characters escaped), cut short."""
-    return repr(value[:LOGGED_CHARS]) + ("…" if len(value) > LOGGED_CHARS else "")
+    return repr(value[: settings.WEBHOOK_LOGGED.value]) + ("…" if len(value) > settings.WEBHOOK_LOGGED.value else "")

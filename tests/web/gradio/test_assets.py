@@ -12,6 +12,7 @@ from gradio.routes import App
 from starlette.middleware import Middleware
 from starlette.testclient import TestClient
 
+from components.runtime import settings
 from components.web.gradio import assets
 
 FILES = assets.gradio_files()
@@ -19,7 +20,7 @@ SCRIPT = max(
     (n for n in FILES if n.startswith("/assets/") and n.endswith(".js")), key=lambda n: FILES[n].stat().st_size
 )
 STYLE = max((n for n in FILES if n.endswith(".css")), key=lambda n: FILES[n].stat().st_size)
-TINY = next(n for n in FILES if FILES[n].stat().st_size < assets.MIN_SIZE)
+TINY = next(n for n in FILES if FILES[n].stat().st_size < settings.ASSET_MIN_SIZE.value)
 STATIC = next(n for n in FILES if n.startswith("/static/"))
 SAME = ("content-type", "etag", "last-modified", "content-encoding", "vary")
 

@@ -4,6 +4,7 @@ reached). The same calls against the real app, against Gradio's queue: tests/e2e
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -17,6 +18,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from components.queries import argument_types
+from components.runtime import settings
 from components.web.gradio import direct_calls
 
 
@@ -158,10 +160,10 @@ def test_past_the_calls_at_once_the_next_waits_its_turn_here():
 
 
 def test_large_calls_never_take_every_slot(monkeypatch):
-    monkeypatch.setattr(direct_calls, "LARGE_CALLS", 1)
+    monkeypatch.setattr(settings, "LARGE_CALLS", dataclasses.replace(settings.LARGE_CALLS, value=1))
     endpoints = Endpoints()
     endpoints.release.clear()
-    large = {"data": ["x" * (direct_calls.LARGE_BODY + 1), "selected"]}
+    large = {"data": ["x" * (settings.LARGE_CALL_BODY.value + 1), "selected"]}
     with app(endpoints, at_once=2) as client:  # one event loop for every call, as a server has
         held = [threading.Thread(target=lambda: client.post("/gradio_api/call/search", json=large)) for _ in range(2)]
         held[0].start()

@@ -3,6 +3,7 @@
 import pytest
 
 from components.queries.details import lookup
+from components.runtime import settings
 from components.sources.dataset import load
 from components.web.html import details
 from tests.helpers import NEW_CC, OLD_CC, row, write
@@ -52,7 +53,7 @@ def test_a_huge_error_is_cut_to_its_end():
     error = "x" * 300_000 + "\nNCC_EOOM001: the end"
     html = details._error_block(error)
     assert "NCC_EOOM001: the end" in html and "characters not shown here" in html
-    assert len(html) < details.MAX_ERROR_CHARS * 2 + 2_000
+    assert len(html) < settings.ERROR_SHOWN.value * 2 + 2_000
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from components.queries.api import Api
 from components.queries.argument_types import check_arguments
+from components.runtime import settings
 from components.web.gradio.endpoints import named_endpoint
 from components.web.routes import api_v1
 from tests.helpers import NEW_CC, OLD_CC, served
@@ -155,7 +156,12 @@ def test_any_origin_may_read_and_a_preflight_is_answered(http):
         ("lookup", "model=evil/%3Cimg%3E", 400, "model 'evil/<img>' cannot be a Hub model id"),
         ("architectures", "task=%3Cscript%3E", 400, "parameter 'task' is '<script>'"),
         ("search", "q=%FF%FE", 400, "search: the argument query holds text that cannot be encoded as UTF-8"),
-        ("search", "q=" + "x" * api_v1.MAX_QUERY, 414, f"query string over {api_v1.MAX_QUERY} bytes"),
+        (
+            "search",
+            "q=" + "x" * settings.API_V1_QUERY.value,
+            414,
+            f"query string over {settings.API_V1_QUERY.value} bytes",
+        ),
         ("search", "neuronx_cc=2.99.0", 404, f"No tested stack matches neuronx-cc 2.99.0. Known stacks: {NEW_CC}"),
         ("compare", "library_version_b=9.9", 404, "No tested stack matches"),
         ("failures", "neuronx_cc=%3Cscript%3E", 404, "Known stacks:"),
@@ -280,7 +286,7 @@ def test_a_body_endpoint_takes_the_posted_text_and_the_query_string(posting):
     assert posting.get("/api/v1/check_config").status_code == 405
     not_utf8 = posting.post("/api/v1/check_config", content=b"\xff\xfe")
     assert not_utf8.status_code == 400 and "cannot be encoded as UTF-8" in not_utf8.json()["error"]
-    big = posting.post("/api/v1/check_config", content=b" " * (api_v1.MAX_BODY + 1))
+    big = posting.post("/api/v1/check_config", content=b" " * (settings.API_V1_BODY.value + 1))
     assert big.status_code == 413 and "body over" in big.json()["error"]
     as_parameter = posting.post("/api/v1/check_config?config_json=x", content=b"{}")
     assert as_parameter.status_code == 400  # the body's, not a parameter

@@ -20,6 +20,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from components.queries import details
+from components.runtime import settings
 from components.sources.dataset import load
 from components.web.html.table import table_columns
 from components.web.middleware import first_html as page_html
@@ -453,7 +454,7 @@ def test_a_request_waiting_on_a_card_refused_to_another_address_draws_it_on_its_
     from tests.sources.test_moment_cache import Watched, join
 
     cards = card_route.Cards(card_sources, draws=Allowance(burst=1, per_minute=1))
-    cards.kept = Watched(max_entries=card_route.CARD_CACHE)
+    cards.kept = Watched(max_entries=settings.CARD_CACHE.value)
     app = Starlette(routes=[Route("/card.png", cards.card)])
     spent, fresh = TestClient(app, client=("192.0.2.1", 5000)), TestClient(app, client=("192.0.2.2", 5000))
     assert spent.get("/card.png", params={"model": "org/passes"}).headers["cache-control"] == card_route.CACHE_CONTROL
@@ -565,10 +566,8 @@ def test_a_new_model_links_page_looks_its_model_up_once(card_sources, monkeypatc
 
 def test_each_page_is_kept_as_long_as_a_load_answer_at_most():
     from components.runtime import settings
-    from components.web import page_cache
 
-    assert settings.LOAD_ANSWER_AGE.value == page_cache.PAGE_AGE
-    assert page_html.FirstHtmlMiddleware(None, None).pages.ttl == page_cache.PAGE_AGE
+    assert page_html.FirstHtmlMiddleware(None, None).pages.ttl == settings.LOAD_ANSWER_AGE.value
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from components.runtime import settings
 from components.sources import dataset_store, refresh
-from components.web import asgi
 from components.web.routes import webhook
 from tests.helpers import Server, call, row, write
 
@@ -69,7 +69,7 @@ def source(monkeypatch):
     reads.stop()
 
 
-def client_for(source, secret=SECRET, window=webhook.DEBOUNCE_SECONDS) -> TestClient:
+def client_for(source, secret=SECRET, window=settings.WEBHOOK_DEBOUNCE.value) -> TestClient:
     return TestClient(Starlette(routes=webhook.routes(source, secret=secret, window=window)))
 
 
@@ -148,10 +148,10 @@ class Clock:
 def test_a_call_after_a_quiet_spell_refreshes_at_once(source):
     source.gate.set()
     clock = Clock()
-    throttle = webhook.Throttle(source, webhook.DEBOUNCE_SECONDS, clock)
+    throttle = webhook.Throttle(source, settings.WEBHOOK_DEBOUNCE.value, clock)
     assert throttle.call() == "now" and source.requested == 1
     assert wait_for(lambda: source.reads == 1 and source.idle())
-    clock.ahead += webhook.DEBOUNCE_SECONDS  # a quiet spell as long as the spacing
+    clock.ahead += settings.WEBHOOK_DEBOUNCE.value  # a quiet spell as long as the spacing
     assert throttle.call() == "now" and source.requested == 2  # asked before the call returned: no wait
     assert wait_for(lambda: source.reads == 2 and source.idle())
 
@@ -164,14 +164,14 @@ def test_a_change_whose_webhook_follows_the_last_refresh_is_served_within_the_sp
     store.start()
     try:
         clock = Clock()
-        throttle = webhook.Throttle(store, webhook.DEBOUNCE_SECONDS, clock)
+        throttle = webhook.Throttle(store, settings.WEBHOOK_DEBOUNCE.value, clock)
         write(tmp_path / "b.parquet", [row("org/second")])
         assert throttle.call() == "now"
         assert wait_for(lambda: store.current().canonical_model_id("org/second"))
         write(tmp_path / "c.parquet", [row("org/third")])
         clock.ahead += 1.0  # the next webhook comes 1 s after the previous refresh
         assert throttle.call() == "trailing"
-        assert wait_for(lambda: store.current().canonical_model_id("org/third"), webhook.DEBOUNCE_SECONDS + 1.5)
+        assert wait_for(lambda: store.current().canonical_model_id("org/third"), settings.WEBHOOK_DEBOUNCE.value + 1.5)
     finally:
         store.stop()
 
@@ -181,7 +181,7 @@ def test_a_change_whose_webhook_follows_the_last_refresh_is_served_within_the_sp
     [
         (b"<html>not json", 400, "not JSON"),
         (b"\xff\xfe\x00", 400, "not JSON"),
-        (b"[" * (webhook.MAX_BODY + 1), 413, "over 64 KB"),
+        (b"[" * (settings.WEBHOOK_BODY.value + 1), 413, "over 64 KB"),
     ],
 )
 def test_a_bad_body_is_refused_with_a_log_line_and_the_data_stays(source, caplog, body, status, logged):
@@ -231,7 +231,7 @@ def test_a_flood_of_wrong_secrets_adds_a_few_log_lines(source, caplog):
     caplog.set_level(logging.INFO, logger="components.web.routes.webhook")
     client = client_for(source)
     statuses = {post(client, headers={webhook.HEADER: f"guess-{i}"}, json=PAYLOAD).status_code for i in range(200)}
-    assert statuses == {403} and len(refusal_lines(caplog)) <= asgi.REFUSALS_SHOWN + 1
+    assert statuses == {403} and len(refusal_lines(caplog)) <= settings.REFUSALS_SHOWN.value + 1
 
 
 def test_a_huge_body_sent_in_chunks_without_a_length_is_cut_off(source):

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from components.domain.errors import UnknownStack
 from components.domain.stacks import PICKER_PARTS, picker_choices
 from components.queries import compare
-from components.queries.links import MAX_VALUE
+from components.runtime import settings
 from components.sources.app_sources import Sources
 from components.sources.snapshot import Snapshot, Stack
 from components.web.gradio.pages.wiring import PAGE_EVENT, answering, by_name, components
@@ -77,7 +77,7 @@ def _linked(snapshot: Snapshot, params: dict[str, str], side: str) -> str | None
     if not (cc or spec):
         return None
     try:
-        stack = snapshot.resolve_stack(cc[:MAX_VALUE], spec[:MAX_VALUE])
+        stack = snapshot.resolve_stack(cc[: settings.LINK_VALUE.value], spec[: settings.LINK_VALUE.value])
     except UnknownStack:
         return None
     return stack.picker_value if stack else None

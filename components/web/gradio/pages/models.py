@@ -39,13 +39,6 @@ from components.web.html.markup import command_block
 from components.web.html.table_rows import TableRows, table_rows
 from components.web.middleware import first_html
 
-PAGE_SIZE = settings.MODELS_PAGE.value
-MAX_ROWS = settings.MODELS_ROWS.value
-# Load answers kept: links (at most ~100 KB each, a table page and a model's details), each at most so many
-# seconds, so the notice's "updated N minutes ago" stays near the truth.
-LOAD_ANSWERS, LOAD_ANSWER_AGE = settings.LOAD_ANSWERS.value, settings.LOAD_ANSWER_AGE.value
-# Table answers kept whatever model is open: queries (a view, its filters and order, as many rows as shown)
-TABLES, TABLES_BYTES = settings.TABLES.value, settings.TABLES_BYTES.value
 ALL_TASKS = ("All tasks", "")
 ALL_LIBRARIES = ("All libraries", "")  # the library picker's default: no stack named, each library's newest
 EACH_NEWEST = ("Each library's newest", "")  # the compiler and version pickers with "All libraries"
@@ -106,8 +99,10 @@ class ModelsPage:
     def __init__(self, sources: Sources, wanted: Wanted | None = None):
         self.sources = sources
         self.wanted = wanted if wanted is not None else wanted_store.shared()  # untested models opened count
-        self.loaded = MomentCache(max_entries=LOAD_ANSWERS, ttl=LOAD_ANSWER_AGE)
-        self.tables = MomentCache(max_entries=TABLES, max_bytes=TABLES_BYTES, weigh=TableRows.weight)
+        self.loaded = MomentCache(max_entries=settings.LOAD_ANSWERS.value, ttl=settings.LOAD_ANSWER_AGE.value)
+        self.tables = MomentCache(
+            max_entries=settings.TABLES.value, max_bytes=settings.TABLES_BYTES.value, weigh=TableRows.weight
+        )
         self.widgets: Widgets | None = None
 
     # ---- pickers --------------------------------------------------------------------------
@@ -167,10 +162,15 @@ class ModelsPage:
     def table(self, **values: Any) -> dict[str, Any]:
         """The table for the filters, from its first page."""
         now = self.sources.now()
-        return self._table(now, Filters.of(values).query(), PAGE_SIZE, opened_model(now, values), sort_of(values))
+        return self._table(
+            now, Filters.of(values).query(), settings.MODELS_PAGE.value, opened_model(now, values), sort_of(values)
+        )
 
     def more(self, **values: Any) -> dict[str, Any]:
-        now, limit = self.sources.now(), min(rows_shown(values) + PAGE_SIZE, MAX_ROWS)
+        now, limit = (
+            self.sources.now(),
+            min(rows_shown(values) + settings.MODELS_PAGE.value, settings.MODELS_ROWS.value),
+        )
         return self._table(now, Filters.of(values).query(), limit, opened_model(now, values), sort_of(values))
 
     def on_sort(self, evt: gr.EventData, **values: Any) -> dict[str, Any]:
@@ -179,13 +179,15 @@ class ModelsPage:
         now, query = self.sources.now(), Filters.of(values).query()
         key = event_text(evt, "sort")
         shown = ordering.shown(ordering.parse(sort_of(values)), query.view, bool(query.text.strip()))
-        return self._table(now, query, PAGE_SIZE, opened_model(now, values), shown.after_click(key).param)
+        return self._table(
+            now, query, settings.MODELS_PAGE.value, opened_model(now, values), shown.after_click(key).param
+        )
 
     def on_view(self, **values: Any) -> dict[str, Any]:
         """Another view: the task picker offers what that view can show, then the table."""
         now = self.sources.now()
         query, choices = self._task_for_view(now, Filters.of(values).query())
-        shown = self._table(now, query, PAGE_SIZE, opened_model(now, values), sort_of(values))
+        shown = self._table(now, query, settings.MODELS_PAGE.value, opened_model(now, values), sort_of(values))
         return {**shown, "task": gr.update(choices=choices, value=query.task)}
 
     def on_stack(self, **values: Any) -> dict[str, Any]:
@@ -198,7 +200,7 @@ class ModelsPage:
             f.text, f.view, f.task, stack.neuronx_cc if stack else "", stack.spec if stack else "", f.size
         )
         model, panel = self._panel(now, opened_model(now, values), query, sort_of(values))
-        table_part = self._table(now, query, PAGE_SIZE, model, sort_of(values))
+        table_part = self._table(now, query, settings.MODELS_PAGE.value, model, sort_of(values))
         return {**self._pickers(now, query, stack), **table_part, **panel}
 
     def on_library(self, **values: Any) -> dict[str, Any]:
@@ -272,7 +274,7 @@ class ModelsPage:
         """Whether the table rows a link's answer shows are kept already (what `_table` would ask `TABLES`)."""
         state = links.opened(params, now.snapshot, now.rankings, now.records)
         served = (now.snapshot, now.rankings, now.records)
-        return self.tables.peek(served, _table_key(state.query, PAGE_SIZE, state.sort)) is not None
+        return self.tables.peek(served, _table_key(state.query, settings.MODELS_PAGE.value, state.sort)) is not None
 
     def _on_load(self, now: Moment, params: dict[str, str]) -> tuple[str, dict[str, Any]]:
         """The model a link opens, and the page's answer for it in the form Gradio sends (`as_sent`)."""
@@ -289,7 +291,7 @@ class ModelsPage:
             "view": query.view,
             "size": gr.update(choices=self.size_choices(query.size), value=query.size),
             **self._pickers(now, query, stack),
-            **self._table(now, query, PAGE_SIZE, model, state.sort),
+            **self._table(now, query, settings.MODELS_PAGE.value, model, state.sort),
             **panel,
         }
         return model, as_sent(self.widgets, answer)
@@ -455,7 +457,7 @@ class ModelsPage:
             config_answer = gr.HTML(elem_id="config-answer")
         # How many rows the table shows, for "Show more". No gr.State: a page with one holds a heartbeat
         # connection open for as long as the tab stays open (docs/limits.md); the open model is the link's.
-        rows = gr.Textbox(str(PAGE_SIZE), visible=False, elem_id="rows")
+        rows = gr.Textbox(str(settings.MODELS_PAGE.value), visible=False, elem_id="rows")
         # Not empty before the load: the default view's link is "" (no stack named), and only a change runs the
         # address-bar script that turns the answer into the whole address.
         link = gr.Textbox("./", label="Link to this view", elem_id="link", buttons=["copy"], interactive=False)
@@ -509,9 +511,9 @@ def opened_model(now: Moment, values: Mapping[str, Any]) -> str:
 def rows_shown(values: Mapping[str, Any]) -> int:
     """How many rows the table shows (the hidden `rows` box), within bounds; the first page's for nonsense."""
     try:
-        return _bounded(int(str(values.get("rows") or PAGE_SIZE)[:6]))
+        return _bounded(int(str(values.get("rows") or settings.MODELS_PAGE.value)[:6]))
     except ValueError:
-        return PAGE_SIZE
+        return settings.MODELS_PAGE.value
 
 
 def _table_key(query: views.Query, limit: int | None, sort: str) -> tuple[views.Query, int, str]:
@@ -520,16 +522,12 @@ def _table_key(query: views.Query, limit: int | None, sort: str) -> tuple[views.
 
 
 def _bounded(limit: int | None) -> int:
-    return max(PAGE_SIZE, min(int(limit or PAGE_SIZE), MAX_ROWS))
+    return max(settings.MODELS_PAGE.value, min(int(limit or settings.MODELS_PAGE.value), settings.MODELS_ROWS.value))
 
 
 def sort_of(values: Mapping[str, Any]) -> str:
     """The table's order on the page: the `sort=` of its link (the `link` box), "" for the view's own."""
     return links.sort_of(str(values.get("link") or ""))
-
-
-# the longest model id in the data fits (a hostile dataset's ids can be long); what a client sends is cut here
-MAX_EVENT_TEXT = settings.EVENT_TEXT.value
 
 
 def event_text(evt: gr.EventData, name: str) -> str:
@@ -540,4 +538,4 @@ def event_text(evt: gr.EventData, name: str) -> str:
         value = getattr(evt, name, None) if name != "target" else None
     except TypeError:  # an event sent without data (`"event_data": null`): nothing to read
         value = None
-    return value[:MAX_EVENT_TEXT] if isinstance(value, str) else ""
+    return value[: settings.EVENT_TEXT.value] if isinstance(value, str) else ""

@@ -28,7 +28,7 @@ class EventOptions(TypedDict):
 # - no preprocess: a handler reads each input as text and checks it against the data, as the named
 #   endpoints do. Gradio's preprocess checks a picker's value against the choices this session was last
 #   sent, which are kept on the server: a tab whose session the server dropped (more than
-#   `server.SESSION_CAPACITY` newer visitors, as on launch day) kept none, and Gradio 6.31's dropdown sends
+#   `SESSIONS` newer visitors, as on launch day) kept none, and Gradio 6.31's dropdown sends
 #   one pick twice (on choosing and on blur), the second after the first answer changed the choices.
 #   Either way Gradio answered "Error" over every output and the pickers stayed covered.
 PAGE_EVENT: EventOptions = {"api_visibility": "private", "preprocess": False}

@@ -4,14 +4,14 @@
 until `GET /gradio_api/call/NAME/<id>` reads it. A caller that never reads leaves it there: Gradio keeps
 the messages of its last 2,000 sessions, and each plain HTTP call is a session of its own, so an
 all-rows `/search` (~0.6 MB of JSON at 2,000 rows a stack) left unread 400 times grew RSS by ~370 MB,
-and 2,000 such calls at 10,000 rows a stack would hold gigabytes. Every `SWEEP_EVERY` seconds, a
+and 2,000 such calls at 10,000 rows a stack would hold gigabytes. Every `UNREAD_SWEEP_EVERY` seconds, a
 session whose every event has finished is weighed once (the JSON bytes of its results) and dropped when it
-has waited `UNREAD_SECONDS` unread, or, oldest first, while all those waiting weigh over what `UNREAD_BYTES`
+has waited `UNREAD_AGE` unread, or, oldest first, while all those waiting weigh over what `UNREAD_BYTES`
 leaves once the plain calls' kept results are counted (`direct_calls.UnreadResults`: one budget for every unread result);
 one log line a minute counts the latter. Plain calls no longer reach the queue (`direct_calls.py`), so what this
 sweeps is the results of `queue/join` calls (a page's events, gradio_client, MCP) that no one read. A browser tab reads its results as they come (its stream removes
 each one), so only abandoned results go. After a sweep that dropped results, the allocators' free pages go
-back to the system (`runtime/memory.py`), at most once per `GIVE_BACK_EVERY` seconds.
+back to the system (`runtime/memory.py`), at most once per `UNREAD_GIVE_BACK_EVERY` seconds.
 
 A read of a result Gradio does not hold (an unknown event id, a result already read or dropped) made
 Gradio raise inside its event stream: the caller got a broken stream and the log two tracebacks per
@@ -46,14 +46,6 @@ from components.web.gradio.patches.guard import Patch, apply_patch, need, need_a
 
 log = logging.getLogger(__name__)
 
-UNREAD_SECONDS = settings.UNREAD_AGE.value
-# One client sends a few dozen calls a second: the budget is enforced at each sweep, so a short one.
-SWEEP_EVERY = settings.UNREAD_SWEEP_EVERY.value
-# All unread results together, as JSON (their Python objects take ~1.5x that): ~12 all-row searches at
-# 2,000 rows a stack. Results read as they come (a browser's, gradio_client's) are gone before they are the oldest.
-UNREAD_BYTES = settings.UNREAD_BYTES.value
-GIVE_BACK_EVERY = settings.UNREAD_GIVE_BACK_EVERY.value
-LOG_EVERY = settings.UNREAD_LOG_EVERY.value
 CALL_RESULT = re.compile(r"^/gradio_api/call/(?:v2/)?[^/]+/([^/]+)/?$")
 QUEUE_DATA = "/gradio_api/queue/data"
 NO_RESULT = (
@@ -113,8 +105,8 @@ def forget_unread(
     queue: Any,
     waiting: dict[str, Waiting],
     now: float,
-    unread_seconds: float = UNREAD_SECONDS,
-    budget: int = UNREAD_BYTES,
+    unread_seconds: float = settings.UNREAD_AGE.value,
+    budget: int = settings.UNREAD_BYTES.value,
 ) -> tuple[int, int]:
     """One sweep over Gradio's queue: weigh each session whose events have all finished and whose results
     wait unread (`waiting` remembers since when, and their weight, between sweeps); drop those that have
@@ -147,27 +139,27 @@ def forget_unread(
 
 
 async def sweep_forever(get_queue: Callable[[], Any], held_elsewhere: Callable[[], int] = lambda: 0) -> None:
-    """Sweep the queue `get_queue()` answers every `SWEEP_EVERY` seconds, for as long as the app runs, within what
+    """Sweep the queue `get_queue()` answers every `UNREAD_SWEEP_EVERY` seconds, for as long as the app runs, within what
     `UNREAD_BYTES` leaves past `held_elsewhere()` (the unread results the app keeps itself)."""
     waiting: dict[str, Waiting] = {}
     over_budget, logged_at, gave_back_at, dropped_since = 0, float("-inf"), float("-inf"), False
     while True:
-        await asyncio.sleep(SWEEP_EVERY)
+        await asyncio.sleep(settings.UNREAD_SWEEP_EVERY.value)
         queue = get_queue()
         if queue is None:
             continue
         now = time.monotonic()
         # the locks under which Gradio adds a session's entries and removes its events
         async with queue.pending_message_lock, queue.delete_lock:
-            budget = max(0, UNREAD_BYTES - held_elsewhere())
-            expired, over = forget_unread(queue, waiting, now, UNREAD_SECONDS, budget)
+            budget = max(0, settings.UNREAD_BYTES.value - held_elsewhere())
+            expired, over = forget_unread(queue, waiting, now, settings.UNREAD_AGE.value, budget)
         over_budget += over
         dropped_since = dropped_since or bool(expired or over)
-        if over_budget and now - logged_at >= LOG_EVERY:
-            mb = UNREAD_BYTES // 1024 // 1024
+        if over_budget and now - logged_at >= settings.UNREAD_LOG_EVERY.value:
+            mb = settings.UNREAD_BYTES.value // 1024 // 1024
             log.warning("unread results over %d MB: dropped %d, oldest first, since the last line", mb, over_budget)
             over_budget, logged_at = 0, now
-        if dropped_since and now - gave_back_at >= GIVE_BACK_EVERY:
+        if dropped_since and now - gave_back_at >= settings.UNREAD_GIVE_BACK_EVERY.value:
             await asyncio.to_thread(memory.give_back)
             dropped_since, gave_back_at = False, now
 

@@ -241,7 +241,7 @@ def test_a_pick_sent_twice_gets_the_same_answer_twice_not_an_error(libraries):
 
 
 def test_a_tab_whose_session_the_server_dropped_still_changes_stack_and_opens_a_model(libraries):
-    """Past `server.SESSION_CAPACITY` newer visitors the server forgets a tab's session; its next event comes
+    """Past `SESSIONS` newer visitors the server forgets a tab's session; its next event comes
     with a new one, which was never sent the pickers' choices."""
     from gradio.state_holder import SessionState
 
