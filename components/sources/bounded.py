@@ -7,7 +7,7 @@ seconds as gone. It holds no lock: each owner reads and writes it under its own.
 - `moment_cache.MomentCache`: the answers of one data moment (`Snapshot.memo`, the first HTML, the Models page's
   load answers and rows, the cards), by entries, bytes and age;
 - `web/allowance.Allowance`: the client addresses an allowance remembers, by entries;
-- `web/gradio/direct_calls.Kept`: the unread results of plain calls, by bytes and age, each read once.
+- `web/gradio/direct_calls.UnreadResults`: the unread results of plain calls, by bytes and age, each read once.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ def first_html_middleware(
     sources, busy=lambda: False, slim=page_html.unchanged, answers=page_html.no_answers
 ) -> Middleware:
     """The first-HTML middleware as `server.middleware()` lists it; `busy` says whether the live page's queue is full."""
-    return Middleware(page_html.FirstResponse, sources=sources, busy=busy, slim=slim, answers=answers)
+    return Middleware(page_html.FirstHtmlMiddleware, sources=sources, busy=busy, slim=slim, answers=answers)
 
 
 FAILED_ERROR = "Traceback (most recent call last):\n  File run.py\nNCC_EOOM001: <b>out of memory</b>"
