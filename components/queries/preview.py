@@ -176,7 +176,7 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
     named = names_stack(query.neuronx_cc, query.library_version)
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version) if named else None
     default = stack is None  # no stack named: every library's newest
-    specs = dict.fromkeys(s.spec for s in snapshot.stacks)
+    specs = {s.spec: s.library_label for s in snapshot.stacks}  # one value a library version: its words
     return SearchForm(
         query.text, query.view,
         "" if default or stack is None else short_version(stack.neuronx_cc),
@@ -184,7 +184,7 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
         tuple((v, views.VIEW_LABELS[v]) for v in views.VIEWS),
         # a compiler without its +local tag matches the stack that has it: the shorter value keeps `/` light
         (("", "newest"), *((short_version(cc), short_version(cc)) for cc in snapshot.compilers())),
-        (("", "all libraries, each one's newest"), *((spec, spec) for spec in specs)),
+        (("", "all libraries, each one's newest"), *specs.items()),
     )  # fmt: skip
 
 

@@ -174,7 +174,7 @@ def test_the_panel_leads_with_the_answer_and_shows_what_to_run_whole(page: Page,
     open_at(page, sample_app.url + FAILED_LINK, size, theme)
     lead = page.locator("#details-summary #lead")
     expect(lead).to_have_text(
-        "FAIL on 2.28.7631.0 · transformers 5.0.0 — last PASS on 2.28.7631.0 · transformers 4.57.1", timeout=TIMEOUT
+        "FAIL on 2.28.7631.0 · Transformers 5.0.0 — last PASS on 2.28.7631.0 · Transformers 4.57.1", timeout=TIMEOUT
     )
     assert "transformers=4.57.1" in (lead.locator("a").get_attribute("href") or "")  # a link to that run
     first = page.evaluate("() => document.querySelector('#details-summary .details-head h2').nextElementSibling.id")

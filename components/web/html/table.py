@@ -11,6 +11,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from components.domain.results import OTHER, generates_text
+from components.domain.stacks import library_name
 from components.queries import formatting, ordering
 from components.sources.snapshot import Stack
 from components.web.html.markup import badge, join
@@ -114,7 +115,9 @@ def _row(r: dict, view: str, order: ordering.Order, link: Callable[[str, str], s
     if r.get("task"):
         cell += Markup('<small class="task">{}</small>').format(r["task"])
     if not generates_text(r.get("library")):  # a row of another library says which (Transformers is the norm)
-        cell += Markup('<small class="library">{} {}</small>').format(r["library"], r.get("library_version") or "")
+        cell += Markup('<small class="library">{} {}</small>').format(
+            library_name(r["library"]), r.get("library_version") or ""
+        )
     size = billions(r.get("num_parameters"))
     values = (
         f"{size:g}" if size is not None else "—",

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from components.domain.columns import NAMES
 from components.domain.results import EXCLUDED
-from components.domain.stacks import FIRST_LIBRARY, library_order, names_stack, normalise_library
+from components.domain.stacks import library_name, library_order, names_stack
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, ordering, sizes, views, wanted
 from components.runtime import settings
@@ -120,7 +120,7 @@ class ModelsPage:
     @staticmethod
     def library_choices(snapshot: Snapshot, neuronx_cc: str) -> list[tuple[str, str]]:
         names = sorted({s.library for s in snapshot.library_versions(neuronx_cc)}, key=library_order)
-        return [("Transformers" if normalise_library(n) == FIRST_LIBRARY else n, n) for n in names]
+        return [(library_name(n), n) for n in names]
 
     @staticmethod
     def version_choices(snapshot: Snapshot, neuronx_cc: str, library: str) -> list[tuple[str, str]]:

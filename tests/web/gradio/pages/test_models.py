@@ -47,10 +47,10 @@ def test_all_libraries_is_the_library_pickers_default_and_searches_every_library
     )
     assert set(shown(answer)) == {"Qwen/Qwen3-0.6B", "stabilityai/sd-turbo", "BAAI/bge-small-en-v1.5"}
     summary = str(answer["summary"])
-    assert "each library's newest stack" in summary and "diffusers 0.36.0 <b>1</b>" in summary
+    assert "each library's newest stack" in summary and "Diffusers 0.36.0 <b>1</b>" in summary
     assert "stack" not in answer["link"] and "library" not in answer["link"]
     found = tab.table(search="sd turbo", view="selected", library="", cc=None)
-    assert shown(found) == ["stabilityai/sd-turbo"] and "diffusers 0.36.0" in str(found["results"])
+    assert shown(found) == ["stabilityai/sd-turbo"] and "Diffusers 0.36.0" in str(found["results"])
     # "All libraries" picked back from a stack: no stack named again
     back = tab.on_library(view="selected", cc=NEW_CC, library="", version="0.36.0")
     assert value(back["library"]) == "" and len(shown(back)) == 3 and "neuronx_cc" not in back["link"]
@@ -92,7 +92,7 @@ def test_the_librarys_own_column_is_a_row_of_the_stack_table_not_an_unknown_fiel
     )
     details = str(value(answer["facts"]))  # under the commands
     stack = details[details.index('<table class="stack-table">') :]
-    assert '<th scope="row">diffusers</th><td><code>0.36.0</code>' in stack[: stack.index("</table>")]
+    assert '<th scope="row">Diffusers</th><td><code>0.36.0</code>' in stack[: stack.index("</table>")]
     assert "Other fields" not in details
 
 
@@ -399,7 +399,7 @@ def test_a_search_with_no_match_on_the_stack_named_points_to_every_library(tab):
     answer = tab.table(search="sd turbo", view="selected", cc=NEW_CC, library="transformers", version="5.0.0")
     assert shown(answer) == []
     summary = str(answer["summary"])
-    assert 'id="elsewhere"' in summary and "1 model matches on diffusers 0.36.0" in summary
+    assert 'id="elsewhere"' in summary and "1 model matches on Diffusers 0.36.0" in summary
     assert 'href="./?q=sd+turbo"' in summary  # no stack named: every library
     space = tab.table(search="https://huggingface.co/spaces/org/app", view="selected", library="")
     assert 'id="not-a-model"' in str(space["summary"]) and "a Space" in str(space["summary"])
