@@ -6,7 +6,7 @@ escapes it into tags, a card and a painted block.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -60,6 +60,8 @@ class Preview:
     run_py_from: str = ""  # an untested model's script: the tested model it was adapted from
     unknown_stack: str = ""  # the link asked for a stack the data lacks: that stack and the known ones
     table_query: str = ""  # a model link's table, the way back to it: its query string without the model
+    # a model link's whole answer, which its painted page leads with as the live page does (`first_paint.model_block`)
+    answer: Mapping[str, object] | None = field(default=None, compare=False, repr=False)
 
     @property
     def figures(self) -> str:
@@ -165,6 +167,7 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
         run_py=answer.get("run_py") or answer.get("suggested_run_py") or "",
         run_py_from="" if answer.get("run_py") else answer.get("suggested_from") or "",
         unknown_stack=state.unknown_stack, table_query=links.build(links.PageState(query, "", sort=state.sort)),
+        answer=answer,
     )  # fmt: skip
 
 
