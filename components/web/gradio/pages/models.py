@@ -25,6 +25,7 @@ from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
 from components.sources.moment_cache import MomentCache
 from components.sources.rankings import Rankings
+from components.sources.records import OTHER_REPOS, hub_address
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.wanted_counts import Wanted
 from components.web.gradio import page_config
@@ -292,6 +293,9 @@ class ModelsPage:
             **self._table(now, query, PAGE_SIZE, model, state.sort),
             **panel,
         }
+        address = hub_address(params.get("model", ""))
+        if address is not None and address.kind in OTHER_REPOS:  # a Space's or dataset's address given as a model
+            answer["header"] += table.not_a_model(OTHER_REPOS[address.kind])  # under the notice, in sight
         return model, as_sent(self.widgets, answer)
 
     # ---- what the handlers share -----------------------------------------------------------

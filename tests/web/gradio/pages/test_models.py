@@ -5,6 +5,7 @@ import json
 import re
 
 import gradio as gr
+import pytest
 
 from components.web.gradio.pages.filters import Filters
 from components.web.gradio.pages.models import PANEL, TABLE, ModelsPage
@@ -69,6 +70,15 @@ def test_a_compiler_without_the_library_falls_back_to_its_first_stack(tab):
     answer = tab.on_stack(view="selected", cc=OLD_CC, library="diffusers", version="0.36.0")
     assert (value(answer["library"]), value(answer["version"])) == ("transformers", "4.50.0")
     assert "transformers=4.50.0" in answer["link"] and shown(answer) == ["Qwen/Qwen3-0.6B"]
+
+
+@pytest.mark.parametrize(("address", "what"), [("https://huggingface.co/spaces/org/app", "a Space"),
+                                              ("huggingface.co/datasets/org/data", "a dataset")])  # fmt: skip
+def test_a_spaces_address_given_as_a_model_says_under_the_notice_that_it_is_not_a_model(tab, address, what):
+    answer = page_opened(tab, {"model": address})
+    header = str(value(answer["header"]))
+    assert 'id="provenance"' in header and 'id="not-a-model"' in header and f"the address of {what}" in header
+    assert "not-a-model" not in str(value(page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})["header"]))
 
 
 def test_before_a_model_is_opened_the_details_hold_a_guide_not_empty_boxes(tab):
