@@ -196,20 +196,20 @@ def model_top(moment_notice: Markup) -> Markup:
     ).format(notice.title(APP_NAME), _painted_ids(moment_notice))
 
 
-def model_block(preview: Preview, moment_notice: Markup) -> Markup:
+def model_block(preview: Preview, moment_notice: Markup, form: Markup = Markup("")) -> Markup:
     """A model link's answer, laid out as the live model page is (the page is the model's, the table a step
     back), under the page's top (`model_top`): the way back, the model's head as the live page draws it, an
-    untested model's reason, then what to copy."""
+    untested model's reason, then what to copy; `form` (a search with scripts off) under it all."""
     answer = cast(LookupAnswer, preview.answer or {})
     asked = Markup('<p class="fp-note"><strong>{}</strong></p>').format(preview.unknown_stack)
     why = Markup('<p class="fp-note">{}</p>').format(preview.detail)
     return Markup(
-        '<div class="fp-model">{}{}<p class="back-to-table"><a href="./?{}">← Back to the table</a></p>{}{}{}'
+        '<div class="fp-model">{}{}<p class="back-to-table"><a href="./?{}">← Back to the table</a></p>{}{}{}{}'
         "</div></div>"
     ).format(
         model_top(moment_notice), asked if preview.unknown_stack else Markup(""), preview.table_query,
         _painted_ids(details.head(answer)), why if preview.kind == "not tested" and preview.detail else Markup(""),
-        without_scripts.job(preview),
+        without_scripts.job(preview), form,
     )  # fmt: skip
 
 

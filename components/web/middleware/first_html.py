@@ -89,9 +89,8 @@ def rewrite(
     if preview.model:
         # the answer first, as on the live model page; the form under it, to search with scripts off
         top = notice.header(moment.snapshot.provenance, moment.snapshot.skipped, moment.rankings.label())
-        content = first_paint.model_block(preview, top) + without_scripts.search_form(
-            previews.search_form(moment, params)
-        )
+        form = without_scripts.search_form(previews.search_form(moment, params))
+        content = first_paint.model_block(preview, top, form)
     elif page == "":
         first = previews.first_rows(moment, params)
         content = without_scripts.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)
