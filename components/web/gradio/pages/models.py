@@ -421,7 +421,8 @@ class ModelsPage:
             task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
             size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
             cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=240)  # "2.28.7631.0 (newest)"
-            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=180)
+            # wide enough for the longest library's name whole ("Sentence Transformers", `stacks.library_name`)
+            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=250)
             version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
         summary = gr.HTML(elem_id="summary")
         with gr.Row():
