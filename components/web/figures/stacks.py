@@ -80,7 +80,6 @@ def stack_tick(stack: StackRef) -> str:
 
 
 STACK_AXIS = "stack: neuronx-cc · library"
-TREND_HEIGHT = 560
 
 
 def _trend_figure(trend: pd.DataFrame) -> go.Figure:
@@ -122,7 +121,7 @@ def _trend_figure(trend: pd.DataFrame) -> go.Figure:
         xaxis={"title": STACK_AXIS, "type": "category", "categoryorder": "array", "categoryarray": ticks},
         # as tall as the causes' figure: on a phone the legend (a line a library) and the upright stack labels
         # took ~330 of plotly's default 450 px and left the plot ~60 px
-        height=TREND_HEIGHT,
+        height=560,
     )
     _style(fig, empty=not len(trend))
     return library_dividers(fig, list(trend["library"]))
