@@ -175,8 +175,10 @@ MODEL_STYLE = Markup(
     "#first-paint .fp-main pre{padding:5.2px 7.8px;border:1px solid #e5e7eb;border-radius:4px;background:#f3f4f6;"
     "max-height:none}"
     "@media (prefers-color-scheme:dark){#first-paint:has(.fp-model){color:#f3f4f6}.fp-model a{color:#a5b4fc}"
-    ".fp-nav{border-color:#374151}.fp-main .provenance,#first-paint .fp-main pre{background:#1f2937;"
-    "border-color:#374151}.fp-main .tagline,.fp-main .model-kind,.fp-main .rankings-line{color:#9ca3af}}"
+    ".fp-nav{border-color:#374151}#first-paint .fp-nav a{color:inherit}.fp-main .provenance{background:#1f2937}"
+    "#first-paint .fp-main pre{background:#1f2937;border-color:#374151}.fp-main .tagline,.fp-main .model-kind,"
+    ".fp-main .rankings-line,#first-paint .fp-commands ul{color:#9ca3af}.fp-main .badge-pass{color:#4ade80}"
+    ".fp-main .badge-fail{color:#f87171}.fp-main .badge-excluded{color:#facc15}}"
     "@media (max-width:720px){.fp-main{padding:16px 24px}.fp-main .tagline{display:none}"
     "#first-paint .fp-main h1{font-size:18.2px;line-height:24px}}</style>"
 )
