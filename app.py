@@ -34,7 +34,7 @@ from components.web.gradio.pages import wanted as wanted_page
 from components.web.gradio.pages.models import ModelsPage
 from components.web.gradio.pages.wiring import PAGE_EVENT
 from components.web.gradio.patches import build_once
-from components.web.html import follow, head, notice
+from components.web.html import head, notice
 
 ROOT = Path(__file__).resolve().parent
 TITLE = "torch-neuronx model support"
@@ -85,20 +85,11 @@ def _lay_out(sources: Sources) -> gr.Blocks:
     return demo
 
 
-# The page of the app's endpoints is off the nav bar (each entry is a line more on a phone), so every page's
-# top links to it, beside the feed: programs are the other way in.
-API_LINK = '<a id="api-link" href="endpoints">API endpoints</a>'
-
-
 def page_top() -> gr.HTML:
     """The nav bar, the title and the data notice that head every page (the notice says when the data is
     sample data)."""
     gr.Navbar(main_page_name="Models")
-    gr.HTML(
-        f'<div class="title"><h1>{TITLE}</h1><p class="tagline">Does this Hugging Face model run '
-        "unmodified on AWS Trainium with TorchNeuron (<code>torch-neuronx</code>)? "
-        f"And how do I run it myself? {follow.feed_link()} · {API_LINK}</p></div>"
-    )
+    gr.HTML(str(notice.title(TITLE)))
     return gr.HTML(elem_id="header")
 
 

@@ -23,6 +23,12 @@ from components.runtime import settings
 
 # Transformers was the first library the harness ran; a plain library version means it first.
 FIRST_LIBRARY = "transformers"
+# A library as a person reads it, by pip's spelling (which answers, links, CSV values and file names keep).
+LIBRARY_NAMES = {
+    "transformers": "Transformers",
+    "diffusers": "Diffusers",
+    "sentence-transformers": "Sentence Transformers",
+}
 
 
 # A stack's fields as the answers describe them; `queries/answers.py` uses these and every other answer type.
@@ -72,24 +78,24 @@ class StackRef:
 
     @property
     def library_label(self) -> str:
-        """The library and its version, where the compiler is shown beside them: `transformers 4.57.1`."""
-        return f"{self.library} {self.library_version}"
+        """The library and its version, where the compiler is shown beside them: `Transformers 4.57.1`."""
+        return f"{library_name(self.library)} {self.library_version}"
 
     @property
     def label(self) -> str:
-        """The short form, for pickers, headings and figures: `neuronx-cc 2.28.7631.0 · transformers 4.57.1`
+        """The short form, for pickers, headings and figures: `neuronx-cc 2.28.7631.0 · Transformers 4.57.1`
         (the compiler's public version)."""
         return f"neuronx-cc {self.compiler} · {self.library_label}"
 
     @property
     def long_label(self) -> str:
         """The long form, exact, for text read away from the app (reports, requests, scripts, hovers):
-        `neuronx-cc 2.28.7631.0+82129205 with transformers 4.57.1`."""
+        `neuronx-cc 2.28.7631.0+82129205 with Transformers 4.57.1`."""
         return f"neuronx-cc {self.neuronx_cc} with {self.library_label}"
 
     @property
     def plain_label(self) -> str:
-        """The long form in the words of a code comment: `neuronx-cc 2.28.7631.0+82129205 / transformers 4.57.1`."""
+        """The long form in the words of a code comment: `neuronx-cc 2.28.7631.0+82129205 / Transformers 4.57.1`."""
         return f"neuronx-cc {self.neuronx_cc} / {self.library_label}"
 
     @property
@@ -198,6 +204,14 @@ def library_order(library: str) -> tuple[int, str]:
     return (0 if normalise_library(library) == FIRST_LIBRARY else 1, normalise_library(library))
 
 
+def library_name(library: str | None) -> str:
+    """A library as a person reads it (`LIBRARY_NAMES`): `Transformers`, `Diffusers`, `Sentence Transformers`; no
+    library (the older files' rows) is Transformers, and a library not named there reads as the data spells it.
+    The one source of a library's name in every text; machine values keep pip's spelling."""
+    text = str(library or "").strip()
+    return LIBRARY_NAMES.get(normalise_library(text or FIRST_LIBRARY), text)
+
+
 def normalise_library(name: str) -> str:
     """`Sentence_Transformers` → `sentence-transformers`: pip's spelling, for matching."""
     return str(name or "").strip().lower().replace("_", "-")
@@ -228,7 +242,7 @@ PICKER_PARTS = "neuronx-cc · library"
 
 def picker_choices(stacks: Sequence[Stack]) -> list[tuple[str, str]]:
     """Every stack as a picker's (label, value), in the order given, the first marked newest: `2.28.7631.0 ·
-    transformers 5.0.0 (newest)`. The compiler's name is in the picker's label (`PICKER_PARTS`): with it a
+    Transformers 5.0.0 (newest)`. The compiler's name is in the picker's label (`PICKER_PARTS`): with it a
     choice ran past the box on a phone and two stacks read the same there."""
     return [
         (f"{s.compiler} · {s.library_label}" + (" (newest)" if i == 0 else ""), s.picker_value)

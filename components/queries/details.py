@@ -16,7 +16,7 @@ from components.domain.columns import NAMES, STACK_PACKAGES
 from components.domain.errors import UnknownStack
 from components.domain.hardware import hardware
 from components.domain.results import FAIL, NOT_TESTED, NOT_TESTED_RESULT, PASS, as_kind, generates_text, result_kind
-from components.domain.stacks import FIRST_LIBRARY, StackRef, names_stack, normalise_library
+from components.domain.stacks import FIRST_LIBRARY, StackRef, library_name, names_stack, normalise_library
 from components.queries import evidence, links, report, snippets
 from components.queries.answers import HistoryEntry, LookupAnswer, RanWith, keys
 from components.queries.expectation import expectation
@@ -58,7 +58,7 @@ def cache_sync_command(neuronx_cc: str) -> str:
 
 def install_command(row: Mapping[str, object]) -> str:
     """`pip install` pinned to the stack a row was tested on: the Neuron packages, and the library the
-    stack is named by (Transformers, diffusers, sentence-transformers, ...); packages the row does not
+    stack is named by (Transformers, Diffusers, Sentence Transformers, ...); packages the row does not
     name are left out."""
     pins = []
     library = normalise_library(str(row.get("library") or ""))
@@ -225,7 +225,7 @@ def _not_tested(
         answer["expectation"] = {
             "verdict": "unknown",
             "basis": "library",
-            "reason": f"it was run with {ran_with['library']}, not {stack.library}: its answer is "
+            "reason": f"it was run with {library_name(ran_with['library'])}, not {library_name(stack.library)}: its answer is "
             f"{ran_with['result']} on {StackRef.of(ran_with).label}",
         }
         answer["history"] = history(snapshot, model_id)

@@ -6,7 +6,7 @@ escapes it into tags, a card and a painted block.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -58,6 +58,8 @@ class Preview:
     run_py_from: str = ""  # an untested model's script: the tested model it was adapted from
     unknown_stack: str = ""  # the link asked for a stack the data lacks: that stack and the known ones
     table_query: str = ""  # a model link's table, the way back to it: its query string without the model
+    # a model link's whole answer, which its painted page leads with as the live page does (`first_paint.model_block`)
+    answer: Mapping[str, object] | None = field(default=None, compare=False, repr=False)
 
     @property
     def figures(self) -> str:
@@ -163,6 +165,7 @@ def _model(moment: Moment, state: links.PageState, sample: bool) -> Preview:
         run_py=answer.get("run_py") or answer.get("suggested_run_py") or "",
         run_py_from="" if answer.get("run_py") else answer.get("suggested_from") or "",
         unknown_stack=state.unknown_stack, table_query=links.build(links.PageState(query, "", sort=state.sort)),
+        answer=answer,
     )  # fmt: skip
 
 
@@ -174,7 +177,7 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
     named = names_stack(query.neuronx_cc, query.library_version)
     stack = snapshot.stack_or_default(query.neuronx_cc, query.library_version) if named else None
     default = stack is None  # no stack named: every library's newest
-    specs = dict.fromkeys(s.spec for s in snapshot.stacks)
+    specs = {s.spec: s.library_label for s in snapshot.stacks}  # one value a library version: its words
     return SearchForm(
         query.text, query.view,
         "" if default or stack is None else short_version(stack.neuronx_cc),
@@ -182,7 +185,7 @@ def search_form(moment: Moment, params: Mapping[str, str]) -> SearchForm:
         tuple((v, label) for label, v in views.choices()),
         # a compiler without its +local tag matches the stack that has it: the shorter value keeps `/` light
         (("", "newest"), *((short_version(cc), short_version(cc)) for cc in snapshot.compilers())),
-        (("", "all libraries, each one's newest"), *((spec, spec) for spec in specs)),
+        (("", "all libraries, each one's newest"), *specs.items()),
     )  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from urllib.parse import quote, urlencode
 
 from components.domain.columns import STACK_PACKAGES
 from components.domain.results import FAIL, PASS, generates_text
-from components.domain.stacks import StackRef
+from components.domain.stacks import StackRef, library_name
 from components.domain.versions import short_version
 from components.queries import failures, formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer, ModelCause
@@ -109,7 +109,7 @@ def _body(
         (
             "Inference: the model loaded with its library's own code and 32 tokens generated"
             if generates_text(answer.get("library"))
-            else f"Inference: the model loaded and run with {answer.get('library')}'s own code"
+            else f"Inference: the model loaded and run with {library_name(answer.get('library'))}'s own code"
         )
         + formatting.sharding(tp)
         + " (the torch-neuronx model support harness).",

@@ -254,7 +254,7 @@ class Snapshot:
     def model_stack(self, model_id: str | None) -> Stack | None:
         """The model's own stack, where a one-model answer that names no stack speaks (a link, a lookup, a
         badge, a card, wanted): the newest stack of the library the model was last run with, so a Diffusers
-        model answers on the newest diffusers stack, never "not tested" on another library's; for a model
+        model answers on the newest Diffusers stack, never "not tested" on another library's; for a model
         without a run (or not in the data), the newest stack (Transformers first). The one place this is
         decided."""
         canonical = self.canonical_model_id(model_id or "")

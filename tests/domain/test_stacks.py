@@ -5,6 +5,7 @@ import pytest
 from components.domain.stacks import (
     StackRef,
     UnknownStack,
+    library_name,
     library_spec,
     picker_choices,
     split_spec,
@@ -140,9 +141,21 @@ def test_lookup_on_an_unknown_stack_is_not_tested_and_names_it(four_libraries):
 
 
 def test_the_stack_label(four_libraries):
-    assert four_libraries.stacks[2].label == "neuronx-cc 2.28.7631.0 · diffusers 0.36.0"
-    assert four_libraries.stacks[2].long_label == f"neuronx-cc {NEW_CC} with diffusers 0.36.0"
+    assert four_libraries.stacks[2].label == "neuronx-cc 2.28.7631.0 · Diffusers 0.36.0"
+    assert four_libraries.stacks[2].long_label == f"neuronx-cc {NEW_CC} with Diffusers 0.36.0"
     assert str(four_libraries.stacks[2].ref) == four_libraries.stacks[2].label
+
+
+def test_a_library_reads_by_its_projects_name_and_its_values_keep_pips_spelling(four_libraries):
+    assert [library_name(s) for s in ("transformers", "diffusers", "Sentence_Transformers", "", "timm")] == [
+        "Transformers", "Diffusers", "Sentence Transformers", "Transformers", "timm"
+    ]  # fmt: skip
+    minilm = next(s for s in four_libraries.stacks if s.library == "sentence-transformers")
+    assert minilm.label == "neuronx-cc 2.28.7631.0 · Sentence Transformers 5.1.2"
+    assert (
+        minilm.as_dict()["library"] == "sentence-transformers"
+        and "library=sentence-transformers" in minilm.picker_value
+    )
 
 
 def test_a_reference_is_hashable_and_a_stack_gives_its_own():

@@ -100,7 +100,7 @@ def test_a_model_link_to_an_unknown_stack_shows_its_own_answer_a_notice_and_the_
     notice = page.locator("#unknown-stack")
     expect(notice).to_contain_text("No tested stack matches neuronx-cc 9.9.9", timeout=TIMEOUT)
     expect(notice).to_contain_text("Known stacks")
-    expect(notice).to_contain_text("Shown instead: neuronx-cc 2.28.7631.0 · diffusers 0.36.0")
+    expect(notice).to_contain_text("Shown instead: neuronx-cc 2.28.7631.0 · Diffusers 0.36.0")
     expect(page.locator("#details")).to_contain_text("FAIL")
     expect(page).to_have_url(re.compile(r"[?&]library=diffusers(&|$)"), timeout=TIMEOUT)  # the address bar
     assert "9.9.9" not in page.url
@@ -156,9 +156,9 @@ def test_pasting_a_model_name_searches_without_enter(opened):
 def test_the_library_picker_opens_the_sample_diffusers_stack(opened):
     page = opened()
     page.locator("#stack-lib input").click()
-    expect(page.get_by_role("option", name="diffusers")).to_be_visible(timeout=TIMEOUT)
-    page.get_by_role("option", name="diffusers").click()
-    expect(page.locator("#summary")).to_contain_text("diffusers 0.36.0", timeout=TIMEOUT)
+    expect(page.get_by_role("option", name="Diffusers")).to_be_visible(timeout=TIMEOUT)
+    page.get_by_role("option", name="Diffusers").click()
+    expect(page.locator("#summary")).to_contain_text("Diffusers 0.36.0", timeout=TIMEOUT)
     expect(page.locator("#stack-tf input").first).to_have_value("0.36.0")
     expect(page.locator("#link textarea, #link input").first).to_have_value(re.compile(r"library=diffusers"))
     page.locator("#results [role=gridcell]").first.click(position={"x": 4, "y": 4})
@@ -334,8 +334,8 @@ def test_a_search_finds_every_librarys_models_and_another_library_says_where_a_m
     search = page.locator("#search textarea, #search input").first
     search.fill("flux")
     row = page.locator("#results tr", has_text="black-forest-labs/FLUX.1-schnell")
-    expect(row).to_contain_text("diffusers 0.36.0", timeout=TIMEOUT)
-    expect(page.locator("#summary")).to_contain_text("diffusers 0.36.0")
+    expect(row).to_contain_text("Diffusers 0.36.0", timeout=TIMEOUT)
+    expect(page.locator("#summary")).to_contain_text("Diffusers 0.36.0")
     search.fill("https://huggingface.co/Qwen/Qwen3-8B/tree/main")
     expect(page.locator("#results tr", has_text="Qwen/Qwen3-8B").first).to_be_visible(timeout=TIMEOUT)
     page.locator("#results [role=gridcell]", has_text="Qwen/Qwen3-8B").first.click(position={"x": 4, "y": 4})
@@ -343,7 +343,7 @@ def test_a_search_finds_every_librarys_models_and_another_library_says_where_a_m
     # a model's page hides the pickers (the table is one step back): another library comes from a link
     opened("?model=Qwen/Qwen3-8B&library=diffusers")
     ran = page.locator("#ran-with")
-    expect(ran).to_contain_text("was run with transformers", timeout=TIMEOUT)
+    expect(ran).to_contain_text("was run with Transformers", timeout=TIMEOUT)
     expect(page.locator("#ran-with-link")).to_have_attribute("href", re.compile(r"model=Qwen%2FQwen3-8B"))
     details = page.locator("#details").inner_text()
     assert "Want it tested" not in details and "0 of 0" not in details

@@ -182,7 +182,7 @@ def test_the_panel_leads_with_the_answer_and_shows_what_to_run_whole(page: Page,
     open_at(page, sample_app.url + FAILED_LINK, size, theme)
     lead = page.locator("#details-summary #lead")
     expect(lead).to_have_text(
-        "FAIL on 2.28.7631.0 · transformers 5.0.0 — last PASS on 2.28.7631.0 · transformers 4.57.1", timeout=TIMEOUT
+        "FAIL on 2.28.7631.0 · Transformers 5.0.0 — last PASS on 2.28.7631.0 · Transformers 4.57.1", timeout=TIMEOUT
     )
     assert "transformers=4.57.1" in (lead.locator("a").get_attribute("href") or "")  # a link to that run
     first = page.evaluate("() => document.querySelector('#details-summary .details-head h2').nextElementSibling.id")
@@ -229,16 +229,18 @@ def test_an_excluded_model_that_never_ran_offers_no_cache_and_not_tested_is_said
 
 
 @pytest.mark.parametrize("width", [1366, 1024, 390])
-def test_the_compiler_picker_text_stops_before_its_arrow(page: Page, sample_app, width):
-    open_at(page, sample_app.url + "/?library=transformers", {"width": width, "height": 900})  # a stack named
+def test_the_compiler_and_library_pickers_text_stops_before_their_arrows(page: Page, sample_app, width):
+    # a stack named, of the library with the longest name ("Sentence Transformers")
+    open_at(page, sample_app.url + "/?library=sentence-transformers", {"width": width, "height": 900})
     expect(page.locator("#stack-cc input")).to_have_value(re.compile(r"\(newest\)$"), timeout=TIMEOUT)
+    expect(page.locator("#stack-lib input")).to_have_value("Sentence Transformers")
     clear = page.evaluate(
-        """() => { const input = document.querySelector('#stack-cc input');
-          const arrow = document.querySelector('#stack-cc .icon-wrap').getBoundingClientRect();
+        """() => ['#stack-cc', '#stack-lib'].map((picker) => { const input = document.querySelector(picker + ' input');
+          const arrow = document.querySelector(picker + ' .icon-wrap').getBoundingClientRect();
           const text = input.getBoundingClientRect().right - parseFloat(getComputedStyle(input).paddingRight);
-          return [input.scrollWidth <= input.clientWidth, text <= arrow.left + 1]; }"""
+          return [input.scrollWidth <= input.clientWidth, text <= arrow.left + 1]; })"""
     )
-    assert clear == [True, True]
+    assert clear == [[True, True], [True, True]]
 
 
 @pytest.mark.parametrize("view", ["trending", "downloads"])

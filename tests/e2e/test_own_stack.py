@@ -13,6 +13,7 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
+from components.domain.stacks import library_name
 from components.sources.dataset import load
 from tests.e2e.test_mcp import call_tools
 from tests.helpers import ROOT
@@ -49,7 +50,9 @@ def test_every_sample_model_answers_with_its_own_run_over_http_and_the_named_loo
             page = http.get("/", params={"model": model_id}).text
             title = html.unescape(TITLE.search(page).group(1))
             assert title.startswith(f"{model_id}: {runs[model_id][1]} on Trainium"), title
-            assert f"{runs[model_id][0]} " in html.unescape(page[page.index('property="og:description"') :][:400])
+            assert f"{library_name(runs[model_id][0])} " in html.unescape(
+                page[page.index('property="og:description"') :][:400]
+            )
     for model_id in (FLUX, MINILM, "Qwen/Qwen3-0.6B", "nobody/never-ran"):
         named = client.predict(model_id=model_id, neuronx_cc="", library_version="", api_name="/lookup")
         library, result = runs.get(model_id, ("transformers", "not tested"))

@@ -116,7 +116,7 @@ def test_a_file_that_turns_unreadable_keeps_its_stack_until_a_good_file_returns(
     assert answers(client, "org/model-007") == before
     assert refresh_failures(client) == failures + 1
     (line,) = [r.getMessage() for r in caplog.records if "last good rows are served" in r.getMessage()]
-    assert "new.parquet" in line and "last good rows are served" in line and "transformers 5.0.0" in line
+    assert "new.parquet" in line and "last good rows are served" in line and "Transformers 5.0.0" in line
     (note,) = sources.datasets.current().skipped  # the page's header lists it
     assert note.file == "new.parquet" and note.reason.endswith("its rows from the last good read are served")
     readyz = client.get("/readyz").text  # a public probe: no path, no file, no error text

@@ -12,8 +12,8 @@ def test_pass_rate_and_models_run_per_stack_oldest_first(chart_snap):
     trend = charts.stack_trend(chart_snap)
     assert list(trend["neuronx_cc"]) == [OLD, NEW]
     assert list(trend["label"]) == [
-        "neuronx-cc 2.9.1.0 · transformers 4.57.1",
-        "neuronx-cc 2.10.0.0 · transformers 4.57.1",
+        "neuronx-cc 2.9.1.0 · Transformers 4.57.1",
+        "neuronx-cc 2.10.0.0 · Transformers 4.57.1",
     ]
     assert list(trend["run"]) == [3, 6] and list(trend["passed"]) == [1, 4] and list(trend["excluded"]) == [1, 0]
     assert trend["pass_rate"].tolist() == pytest.approx([1 / 3, 4 / 6])

@@ -58,10 +58,10 @@ def test_every_sample_model_answers_with_its_own_run_on_every_surface(bundled_sa
 def test_a_diffusers_failure_and_a_sentence_transformers_pass_in_words(bundled_sample):
     moment = served(bundled_sample).now()
     flux = preview.preview(moment, "", {"model": FLUX})
-    assert flux.title.startswith(f"{FLUX}: FAIL on Trainium") and "diffusers 0.36.0" in flux.description
+    assert flux.title.startswith(f"{FLUX}: FAIL on Trainium") and "Diffusers 0.36.0" in flux.description
     assert flux.query == "model=black-forest-labs%2FFLUX.1-schnell"  # no stack named: its own, as /lookup answers
     minilm = preview.preview(moment, "", {"model": MINILM})
-    assert minilm.title.startswith(f"{MINILM}: PASS on Trainium") and "sentence-transformers 5.1.2" in minilm.stack
+    assert minilm.title.startswith(f"{MINILM}: PASS on Trainium") and "Sentence Transformers 5.1.2" in minilm.stack
 
 
 def test_a_named_stack_is_answered_for_and_an_unknown_one_opens_the_models_own(bundled_sample):
@@ -90,12 +90,12 @@ def test_another_librarys_stack_says_where_the_model_ran_never_asks_for_a_test_n
     assert "request_test" not in answer and answer["evidence"] == {"base_model": None, "architecture": None}
     assert (
         answer["expectation"]["basis"] == "library"
-        and "run with transformers, not diffusers" in (answer["expectation"]["reason"])
+        and "run with Transformers, not Diffusers" in (answer["expectation"]["reason"])
     )
     html = str(evidence_html(answer))
-    assert 'id="ran-with"' in html and "was run with transformers, not" in html and "PASS" in html
+    assert 'id="ran-with"' in html and "was run with Transformers, not" in html and "PASS" in html
     assert f'href="./?{own["link"].replace("&", "&amp;")}"' in html
-    assert "Want it tested" not in html and "0 of 0" not in html and "with diffusers 0.36.0" not in html
+    assert "Want it tested" not in html and "0 of 0" not in html and "with Diffusers 0.36.0" not in html
     # a Diffusers model on a Transformers stack, likewise
     flux = details.lookup(bundled_sample, FLUX, "", "5.0.0")
     assert flux["ran_with"]["library"] == "diffusers" and "request_test" not in flux

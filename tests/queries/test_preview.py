@@ -19,7 +19,7 @@ def test_a_tested_model_names_result_stack_cores_and_wall_time(moment):
     card = preview.preview(moment, "", {"model": "Qwen/Qwen3-0.6B", "transformers": "4.57.1"})
     assert card.title == "Qwen/Qwen3-0.6B: PASS on Trainium · torch-neuronx model support"
     assert card.description == (
-        "Qwen/Qwen3-0.6B: PASS on neuronx-cc 2.28.7631.0 · transformers 4.57.1, 1 core, wall time 10 min."
+        "Qwen/Qwen3-0.6B: PASS on neuronx-cc 2.28.7631.0 · Transformers 4.57.1, 1 core, wall time 10 min."
     )
     assert card.query.startswith("model=Qwen%2FQwen3-0.6B&neuronx_cc=2.28.7631.0") and not card.sample
 
@@ -32,7 +32,7 @@ def test_a_failure_gives_the_exception_line_not_the_traceback_header(moment):
 
 def test_an_older_stack_in_the_link_is_the_stack_described(moment):
     card = preview.preview(moment, "", {"model": "Qwen/Qwen3-0.6B", "neuronx_cc": "2.9.1.0", "transformers": "4.50.0"})
-    assert card.verdict == "FAIL" and "neuronx-cc 2.9.1.0 · transformers 4.50.0" in card.description
+    assert card.verdict == "FAIL" and "neuronx-cc 2.9.1.0 · Transformers 4.50.0" in card.description
 
 
 def test_an_untested_model_says_not_tested_and_the_expectation(moment):

@@ -56,7 +56,7 @@ def test_lookup_of_a_regression_names_its_cause_the_others_it_blocks_and_a_prefi
     assert "trn2.3xlarge" not in body and answer["instance"] in body  # 8 cores: a bigger instance
     assert f"neuronx-cc=={NEW}" in body and "torch-neuronx==" in body and "transformers==4.57.1" in body
     assert answer["install_command"] in body
-    assert f"last passed on neuronx-cc {OLD} with transformers 4.57.1" in body
+    assert f"last passed on neuronx-cc {OLD} with Transformers 4.57.1" in body
     assert "on nd0 nc5 (prefill)" in body  # the error's last lines, as they were
     assert "https://owner-space.hf.space/?model=a%2Fregressed&neuronx_cc=2.28.7631.0%2B82129205" in body
 
@@ -111,6 +111,6 @@ def test_the_report_of_another_librarys_run_does_not_say_it_generated_tokens(tmp
     write(tmp_path / "text.parquet", [row("a/text", cc=NEW, result="FAIL", error=ERROR.format(core=0))])
     snap = load(tmp_path)
     _, body = fields(details.lookup(snap, "a/pipeline", NEW, "diffusers==0.36.0")["report_url"])
-    assert "the model loaded and run with diffusers's own code" in body and "tokens" not in body
+    assert "the model loaded and run with Diffusers's own code" in body and "tokens" not in body
     _, body = fields(details.lookup(snap, "a/text", NEW, "4.57.1")["report_url"])
     assert "32 tokens generated" in body

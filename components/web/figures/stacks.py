@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from components.domain.results import EXCLUDED, FAIL, KIND_LABELS, OTHER, PASS
-from components.domain.stacks import StackRef
+from components.domain.stacks import StackRef, library_name
 from components.queries import formatting
 from components.queries.charts import KINDS, org_counts, stack_points, stack_trend
 from components.runtime import settings
@@ -75,7 +75,7 @@ def library_colour(library: str, index: int) -> str:
 
 
 def stack_tick(stack: StackRef) -> str:
-    """A stack's tick label on an axis of stacks (titled `STACK_AXIS`): `2.28.7631.0 · transformers 4.57.1`. One
+    """A stack's tick label on an axis of stacks (titled `STACK_AXIS`): `2.28.7631.0 · Transformers 4.57.1`. One
     line: on a phone plotly turns the labels upright, and two lines side by side ran into the next label."""
     return f"{esc(stack.compiler)} · {esc(stack.library_label)}"
 
@@ -110,7 +110,7 @@ def _trend_figure(trend: pd.DataFrame) -> go.Figure:
     for index, library in enumerate(libraries):  # one line per library: never from one library's stack to another's
         at = [i for i, lib in enumerate(trend["library"]) if lib == library]
         fig.add_scatter(
-            x=[ticks[i] for i in at], y=[rates[i] for i in at], name=esc(f"{library} pass rate"),
+            x=[ticks[i] for i in at], y=[rates[i] for i in at], name=esc(f"{library_name(library)} pass rate"),
             mode="lines+markers", customdata=[hover[i] for i in at],
             line={"color": library_colour(library, index), "width": 3}, marker={"size": 9},
             hovertemplate="%{customdata[0]}<br>pass rate %{y:.0f}% (%{customdata[1]} run)"
@@ -120,6 +120,9 @@ def _trend_figure(trend: pd.DataFrame) -> go.Figure:
         yaxis={"title": "pass rate (%)", "range": [0, 105], "ticksuffix": "%"},
         yaxis2={"title": "models run", "overlaying": "y", "side": "right", "rangemode": "tozero", "showgrid": False},
         xaxis={"title": STACK_AXIS, "type": "category", "categoryorder": "array", "categoryarray": ticks},
+        # as tall as the causes' figure: on a phone the legend (a line a library) and the upright stack labels
+        # took ~330 of plotly's default 450 px and left the plot ~60 px
+        height=560,
     )
     _style(fig, empty=not len(trend))
     return library_dividers(fig, list(trend["library"]))

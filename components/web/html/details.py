@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from components.domain.columns import BY_NAME, STACK_PACKAGES
 from components.domain.results import EXCLUDED, KIND_LABELS, NOT_TESTED, OTHER, PASS, meaning
-from components.domain.stacks import FIRST_LIBRARY, StackRef, normalise_library
+from components.domain.stacks import FIRST_LIBRARY, StackRef, library_name, normalise_library
 from components.queries import formatting, links
 from components.queries.answers import HistoryEntry, LookupAnswer
 from components.runtime import settings
@@ -127,8 +127,8 @@ def run_py_title(adapted_from: str) -> str:
 
 def lead(answer: LookupAnswer) -> Markup:
     """The panel's first line, the answer in one sentence: the result on the stack shown, and what the model's
-    history adds, with a link to that run: "FAIL on 2.28.7631.0 · transformers 5.0.0 — last PASS on
-    2.28.7631.0 · transformers 4.57.1"; for a model with no run here, its latest run elsewhere."""
+    history adds, with a link to that run: "FAIL on 2.28.7631.0 · Transformers 5.0.0 — last PASS on
+    2.28.7631.0 · Transformers 4.57.1"; for a model with no run here, its latest run elsewhere."""
     kind = answer.get("kind") or OTHER
     here = StackRef.of(answer)
     history = answer.get("history") or []
@@ -148,7 +148,7 @@ def lead(answer: LookupAnswer) -> Markup:
 
 
 def _on(stack: StackRef) -> Markup:
-    """A stack in the lead's words (`2.28.7631.0 · transformers 5.0.0`), its exact versions in a hover."""
+    """A stack in the lead's words (`2.28.7631.0 · Transformers 5.0.0`), its exact versions in a hover."""
     return Markup('<span class="stack" title="{}">{} · {}</span>').format(
         stack.long_label, stack.compiler, stack.library_label
     )
@@ -198,7 +198,7 @@ def _stack_table(answer: LookupAnswer) -> Markup:
     rows = [(BY_NAME[c].label, answer.get(c)) for c, _ in STACK_PACKAGES]
     library = normalise_library(str(answer.get("library") or ""))
     if library and library != FIRST_LIBRARY:  # the library the stack is named by, beside Transformers
-        rows.insert(4, (library, answer.get("library_version")))
+        rows.insert(4, (library_name(library), answer.get("library_version")))
     rows += [("Python", answer.get("python")), ("Neuron driver", answer.get("neuron_driver"))]
     rows.append(("Tested at", formatting.timestamp(answer.get("tested_at"))))
     cells = join(

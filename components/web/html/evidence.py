@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from markupsafe import Markup
 
 from components.domain.results import NOT_TESTED
-from components.domain.stacks import StackRef
+from components.domain.stacks import StackRef, library_name
 from components.queries.answers import LookupAnswer
 from components.queries.formatting import cores_noted, cores_phrase, parameters
 from components.sources.records import hub_id
@@ -97,7 +97,8 @@ def ran_with_html(answer: LookupAnswer) -> Markup:
         '{}: this library does not run it. Its answer is {} on {}: <a href="./?{}" id="ran-with-link" '
         'target="_self">open it there</a>.</p></div>'
     ).format(
-        answer.get("model_id", ""), own["library"], answer.get("library") or "this library",
+        answer.get("model_id", ""), library_name(own["library"]),
+        library_name(answer["library"]) if answer.get("library") else "this library",
         badge(own["kind"], own["result"]), StackRef.of(own).label, own["link"],
     )  # fmt: skip
 

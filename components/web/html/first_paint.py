@@ -8,15 +8,18 @@ nothing moves (no layout shift) and no id or table is on the page twice.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from typing import cast
 
 from markupsafe import Markup, escape
 
 from components.queries import links, ordering, views
+from components.queries.answers import LookupAnswer
 from components.queries.formatting import noun
-from components.queries.preview import APP_NAME, SAMPLE_LABEL, FirstRows, Preview, view_words
+from components.queries.preview import APP_NAME, PAGES, SAMPLE_LABEL, FirstRows, Preview, view_words
 from components.queries.views import Query
-from components.web.html import table, without_scripts
+from components.web.html import details, notice, table, without_scripts
 
 # While the block shows, the live page mounts hidden (its own shifts are not seen); the block keeps to
 # the page's width and the system font the theme uses.
@@ -123,7 +126,7 @@ def head(preview: Preview, url: str, image: str) -> Markup:
         named("twitter:image", image),
         f'<link rel="canonical" href="{escape(url)}">',
     ]
-    return Markup("".join(tags)) + STYLE + (without_scripts.STYLE if preview.model else "")
+    return Markup("".join(tags)) + STYLE + (without_scripts.STYLE + MODEL_STYLE if preview.model else "")
 
 
 def _badge(kind: str, text: str) -> Markup:
@@ -135,20 +138,80 @@ def _heading(preview: Preview) -> Markup:
     return Markup("<h1>{}</h1>{}").format(APP_NAME, sample)
 
 
-def model_block(preview: Preview) -> Markup:
+# A model link's painted page is the live model page's first screen drawn without scripts (issue 62): Gradio's nav
+# bar (the pages in its order, `app.py`), the title, the data's notice, then the model's head (`details.head`, the
+# live page's own) and its commands, each at the live page's place (measured in tests/e2e/test_first_response.py).
+# The live page's look comes with its scripts (the theme and style.css): these are its values, written out.
+NAV = ("", "compare", "charts", "architectures", "grid", "failures", "wanted", "about")
+MODEL_STYLE = Markup(
+    "<style>#first-paint:has(.fp-model){max-width:none;padding:0;font-size:14px;line-height:1.4;color:#1f2937}"
+    ".fp-model a{color:#4338ca}.fp-model code,.fp-model pre{font-family:ui-monospace,Consolas,monospace}"
+    ".fp-nav{border-bottom:1px solid #e5e7eb;padding:8px 0}"
+    ".fp-nav>div{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:8px;max-width:1280px;margin:0 auto;"
+    "padding:0 32px;box-sizing:border-box;font-size:16px;line-height:24px}"
+    ".fp-nav a{padding:4px 8px;color:inherit;text-decoration:none}"
+    ".fp-main{max-width:1280px;margin:0 auto;padding:16px 44px;box-sizing:border-box}"
+    "#first-paint .fp-main h1{margin:15px 0 2px;font-size:23.8px;line-height:31px}"
+    ".fp-main .tagline{margin:0;line-height:23px;color:#4b5563}"
+    ".fp-main .provenance{margin:36px 0 0;padding:7.7px 11.6px;border:2px solid #6366f1;border-radius:6px;"
+    "background:#f9fafb;font-size:12.88px;line-height:18px}"
+    ".fp-main .sample-flag{display:inline-block;padding:0 5.5px;margin-right:3.3px;border-radius:999px;"
+    "background:#4338ca;color:#fff;text-transform:uppercase;letter-spacing:.04em;font-size:.85em}"
+    ".fp-main .rankings-line{color:#4b5563}"
+    ".fp-main .back-to-table{margin:36px 0 2.7px;font-size:13.3px;line-height:21.6px}"
+    ".fp-main .details-head h2{margin:2px 0 3px;font-size:19.6px;line-height:1.3;word-break:break-word}"
+    ".fp-main .details-head h2 .badge{font-size:.6em;vertical-align:middle}.fp-main h2 a{text-decoration:none}"
+    ".fp-main .badge{display:inline-block;padding:.05em .55em;border-radius:999px;font-weight:600;"
+    "border:1px solid currentColor}"
+    ".fp-main .badge-pass{color:#166534}.fp-main .badge-fail{color:#991b1b}.fp-main .badge-excluded{color:#854d0e}"
+    ".fp-main .lead{margin:2.1px 0;line-height:22.75px}"
+    ".fp-main .model-kind{margin:1.4px 0;color:#4b5563;font-size:.92em}"
+    ".fp-main .figures{display:flex;flex-wrap:wrap;gap:1.4px 19.6px;list-style:none;padding:0;margin:4.2px 0}"
+    "#first-paint .fp-main .fp-commands{gap:36px 40px;margin:37px 0}"
+    "#first-paint .fp-main h3{margin:0 61px 5px 0;font-size:15.2px;line-height:21px}"
+    "#first-paint .fp-main pre+h3{margin-top:36px}"
+    "#first-paint .fp-commands ul{margin:4px 0 0;padding-left:1.2em;font-size:.82em;line-height:1.4;opacity:1;"
+    "color:#4b5563}"
+    "#first-paint .fp-main pre{padding:5.2px 7.8px;border:1px solid #e5e7eb;border-radius:4px;background:#f3f4f6;"
+    "max-height:none}"
+    "@media (prefers-color-scheme:dark){#first-paint:has(.fp-model){color:#f3f4f6}.fp-model a{color:#a5b4fc}"
+    ".fp-nav{border-color:#374151}#first-paint .fp-nav a{color:inherit}.fp-main .provenance{background:#1f2937}"
+    "#first-paint .fp-main pre{background:#1f2937;border-color:#374151}.fp-main .tagline,.fp-main .model-kind,"
+    ".fp-main .rankings-line,#first-paint .fp-commands ul{color:#9ca3af}.fp-main .badge-pass{color:#4ade80}"
+    ".fp-main .badge-fail{color:#f87171}.fp-main .badge-excluded{color:#facc15}}"
+    "@media (max-width:720px){.fp-main{padding:16px 24px}.fp-main .tagline{display:none}"
+    "#first-paint .fp-main h1{font-size:18.2px;line-height:24px}}</style>"
+)
+
+
+def _painted_ids(html: Markup) -> Markup:
+    """The live page's `html` with each id prefixed `fp-`: the painted block and the live page are on the page
+    together for a moment, and an id must not be there twice."""
+    return Markup(re.sub(r'\bid="', 'id="fp-', str(html)))
+
+
+def model_top(moment_notice: Markup) -> Markup:
+    """What heads a model link's painted page as it heads the live one: the nav bar, the title and the notice."""
+    links_ = Markup("").join(Markup('<a href="./{}">{}</a>').format(page, PAGES[page][0]) for page in NAV)
+    return Markup('<nav class="fp-nav"><div>{}</div></nav>').format(links_) + Markup(
+        '<div class="fp-main">{}{}'
+    ).format(notice.title(APP_NAME), _painted_ids(moment_notice))
+
+
+def model_block(preview: Preview, moment_notice: Markup, form: Markup = Markup("")) -> Markup:
     """A model link's answer, laid out as the live model page is (the page is the model's, the table a step
-    back): the way back, the model and its verdict on the stack, its figures and why, then what to copy."""
-    facts = [preview.figures] * bool(preview.kind != "not tested" and preview.figures) + [preview.detail] * bool(
-        preview.detail
-    )
-    listed = Markup("").join(Markup("<li>{}</li>").format(f) for f in facts)
+    back), under the page's top (`model_top`): the way back, the model's head as the live page draws it, an
+    untested model's reason, then what to copy; `form` (a search with scripts off) under it all."""
+    answer = cast(LookupAnswer, preview.answer or {})
     asked = Markup('<p class="fp-note"><strong>{}</strong></p>').format(preview.unknown_stack)
+    why = Markup('<p class="fp-note">{}</p>').format(preview.detail)
     return Markup(
-        '{}<p class="fp-back"><a href="./?{}">← Back to the table</a></p><h2>{}</h2><p>{} on {}</p>{}{}'
+        '<div class="fp-model">{}{}<p class="back-to-table"><a href="./?{}">← Back to the table</a></p>{}{}{}{}'
+        "</div></div>"
     ).format(
-        asked if preview.unknown_stack else Markup(""), preview.table_query, preview.model,
-        _badge(preview.kind, preview.verdict), preview.stack,
-        Markup('<ul class="fp-facts">{}</ul>').format(listed) if facts else Markup(""), without_scripts.job(preview),
+        model_top(moment_notice), asked if preview.unknown_stack else Markup(""), preview.table_query,
+        _painted_ids(details.head(answer)), why if preview.kind == "not tested" and preview.detail else Markup(""),
+        without_scripts.job(preview), form,
     )  # fmt: skip
 
 
@@ -182,9 +245,9 @@ MODEL_PAGE = Markup('<script>document.documentElement.classList.add("model-page"
 
 
 def block(preview: Preview, content: Markup) -> Markup:
-    """The painted block: the heading, `content` and the swap script."""
+    """The painted block: the heading (a model's page has its own, `model_top`), `content` and the swap script."""
     return Markup('<div id="first-paint">{}{}</div>{}{}').format(
-        _heading(preview), content, SCRIPT, MODEL_PAGE if preview.model else Markup("")
+        Markup("") if preview.model else _heading(preview), content, SCRIPT, MODEL_PAGE if preview.model else Markup("")
     )
 
 

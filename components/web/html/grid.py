@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 
-from components.domain.stacks import StackRef
+from components.domain.stacks import StackRef, library_name
 from components.domain.versions import short_version
 from components.queries import grid, links, views
 from components.queries.answers import GridAnswer, GridCell, GridRow, GridStack
@@ -165,7 +165,7 @@ def form_html(view: GridView, libraries: Sequence[str], tasks: Sequence[str]) ->
         '<label>Architecture<input type="search" name="q" value="{}" placeholder="part of a name"></label>'
         '<button type="submit">Show</button></form>'
     ).format(
-        _options([(lib, lib) for lib in libraries], view.library),
+        _options([(lib, library_name(lib)) for lib in libraries], view.library),
         _options([("", "All tasks"), *((t, t) for t in tasks)], view.task),
         _options(list(SORTS.items()), view.sort),
         view.text,
@@ -200,7 +200,7 @@ def table_html(answer: GridAnswer, view: GridView) -> Markup:
         Markup(" · {:,} {} of unknown architecture left out").format(unknown, noun(unknown, "model")) if unknown else ""
     )
     summary = Markup('<p class="summary" id="grid-summary"><b>{:,}</b> {} of {}{} across <b>{}</b> {}, oldest first{}</p>').format(
-        len(rows), noun(len(rows), "architecture"), answer["library"],
+        len(rows), noun(len(rows), "architecture"), library_name(answer["library"]),
         Markup(" ({})").format(answer["task"]) if answer["task"] else "", len(stacks), noun(len(stacks), "stack"),
         left_out,
     ) + _downloads(answer)  # fmt: skip
@@ -217,7 +217,9 @@ def table_html(answer: GridAnswer, view: GridView) -> Markup:
         '<table class="g-table" id="grid-table"><caption id="grid-caption">Architectures of {} across its stacks '
         "(neuronx-cc · {} version)</caption>"
         '<thead><tr><th scope="col">Architecture</th>{}</tr></thead><tbody>{}</tbody></table></div>'
-    ).format(answer["library"], answer["library"], head, join(_row(answer, r) for r in rows))
+    ).format(
+        library_name(answer["library"]), library_name(answer["library"]), head, join(_row(answer, r) for r in rows)
+    )
 
 
 def grid_page(answer: GridAnswer, view: GridView, libraries: Sequence[str], tasks: Sequence[str]) -> Markup:

@@ -9,7 +9,21 @@ from components.queries import freshness
 from components.runtime import settings
 from components.sources.app_sources import Moment, Sources
 from components.sources.snapshot import Provenance, Skipped
+from components.web.html.follow import feed_link
 from components.web.html.markup import join
+
+# The page of the app's endpoints is off the nav bar (each entry is a line more on a phone), so every page's
+# top links to it, beside the feed: programs are the other way in.
+API_LINK = Markup('<a id="api-link" href="endpoints">API endpoints</a>')
+
+
+def title(name: str) -> Markup:
+    """The title above the notice, and what the app answers in one line; on every live page and a model link's
+    painted one."""
+    return Markup(
+        '<div class="title"><h1>{}</h1><p class="tagline">Does this Hugging Face model run unmodified on AWS Trainium '
+        "with TorchNeuron (<code>torch-neuronx</code>)? And how do I run it myself? {} · {}</p></div>"
+    ).format(name, feed_link(), API_LINK)
 
 
 def provenance_line(p: Provenance) -> str:

@@ -10,6 +10,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from components.domain.results import OTHER, generates_text
+from components.domain.stacks import library_name
 from components.queries import formatting, ordering, views
 from components.queries import table_columns as registry
 from components.sources.snapshot import Stack
@@ -131,7 +132,9 @@ def _model_cell(r: dict, view: str, order: ordering.Order, link: Callable[[str, 
     if r.get("task"):
         cell += Markup('<small class="task">{}</small>').format(r["task"])
     if not generates_text(r.get("library")):  # a row of another library says which (Transformers is the norm)
-        cell += Markup('<small class="library">{} {}</small>').format(r["library"], r.get("library_version") or "")
+        cell += Markup('<small class="library">{} {}</small>').format(
+            library_name(r["library"]), r.get("library_version") or ""
+        )
     return cell
 
 

@@ -37,7 +37,7 @@ from components.web import cache_control, etags, page_cache, replicas
 from components.web.asgi import relative_path
 from components.web.deep_links import CARD_PATH, base_url, page_query
 from components.web.errors import NotAPage
-from components.web.html import busy, first_paint, without_scripts
+from components.web.html import busy, first_paint, notice, without_scripts
 from components.web.html import grid as html_grid
 
 LINK_PARAMS = frozenset(links.LINK_PARAMS)
@@ -85,7 +85,9 @@ def rewrite(
     image = base + CARD_PATH + (f"?{card_query}" if card_query else "")
     if preview.model:
         # the answer first, as on the live model page; the form under it, to search with scripts off
-        content = first_paint.model_block(preview) + without_scripts.search_form(previews.search_form(moment, params))
+        top = notice.header(moment.snapshot.provenance, moment.snapshot.skipped, moment.rankings.label())
+        form = without_scripts.search_form(previews.search_form(moment, params))
+        content = first_paint.model_block(preview, top, form)
     elif page == "":
         first = previews.first_rows(moment, params)
         content = without_scripts.search_form(previews.search_form(moment, params)) + first_paint.rows_block(first)

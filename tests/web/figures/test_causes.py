@@ -21,8 +21,8 @@ def test_a_cause_is_drawn_over_its_own_librarys_stacks_only(tmp_path):
     fig = failure_charts.causes_figure(libraries_snapshot(tmp_path))
     by_name = {t.name: t for t in fig.data}
     assert set(by_name) == {"RuntimeError", "ValueError"}
-    assert [x.split(" · ")[1] for x in by_name["RuntimeError"].x] == ["transformers 4.57.1"] * 2
+    assert [x.split(" · ")[1] for x in by_name["RuntimeError"].x] == ["Transformers 4.57.1"] * 2
     assert list(by_name["RuntimeError"].y) == [1, 1]
-    assert list(by_name["ValueError"].x) == ["2.10.0.0 · diffusers 0.36.0"] and list(by_name["ValueError"].y) == [1]
+    assert list(by_name["ValueError"].x) == ["2.10.0.0 · Diffusers 0.36.0"] and list(by_name["ValueError"].y) == [1]
     assert [c[1] for c in by_name["RuntimeError"].customdata] == ["1 model blocked"] * 2
     assert list(fig.layout.xaxis.categoryarray) == [*by_name["RuntimeError"].x, *by_name["ValueError"].x]

@@ -35,12 +35,12 @@ def libraries_snapshot(folder):
 def test_the_pass_rate_is_a_line_per_library_that_never_joins_two_libraries(tmp_path):
     fig = charts.trend_figure(libraries_snapshot(tmp_path))
     lines = {t.name: list(t.x) for t in fig.data if t.type == "scatter"}
-    assert set(lines) == {"transformers pass rate", "diffusers pass rate"}
-    assert [x.split(" · ")[1] for x in lines["transformers pass rate"]] == ["transformers 4.57.1"] * 2
-    assert [x.split(" · ")[0] for x in lines["transformers pass rate"]] == ["2.9.1.0", "2.10.0.0"]  # oldest first
-    assert lines["diffusers pass rate"] == ["2.10.0.0 · diffusers 0.36.0"]
+    assert set(lines) == {"Transformers pass rate", "Diffusers pass rate"}
+    assert [x.split(" · ")[1] for x in lines["Transformers pass rate"]] == ["Transformers 4.57.1"] * 2
+    assert [x.split(" · ")[0] for x in lines["Transformers pass rate"]] == ["2.9.1.0", "2.10.0.0"]  # oldest first
+    assert lines["Diffusers pass rate"] == ["2.10.0.0 · Diffusers 0.36.0"]
     bars = next(t for t in fig.data if t.type == "bar")
-    assert list(bars.x) == [*lines["transformers pass rate"], *lines["diffusers pass rate"]]  # grouped by library
+    assert list(bars.x) == [*lines["Transformers pass rate"], *lines["Diffusers pass rate"]]  # grouped by library
     assert [c[4] for c in bars.customdata] == ["2 models run", "2 models run", "5 models run"]
     (divider,) = fig.layout.shapes  # between the libraries
     assert divider.x0 == 1.5

@@ -2,6 +2,7 @@
 
 import pytest
 
+from components.domain.stacks import library_name
 from components.queries.details import lookup
 from components.runtime import settings
 from components.sources.dataset import load
@@ -41,7 +42,7 @@ def test_the_panel_leads_with_the_answer_and_the_run_that_last_passed(world):
     lead = failed[failed.index('<p class="lead"') :]
     lead = lead[: lead.index("</p>")]
     assert lead.startswith('<p class="lead" id="lead"><b>FAIL</b> on <span class="stack"')
-    assert "— last" in lead and "<b>PASS</b> on" in lead and "transformers 5.0.0" in lead
+    assert "— last" in lead and "<b>PASS</b> on" in lead and "Transformers 5.0.0" in lead
     assert 'href="./?model=Qwen%2FQwen3-0.6B&amp;neuronx_cc=' in lead  # a link to that run
     passed = details.details(lookup(snap, "Qwen/Qwen3-0.6B", NEW_CC, "5.0.0"))
     assert "— last" not in passed and "<b>PASS</b> on" in passed
@@ -83,6 +84,6 @@ def test_a_run_of_another_library_is_not_said_to_have_generated_tokens(tmp_path,
     html = details.details(lookup(snap, model, NEW_CC, f"{library}=={version}"), {column: version, "newer": "x"})
     stack = html[html.index('<table class="stack-table">') :]
     stack = stack[: stack.index("</table>")]
-    assert f'<th scope="row">{library}</th><td><code>{version}</code>' in stack
+    assert f'<th scope="row">{library_name(library)}</th><td><code>{version}</code>' in stack
     others = html[html.index("Other fields") :]
     assert "newer" in others and column not in others

@@ -18,9 +18,9 @@ def test_a_stacks_failures_rank_causes_causes_opens_the_asked_one_and_says_first
     assert "<b>3</b> of 5 models fail" in html and "in <b>2</b> causes" in html
     assert html.index('<span class="cause-count">2</span>') < html.index('<span class="cause-count">1</span>')
     assert f'id="cause-{signature}" open>' in html
-    assert "<b>First seen</b> neuronx-cc 2.26.9117.0 · transformers 4.57.1" in html
+    assert "<b>First seen</b> neuronx-cc 2.26.9117.0 · Transformers 4.57.1" in html
     fixed = failures_html(failures.failures(failing_snap, old), old)
-    assert "<b>Fixed in</b> neuronx-cc 2.28.7631.0 · transformers 4.57.1" in fixed and ">a/three</a>" in fixed
+    assert "<b>Fixed in</b> neuronx-cc 2.28.7631.0 · Transformers 4.57.1" in fixed and ">a/three</a>" in fixed
     assert "No model fails" in failures_html({"causes": [], "failed": 0}, new)
 
 

@@ -64,6 +64,14 @@ def test_the_painted_grid_is_the_api_answer_cell_by_cell(grid_data):
                     "neuronx_cc_b": STACKS[2][0], "library_version_b": STACKS[2][1]}  # fmt: skip
 
 
+def test_the_grid_names_a_library_as_a_person_reads_it_and_links_it_as_pip_spells_it(grid_data):
+    snapshot, records = grid_data
+    page = str(grid_page(grid(snapshot, records), GridView(), ["transformers", "sentence-transformers"], []))
+    assert '<option value="sentence-transformers">Sentence Transformers</option>' in page
+    assert "Architectures of Transformers across its stacks (neuronx-cc · Transformers version)" in page
+    assert 'href="api/v1/grid?library=transformers"' in page  # the JSON it shows, by pip's spelling
+
+
 def test_each_cell_links_the_models_view_of_its_architecture_on_its_stack(grid_data):
     snapshot, records = grid_data
     answer = grid(snapshot, records)

@@ -11,7 +11,7 @@ def test_each_row_names_its_stack_and_marks_the_last_pass():
          "result": "FAIL", "tp": None},
     ]  # fmt: skip
     html = history.history_table(entries)
-    assert '<code>2.28.7631.0</code><br><span class="library">transformers 4.57.1</span>' in html
+    assert '<code>2.28.7631.0</code><br><span class="library">Transformers 4.57.1</span>' in html
     assert '<span class="library">&lt;b&gt;lib&lt;/b&gt; </span>' in html  # a missing version reads as empty
     assert html.count('class="mark mark-pass"') == 1 and html.count("<tr>") == 3
 

@@ -58,7 +58,7 @@ def test_a_summary_across_libraries_counts_each_and_names_a_shared_compiler_once
     sd = Stack("2.28.7631.0+82129205", "diffusers", "0.36.0", 3, 2)
     line = str(table.summary_line(5, 5, 3, None, "Selected", [(tf, 4, 2), (sd, 1, 1)]))
     assert "on each library's newest stack (neuronx-cc 2.28.7631.0): " in line
-    assert "transformers 5.0.0 <b>4</b></span>, <span" in line and "diffusers 0.36.0 <b>1</b>" in line
+    assert "Transformers 5.0.0 <b>4</b></span>, <span" in line and "Diffusers 0.36.0 <b>1</b>" in line
     older = Stack("2.26.9117.0+c4d2e7a1", "diffusers", "0.35.0", 3, 2)
     apart = str(table.summary_line(5, 5, 3, None, "Selected", [(tf, 4, 2), (older, 1, 1)]))
     assert "<small>(neuronx-cc 2.26.9117.0)</small>" in apart and "<small>(neuronx-cc 2.28.7631.0)</small>" in apart

@@ -122,7 +122,7 @@ def test_a_tested_models_link_says_its_result_stack_cores_and_wall_time(card_htt
     html, head = first_html(card_http, "/?model=org/passes")
     assert head.title == "org/passes: PASS on Trainium · torch-neuronx model support"
     description = head.one("description")
-    assert "org/passes: PASS on neuronx-cc 2.28.7631.0 · transformers 4.57.1" in description
+    assert "org/passes: PASS on neuronx-cc 2.28.7631.0 · Transformers 4.57.1" in description
     assert "2 cores, wall time 12 min 5 s" in description
     assert head.one("og:title") == head.title and head.one("og:description") == description
     assert head.one("twitter:card") == "summary_large_image" and head.one("twitter:title") == head.title

@@ -26,9 +26,9 @@ class ChartsPage:
     def layout(self) -> None:
         self.trend = _plot("Pass rate across stacks", "chart-trend")
         gr.Markdown(charts.CAPTIONS["trend"], elem_classes=["hint"])
-        self.stack = gr.Dropdown(
-            label=f"Stack for the figures below: {PICKER_PARTS}", elem_id="charts-stack", min_width=260
-        )
+        # the picker sits above the figures it sets, and says so in as few words as the other pages' pickers: on a
+        # phone "Stack for the figures below: neuronx-cc · library" took two lines
+        self.stack = gr.Dropdown(label=f"Stack: {PICKER_PARTS}", elem_id="charts-stack", min_width=260)
         with gr.Row():
             with gr.Column(min_width=320):
                 self.wall = _plot("Wall time against cores", "chart-wall")

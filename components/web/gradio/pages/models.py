@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from components.domain.columns import NAMES
 from components.domain.results import EXCLUDED
-from components.domain.stacks import FIRST_LIBRARY, library_order, names_stack, normalise_library
+from components.domain.stacks import library_name, library_order, names_stack
 from components.domain.versions import short_version
 from components.queries import config_check, details, links, ordering, sizes, views, wanted
 from components.runtime import settings
@@ -25,6 +25,7 @@ from components.sources import wanted_store
 from components.sources.app_sources import Moment, Sources
 from components.sources.moment_cache import MomentCache
 from components.sources.rankings import Rankings
+from components.sources.records import OTHER_REPOS, hub_address
 from components.sources.snapshot import Snapshot, Stack
 from components.sources.wanted_counts import Wanted
 from components.web.gradio import page_config
@@ -115,7 +116,7 @@ class ModelsPage:
     @staticmethod
     def library_choices(snapshot: Snapshot, neuronx_cc: str) -> list[tuple[str, str]]:
         names = sorted({s.library for s in snapshot.library_versions(neuronx_cc)}, key=library_order)
-        return [("Transformers" if normalise_library(n) == FIRST_LIBRARY else n, n) for n in names]
+        return [(library_name(n), n) for n in names]
 
     @staticmethod
     def version_choices(snapshot: Snapshot, neuronx_cc: str, library: str) -> list[tuple[str, str]]:
@@ -294,6 +295,9 @@ class ModelsPage:
             **self._table(now, query, settings.MODELS_PAGE.value, model, state.sort),
             **panel,
         }
+        address = hub_address(params.get("model", ""))
+        if address is not None and address.kind in OTHER_REPOS:  # a Space's or dataset's address given as a model
+            answer["header"] += table.not_a_model(OTHER_REPOS[address.kind])  # under the notice, in sight
         return model, as_sent(self.widgets, answer)
 
     # ---- what the handlers share -----------------------------------------------------------
@@ -419,7 +423,8 @@ class ModelsPage:
             task = gr.Dropdown([ALL_TASKS], value="", label="Task", elem_id="task", scale=1, min_width=180)
             size = gr.Dropdown(label="Size (parameters)", elem_id="size", scale=1, min_width=150)  # filled on load
             cc = gr.Dropdown(label="neuronx-cc", elem_id="stack-cc", scale=1, min_width=240)  # "2.28.7631.0 (newest)"
-            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=180)
+            # wide enough for the longest library's name whole ("Sentence Transformers", `stacks.library_name`)
+            library = gr.Dropdown(label="Library", elem_id="stack-lib", scale=1, min_width=250)
             version = gr.Dropdown(label="Version", elem_id="stack-tf", scale=1, min_width=120)
         summary = gr.HTML(elem_id="summary")
         with gr.Row():

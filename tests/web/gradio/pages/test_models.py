@@ -5,6 +5,7 @@ import json
 import re
 
 import gradio as gr
+import pytest
 
 from components.queries import views
 from components.web.gradio.pages.filters import Filters
@@ -48,10 +49,10 @@ def test_all_libraries_is_the_library_pickers_default_and_searches_every_library
     )
     assert set(shown(answer)) == {"Qwen/Qwen3-0.6B", "stabilityai/sd-turbo", "BAAI/bge-small-en-v1.5"}
     summary = str(answer["summary"])
-    assert "each library's newest stack" in summary and "diffusers 0.36.0 <b>1</b>" in summary
+    assert "each library's newest stack" in summary and "Diffusers 0.36.0 <b>1</b>" in summary
     assert "stack" not in answer["link"] and "library" not in answer["link"]
     found = tab.table(search="sd turbo", view="selected", library="", cc=None)
-    assert shown(found) == ["stabilityai/sd-turbo"] and "diffusers 0.36.0" in str(found["results"])
+    assert shown(found) == ["stabilityai/sd-turbo"] and "Diffusers 0.36.0" in str(found["results"])
     # "All libraries" picked back from a stack: no stack named again
     back = tab.on_library(view="selected", cc=NEW_CC, library="", version="0.36.0")
     assert value(back["library"]) == "" and len(shown(back)) == 3 and "neuronx_cc" not in back["link"]
@@ -84,6 +85,15 @@ def test_a_compiler_without_the_library_falls_back_to_its_first_stack(tab):
     assert "transformers=4.50.0" in answer["link"] and shown(answer) == ["Qwen/Qwen3-0.6B"]
 
 
+@pytest.mark.parametrize(("address", "what"), [("https://huggingface.co/spaces/org/app", "a Space"),
+                                              ("huggingface.co/datasets/org/data", "a dataset")])  # fmt: skip
+def test_a_spaces_address_given_as_a_model_says_under_the_notice_that_it_is_not_a_model(tab, address, what):
+    answer = page_opened(tab, {"model": address})
+    header = str(value(answer["header"]))
+    assert 'id="provenance"' in header and 'id="not-a-model"' in header and f"the address of {what}" in header
+    assert "not-a-model" not in str(value(page_opened(tab, {"model": "Qwen/Qwen3-0.6B"})["header"]))
+
+
 def test_before_a_model_is_opened_the_details_hold_a_guide_not_empty_boxes(tab):
     answer = page_opened(tab)
     assert "Open a model" in str(answer["details"])
@@ -105,7 +115,7 @@ def test_the_librarys_own_column_is_a_row_of_the_stack_table_not_an_unknown_fiel
     )
     details = str(value(answer["facts"]))  # under the commands
     stack = details[details.index('<table class="stack-table">') :]
-    assert '<th scope="row">diffusers</th><td><code>0.36.0</code>' in stack[: stack.index("</table>")]
+    assert '<th scope="row">Diffusers</th><td><code>0.36.0</code>' in stack[: stack.index("</table>")]
     assert "Other fields" not in details
 
 
@@ -412,7 +422,7 @@ def test_a_search_with_no_match_on_the_stack_named_points_to_every_library(tab):
     answer = tab.table(search="sd turbo", view="selected", cc=NEW_CC, library="transformers", version="5.0.0")
     assert shown(answer) == []
     summary = str(answer["summary"])
-    assert 'id="elsewhere"' in summary and "1 model matches on diffusers 0.36.0" in summary
+    assert 'id="elsewhere"' in summary and "1 model matches on Diffusers 0.36.0" in summary
     assert 'href="./?q=sd+turbo"' in summary  # no stack named: every library
     space = tab.table(search="https://huggingface.co/spaces/org/app", view="selected", library="")
     assert 'id="not-a-model"' in str(space["summary"]) and "a Space" in str(space["summary"])

@@ -3,6 +3,7 @@ model's own stack (`Snapshot.model_stack`), and an unknown stack gets a notice n
 
 import pytest
 
+from components.domain.stacks import library_name
 from tests.helpers import page_opened
 
 
@@ -24,7 +25,7 @@ def test_a_model_link_opens_the_models_own_stack(tab, model, library, version):
     assert "PASS" in details and "not tested" not in details.lower(), model
     # the link names no stack: the pickers say "All libraries", the panel answers on the model's own stack
     assert (value(answer["library"]), value(answer["version"])) == ("", "")
-    assert f"<code>{version}</code>" in details and library in details
+    assert f"<code>{version}</code>" in details and library_name(library) in details
     assert answer["link"] == f"model={model.replace('/', '%2F')}"
     assert 'id="unknown-stack"' not in details
 
@@ -33,6 +34,6 @@ def test_an_unknown_stack_shows_the_models_own_answer_beside_a_notice(tab):
     answer = page_opened(tab, {"model": "stabilityai/sd-turbo", "neuronx_cc": "9.9.9"})
     details = str(answer["details"])
     assert 'id="unknown-stack"' in details and "9.9.9" in details and "Known stacks" in details
-    assert "Shown instead: neuronx-cc 2.28.7631.0 · diffusers 0.36.0" in details
+    assert "Shown instead: neuronx-cc 2.28.7631.0 · Diffusers 0.36.0" in details
     assert "PASS" in details and value(answer["library"]) == "diffusers"
     assert "9.9.9" not in answer["link"] and "library=diffusers" in answer["link"]  # the state applied
