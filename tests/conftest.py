@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assets.make_screenshot import CHROMIUM_ARGS  # one set of launch flags for tests and screenshots
-from tests.helpers import NEW_CC, OLD_CC, ROOT, SAMPLE_ARGS, STARTS, Server, row, write
+from tests.helpers import NEW_CC, OLD_CC, ROOT, SAMPLE_ARGS, SPACE_ENV, STARTS, Server, row, write
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -133,6 +133,22 @@ def pytest_collection_modifyitems(config, items):
     for item in browser_tests:
         item.add_marker(skip)
     config.stash[SKIPPED_FOR_CHROMIUM] = len(browser_tests)
+
+
+class EachModuleTogether:
+    """pytest-playwright parametrizes its browser per session (`browser_name`), and pytest then runs every browser
+    test of the session first, apart from the other tests of its module: a module's app (a `scope="module"`
+    fixture) was started twice, once for each half (the nginx deployment's took 50 s). Run after that reordering,
+    this puts each module's tests back together, in the order they had; with one browser, Chromium is still
+    started once."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items):
+        items.sort(key=lambda item: Path(item.path).parts)  # stable: each module's own order is kept
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(EachModuleTogether(), "each-module-together")
 
 
 def pytest_terminal_summary(terminalreporter, config):
@@ -265,6 +281,16 @@ def hostile_app(tmp_path_factory):
     log = tmp_path_factory.mktemp("log") / "app.log"
     server = Server("--dataset", str(folder), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"), log=log)
     yield server.wait()
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def space_app():
+    """The app on the sample as on a Space (`SPACE_ENV`: no server-side rendering), behind its proxy at
+    test-space.hf.space: shared by the tests of shared links and of client addresses, each with addresses of
+    its own."""
+    server = Server(*SAMPLE_ARGS, env=SPACE_ENV).wait()
+    yield server
     server.stop()
 
 

@@ -138,6 +138,8 @@ def call(client, name: str, **params):
 
 SAMPLE_ARGS = ("--dataset", str(ROOT / "data" / "sample"), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"))
 SPACE_ID, SPACE_SECRET = "aws-neuron/torch-neuronx-support", "space-test-secret"
+# a Space's variables without server-side rendering (`space_env` asks for it): the `space_app` fixture's
+SPACE_ENV = {"SYSTEM": "spaces", "SPACE_ID": "test/space", "SPACE_HOST": "test-space.hf.space"}
 
 
 def space_env(node: str) -> dict[str, str]:
