@@ -138,7 +138,6 @@ def call(client, name: str, **params):
 
 SAMPLE_ARGS = ("--dataset", str(ROOT / "data" / "sample"), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"))
 SPACE_ID, SPACE_SECRET = "aws-neuron/torch-neuronx-support", "space-test-secret"
-SAMPLE_SECRET = "sample-app-webhook-secret"  # the `sample_app` fixture's webhook secret (its route on, never sent)
 # a Space's variables without server-side rendering (`space_env` asks for it): the `space_app` fixture's
 SPACE_ENV = {"SYSTEM": "spaces", "SPACE_ID": "test/space", "SPACE_HOST": "test-space.hf.space"}
 

@@ -4,8 +4,12 @@ body. Gradio's own routes keep their methods (MCP's streamable HTTP takes DELETE
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
+from tests.helpers import SAMPLE_ARGS, Server
+
+SECRET = "methods-test-secret"
 # The app's own addresses, with a query that GET answers (the webhook takes POST only).
 OWN = (
     "/api/v1/stacks",
@@ -30,9 +34,11 @@ OTHER_METHODS = ("PUT", "DELETE", "PATCH")
 
 
 @pytest.fixture(scope="module")
-def methods_http(sample_http):
-    """The shared sample app (its webhook on, `SAMPLE_SECRET`): these tests only read, with methods it refuses."""
-    return sample_http
+def methods_http():
+    server = Server(*SAMPLE_ARGS, env={"WEBHOOK_SECRET": SECRET}).wait()
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        yield client
+    server.stop()
 
 
 @pytest.mark.parametrize("method", OTHER_METHODS)

@@ -10,6 +10,7 @@ import pytest
 
 from tests.hardening.test_bounds_on_another_gradio import another_gradio
 from tests.hardening.test_methods import (  # noqa: F401 - run again on this app
+    SECRET,
     test_a_method_an_address_does_not_take_is_a_405_with_allow,
     test_gradio_routes_keep_their_methods,
     test_head_answers_as_get_does_without_a_body,
@@ -19,13 +20,13 @@ from tests.hardening.test_poisoned_page import (  # noqa: F401 - run again on th
     test_the_attackers_own_answer_is_clean_too,
     test_the_page_depends_on_nothing_its_key_does_not_hold,
 )
-from tests.helpers import SAMPLE_ARGS, SAMPLE_SECRET, Server
+from tests.helpers import SAMPLE_ARGS, Server
 
 
 @pytest.fixture(scope="module")
 def sample_app(tmp_path_factory):
     """Here the sample app runs on another Gradio: the tests imported above ask for `sample_app` by name."""
-    env = {"PYTHONPATH": another_gradio(tmp_path_factory, "site"), "WEBHOOK_SECRET": SAMPLE_SECRET}
+    env = {"PYTHONPATH": another_gradio(tmp_path_factory, "site"), "WEBHOOK_SECRET": SECRET}
     server = Server(*SAMPLE_ARGS, env=env, log=tmp_path_factory.mktemp("log") / "app.log").wait()
     yield server
     server.stop()
