@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assets.make_screenshot import CHROMIUM_ARGS  # one set of launch flags for tests and screenshots
-from tests.helpers import NEW_CC, OLD_CC, ROOT, SAMPLE_ARGS, Server, row, write
+from tests.helpers import NEW_CC, OLD_CC, ROOT, SAMPLE_ARGS, SPACE_ENV, STARTS, Server, row, write
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -75,25 +75,36 @@ def needs_browser(item: pytest.Item) -> bool:
 
 # The fast tier, `pytest -m "not slow"` (README, "Test it"), leaves out what is slow by what it starts: a browser
 # (found by fixture, above); the app in a process of its own (found in the source of the test and of each fixture
-# it uses: `Server(`, or the bounds tests' `started(tmp_path_factory`); and these files: a deployment behind
-# nginx, crowds of connections, the benchmarks. Each test gets its kind's marker and `slow`, so `-m "not browser"`
-# or `-m app` also work.
+# it uses, or of a function of their module they call: `Server(`, the bounds tests' `started(tmp_path_factory`, or
+# `sys.executable, str(ROOT / "app.py")`, a command line), or marked `app` by hand (a fixture asked for by name);
+# and these files: a deployment behind nginx, crowds of connections, the benchmarks. Each test gets its kind's
+# marker and `slow`, so `-m "not browser"` or `-m app` also work.
 SLOW_FILES = {
     "deploy": ("deploy/", "e2e/test_replicas.py"),
     "load": ("hardening/test_connections.py", "hardening/test_connections_on_another_gradio.py",
              "hardening/test_peer_connections.py", "hardening/test_webhook_burst.py"),
     "benchmark": ("e2e/test_benchmarks.py",),
 }  # fmt: skip
-STARTS_APP = re.compile(r"\bServer\(|\bstarted\(tmp_path_factory")
+STARTS_APP = re.compile(r"\bServer\(|\bstarted\(tmp_path_factory|sys\.executable, str\(ROOT / \"app\.py\"\)")
 TESTS = Path(__file__).resolve().parent
 
 
 @functools.cache
-def starts_app(function) -> bool:
+def starts_app(function, depth: int = 2) -> bool:
+    """Whether `function` starts the app, itself or through a function of its module it calls (`depth` deep)."""
     try:
-        return bool(STARTS_APP.search(inspect.getsource(function)))
+        if STARTS_APP.search(inspect.getsource(function)):
+            return True
     except (OSError, TypeError):
         return False
+    if depth == 0 or not hasattr(function, "__code__"):
+        return False
+    module = function.__globals__.get("__name__")
+    called = (function.__globals__.get(name) for name in function.__code__.co_names)
+    return any(
+        inspect.isfunction(f) and f is not function and f.__module__ == module and starts_app(f, depth - 1)
+        for f in called
+    )
 
 
 def slow_kinds(item: pytest.Item) -> list[str]:
@@ -105,7 +116,7 @@ def slow_kinds(item: pytest.Item) -> list[str]:
     used = getattr(item, "_fixtureinfo", None)
     functions = [getattr(item, "function", None)]
     functions += [defs[-1].func for defs in (used.name2fixturedefs.values() if used else ()) if defs]
-    if any(starts_app(f) for f in functions if f is not None):
+    if item.get_closest_marker("app") or any(starts_app(f) for f in functions if f is not None):
         kinds.append("app")
     return kinds
 
@@ -124,7 +135,27 @@ def pytest_collection_modifyitems(config, items):
     config.stash[SKIPPED_FOR_CHROMIUM] = len(browser_tests)
 
 
+class EachModuleTogether:
+    """pytest-playwright parametrizes its browser per session (`browser_name`), and pytest then runs every browser
+    test of the session first, apart from the other tests of its module: a module's app (a `scope="module"`
+    fixture) was started twice, once for each half (the nginx deployment's took 50 s). Run after that reordering,
+    this puts each module's tests back together, in the order they had; with one browser, Chromium is still
+    started once."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items):
+        items.sort(key=lambda item: Path(item.path).parts)  # stable: each module's own order is kept
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(EachModuleTogether(), "each-module-together")
+
+
 def pytest_terminal_summary(terminalreporter, config):
+    if STARTS:  # what the app processes cost: the first thing to share when the suite is slow
+        terminalreporter.write_line(
+            f"{len(STARTS)} app processes served, after {sum(STARTS):.0f} s of start-up in all (tests.helpers.Server)"
+        )
     if skipped := config.stash.get(SKIPPED_FOR_CHROMIUM, 0):
         terminalreporter.write_line(
             f"Chromium not found, so {skipped} browser tests were skipped. To run them: {INSTALL_CHROMIUM}"
@@ -232,8 +263,34 @@ def chart_snap(tmp_path):
 
 @pytest.fixture(scope="session")
 def sample_app():
-    """The app serving the bundled sample and rankings snapshot (as with no network)."""
+    """The app serving the bundled sample and rankings snapshot (as with no network), no webhook secret (its
+    webhook route off). Tests only read from it."""
     server = Server(*SAMPLE_ARGS).wait()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def hostile_app(tmp_path_factory):
+    """The app on the bundled sample plus rows whose every text field is hostile (`tests/hardening/hostile.py`),
+    its output in `.log`: only read, by the API's and the browser's hostile-data tests alike."""
+    from tests.hardening.hostile import hostile_rows
+
+    folder = tmp_path_factory.mktemp("hostile") / "data"
+    shutil.copytree(ROOT / "data" / "sample", folder)
+    write(folder / "hostile.parquet", hostile_rows())
+    log = tmp_path_factory.mktemp("log") / "app.log"
+    server = Server("--dataset", str(folder), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"), log=log)
+    yield server.wait()
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def space_app():
+    """The app on the sample as on a Space (`SPACE_ENV`: no server-side rendering), behind its proxy at
+    test-space.hf.space: shared by the tests of shared links and of client addresses, each with addresses of
+    its own."""
+    server = Server(*SAMPLE_ARGS, env=SPACE_ENV).wait()
     yield server
     server.stop()
 

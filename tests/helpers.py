@@ -81,6 +81,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+STARTS: list[float] = []  # seconds each `Server` took from its start until it served (the suite's summary counts them)
+
+
 class Server:
     """`python app.py` in a subprocess, as a person would start it (`script`: another launcher of it)."""
 
@@ -92,13 +95,13 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         full_env = {**os.environ, "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False", **(env or {})}
         self.log = open(log or os.devnull, "w")  # `log`: a file that gets the app's output
+        self.started = time.monotonic()
         self.proc = subprocess.Popen(
             [sys.executable, str(script or ROOT / "app.py"), *args, "--port", str(self.port)],
             cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
 
     def wait(self, timeout: float = 90) -> Server:
-        import time
         import urllib.request
 
         deadline = time.monotonic() + timeout
@@ -108,6 +111,7 @@ class Server:
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2) as r:
                     if r.status == 200:
+                        STARTS.append(time.monotonic() - self.started)
                         return self
             except OSError:
                 time.sleep(0.2)
@@ -139,6 +143,8 @@ def call(client, name: str, **params):
 
 SAMPLE_ARGS = ("--dataset", str(ROOT / "data" / "sample"), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"))
 SPACE_ID, SPACE_SECRET = "aws-neuron/torch-neuronx-support", "space-test-secret"
+# a Space's variables without server-side rendering (`space_env` asks for it): the `space_app` fixture's
+SPACE_ENV = {"SYSTEM": "spaces", "SPACE_ID": "test/space", "SPACE_HOST": "test-space.hf.space"}
 
 
 def space_env(node: str) -> dict[str, str]:

@@ -3,16 +3,14 @@ bundled sample and on hostile data; ETag, 304, a new ETag after a webhook refres
 
 from __future__ import annotations
 
-import shutil
 import time
 
 import httpx
-import pytest
 from gradio_client import Client
 
 from components.web.routes import webhook
-from tests.hardening.hostile import HOSTILE_CC, HOSTILE_LINK_MODEL, HOSTILE_MODEL, LONG_MODEL, hostile_rows
-from tests.helpers import LOG_TIME, NEW_CC, OLD_CC, ROOT, Server, row, write
+from tests.hardening.hostile import HOSTILE_CC, HOSTILE_LINK_MODEL, HOSTILE_MODEL, LONG_MODEL
+from tests.helpers import LOG_TIME, NEW_CC, OLD_CC, Server, row, write
 
 SECRET = "s3cret-for-api-v1"
 PAYLOAD = {"event": {"action": "update", "scope": "repo.content"}}
@@ -58,17 +56,6 @@ def test_an_unknown_stack_is_a_404_over_http_and_not_tested_in_the_named_lookup(
     assert answer.status_code == 404 and "Known stacks" in answer.json()["error"]
     named = client.predict(model_id="Qwen/Qwen3-0.6B", neuronx_cc="2.99.0", api_name="/lookup")
     assert named["result"] == "not tested" and "2.99.0" in named["unknown_stack"]
-
-
-@pytest.fixture(scope="module")
-def hostile_app(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("hostile") / "data"
-    shutil.copytree(ROOT / "data" / "sample", folder)
-    write(folder / "hostile.parquet", hostile_rows())
-    log = tmp_path_factory.mktemp("log") / "app.log"
-    server = Server("--dataset", str(folder), "--rankings", str(ROOT / "data" / "rankings_snapshot.json"), log=log)
-    yield server.wait()
-    server.stop()
 
 
 def test_each_route_answers_the_named_endpoints_json_on_hostile_data(hostile_app):

@@ -7,8 +7,6 @@ a `javascript:` link or a very long string (see `hostile.py`). A dialog fails th
 
 from __future__ import annotations
 
-import shutil
-
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -21,22 +19,10 @@ from tests.hardening.hostile import (
     HOSTILE_SCRIPT_MODEL,
     LONG_MODEL,
     NEW_CC,
-    hostile_rows,
 )  # fmt: skip
-from tests.helpers import ROOT, Server, write
 
 TIMEOUT = 20_000
 HOSTILE_MODELS = (HOSTILE_MODEL, HOSTILE_SCRIPT_MODEL, HOSTILE_LINK_MODEL, LONG_MODEL)
-
-
-@pytest.fixture(scope="module")
-def hostile_app(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("hostile") / "data"
-    shutil.copytree(ROOT / "data" / "sample", folder)
-    write(folder / "hostile.parquet", hostile_rows())
-    server = Server("--dataset", str(folder), "--rankings", str(ROOT / "data" / "rankings_snapshot.json")).wait()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
@@ -70,7 +56,10 @@ def guarded(page: Page, hostile_app):
         return page
 
     yield open_
-    page.wait_for_timeout(300)  # let late handlers (onerror of a failed image) fire
+    # late handlers have had their turn: every image has loaded or failed (an `onerror` would fire then), and two
+    # frames have been drawn since
+    page.wait_for_function("() => [...document.images].every((image) => image.complete)", timeout=TIMEOUT)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert page.evaluate("() => window.__pwned") is None
     assert dialogs == []
     assert refused == []

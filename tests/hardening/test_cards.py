@@ -11,17 +11,15 @@ import pytest
 
 from components.runtime import settings
 from components.web.routes import card as card_route
-from tests.helpers import SAMPLE_ARGS, Server
 
 MADE_UP = 150
 CPU_BOUND = 3.0  # seconds of the app's CPU for all of them (each new card is ~80 ms; a DoS bound, not a goal)
 
 
 @pytest.fixture(scope="module")
-def on_space():
-    server = Server(*SAMPLE_ARGS, env={"SYSTEM": "spaces", "SPACE_ID": "test/cards"}).wait()
-    yield server
-    server.stop()
+def on_space(space_app):
+    """The shared Space-like app: its cards are drawn for addresses no other test uses."""
+    return space_app
 
 
 def cpu_seconds(pid: int) -> float:

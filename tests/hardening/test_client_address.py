@@ -12,26 +12,16 @@ from __future__ import annotations
 import socket
 
 import httpx
-import pytest
 
 from components.runtime import settings
 from components.web.routes import card
-from tests.helpers import SAMPLE_ARGS, Server
 
 UNTRUSTED = "127.0.0.2"
-SPACE = {"SYSTEM": "spaces", "SPACE_ID": "test/space", "SPACE_HOST": "test-space.hf.space"}
 
 
 def forged(i: int) -> dict[str, str]:
     """A made-up first hop (198.18.0.0/15, for benchmarks), a new one with each request."""
     return {"X-Forwarded-For": f"198.18.{i // 250}.{i % 250 + 1}"}
-
-
-@pytest.fixture(scope="module")
-def space_app():
-    server = Server(*SAMPLE_ARGS, env=SPACE).wait()
-    yield server
-    server.stop()
 
 
 def client_from(url: str, address: str = UNTRUSTED) -> httpx.Client:

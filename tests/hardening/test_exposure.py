@@ -86,6 +86,7 @@ def assert_refused(url: str, path: str) -> None:
         assert not any(marker in response.content for marker in FORBIDDEN_CONTENT), (prefix, path)
 
 
+@pytest.mark.app  # its app is asked for by name, which tests/conftest.py cannot see
 @pytest.mark.parametrize("which", ["default", "misconfigured"])
 def test_file_routes_serve_no_source_data_token_or_system_file(which, request):
     server, (dataset, hf_home) = request.getfixturevalue(f"{'exposed' if which == 'default' else 'misconfigured'}_app")

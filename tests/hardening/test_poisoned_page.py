@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from playwright.sync_api import Page, expect
 
 from components.web import page_cache
-from tests.helpers import SAMPLE_ARGS, Server
+from tests.helpers import SPACE_ENV
 
 EVIL = "evil.example"
 # Each header as an attacker would send it: the ones read today, then those a later release may read.
@@ -46,7 +46,7 @@ ELSEWHERE = {
     "img.shields.io",
 }  # the badge Markdown of a model's panel (its own address relative: `html/follow.py`)
 UNTRUSTED = "127.0.0.2"  # another loopback address: not the trusted proxy (127.0.0.1)
-SPACE_HOST = "test-space.hf.space"
+SPACE_HOST = SPACE_ENV["SPACE_HOST"]  # the `space_app` fixture's
 
 
 def untrusted_client(url: str) -> httpx.Client:
@@ -84,14 +84,6 @@ def poison(url: str, link: str, headers: dict[str, str] | None = None) -> None:
         for name, value in FORWARDING.items():
             assert client.get(link, headers={name: value, **(headers or {})}).status_code == 200
         assert client.get(link, headers={**FORWARDING, **(headers or {})}).status_code == 200
-
-
-@pytest.fixture(scope="module")
-def space_app():
-    env = {"SYSTEM": "spaces", "SPACE_ID": "test/space", "SPACE_HOST": SPACE_HOST}
-    server = Server(*SAMPLE_ARGS, env=env).wait()
-    yield server
-    server.stop()
 
 
 @pytest.mark.parametrize("link", LINKS)

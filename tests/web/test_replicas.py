@@ -22,8 +22,10 @@ def test_a_replica_is_named_by_its_setting_or_its_host_and_process(monkeypatch):
 
 def test_two_processes_of_one_release_have_one_app_id_and_a_change_makes_another(tmp_path):
     code = "from components.web.gradio import mount; print(mount.app_id())"
-    ids = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-           for _ in range(2)}  # fmt: skip
+    started = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+               for _ in range(2)]  # fmt: skip  # at once, as two replicas start
+    ids = {process.communicate(timeout=120)[0] for process in started}
+    assert [process.returncode for process in started] == [0, 0]
     assert len(ids) == 1 and int(ids.pop()) == mount.app_id()
     (tmp_path / "app.py").write_text("print('one')")
     first = replicas.app_id.__wrapped__("6.31.0", tmp_path)
