@@ -12,13 +12,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from components.runtime import settings
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from starlette.middleware import Middleware  # noqa: E402
 
 import app  # noqa: E402
+from components.runtime import settings  # noqa: E402
 from components.web import server  # noqa: E402
 from components.web.gradio import assets, mount, page_config, theme  # noqa: E402
 from components.web.html import head  # noqa: E402

@@ -6,18 +6,18 @@ every `search` call held until the file named by env BUSY_GATE exists. Everythin
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
 import time
 from pathlib import Path
 
-from components.runtime import settings
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import app  # noqa: E402
 from components.queries.api import Api  # noqa: E402
+from components.runtime import settings  # noqa: E402
 
 GATE = Path(os.environ["BUSY_GATE"])
 search = Api.search
@@ -32,6 +32,6 @@ def held(self, *args, **kwargs):
 
 if __name__ == "__main__":
     Api.search = held
-    settings.EVENT_CONCURRENCY.value = 1
-    settings.QUEUE_SIZE.value = 2
+    settings.EVENT_CONCURRENCY = dataclasses.replace(settings.EVENT_CONCURRENCY, value=1)
+    settings.QUEUE_SIZE = dataclasses.replace(settings.QUEUE_SIZE, value=2)
     app.main()

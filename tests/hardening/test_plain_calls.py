@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
+from components.queries import views
 from components.runtime import settings
 from tests.hardening.test_bounds import started
 
@@ -87,7 +88,7 @@ def test_a_plain_call_with_a_session_hash_or_by_name_answers_gradios_error_event
     path = "/gradio_api/call/v2/search" if form == "v2" else "/gradio_api/call/search"
     event_id = calls_app.http.post(path, json=body).json()["event_id"]
     stream = calls_app.http.get(f"/gradio_api/call/search/{event_id}").text
-    error = {"error": "parameter 'view' is 'no such view'; use one of selected, trending, downloads"}
+    error = {"error": f"parameter 'view' is 'no such view'; use one of {', '.join(views.VIEWS)}"}
     assert (
         stream == f"event: error\ndata: {json.dumps(error | {'duration': 10, 'visible': True, 'title': 'Error'})}\n\n"
     )

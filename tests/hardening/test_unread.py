@@ -115,12 +115,16 @@ def test_the_launched_app_drops_results_left_unread_and_serves_those_read(quick_
             time.sleep(0.05)
         assert sum(1 for s in pending.values() if s) >= 30  # finished, unread
         assert call(client, "search", query="qwen3 0.6b", view="selected", task="", neuronx_cc="", library_version="")
-        monkeypatch.setattr(unread, "UNREAD_SECONDS", 0)  # their time is up, without waiting for it: the next sweep
+        monkeypatch.setattr(
+            settings, "UNREAD_AGE", dataclasses.replace(settings.UNREAD_AGE, value=0)
+        )  # their time is up, without waiting for it: the next sweep
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(pending.values()):
             time.sleep(0.1)
         assert not any(pending.values())
-        monkeypatch.setattr(unread, "UNREAD_SECONDS", 5)  # a result read at once is kept until it is read
+        monkeypatch.setattr(
+            settings, "UNREAD_AGE", dataclasses.replace(settings.UNREAD_AGE, value=5)
+        )  # a result read at once is kept until it is read
         late = client.get(f"/gradio_api/call/search/{ids[0]}").text
         assert late == f"event: error\ndata: {json.dumps(unread.NO_RESULT)}\n\n"  # told, without a traceback
         rows = call(client, "search", query="qwen3 0.6b", view="selected", task="", neuronx_cc="", library_version="")
