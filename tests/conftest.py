@@ -151,12 +151,31 @@ def pytest_configure(config):
     config.pluginmanager.register(EachModuleTogether(), "each-module-together")
 
 
+# Under pytest-xdist (tests/run.sh) each worker collects and starts apps: it hands its counts to the controller,
+# which prints the summary. Every worker collects every test, so the Chromium count is any worker's.
+WORKERS_SKIPPED: list[int] = []
+
+
+def pytest_sessionfinish(session):
+    handed = getattr(session.config, "workeroutput", None)  # set only in an xdist worker
+    if handed is not None:
+        handed["starts"] = list(STARTS)
+        handed["skipped_for_chromium"] = session.config.stash.get(SKIPPED_FOR_CHROMIUM, 0)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    handed = getattr(node, "workeroutput", {})
+    STARTS.extend(handed.get("starts", ()))
+    WORKERS_SKIPPED.append(handed.get("skipped_for_chromium", 0))
+
+
 def pytest_terminal_summary(terminalreporter, config):
     if STARTS:  # what the app processes cost: the first thing to share when the suite is slow
         terminalreporter.write_line(
             f"{len(STARTS)} app processes served, after {sum(STARTS):.0f} s of start-up in all (tests.helpers.Server)"
         )
-    if skipped := config.stash.get(SKIPPED_FOR_CHROMIUM, 0):
+    if skipped := config.stash.get(SKIPPED_FOR_CHROMIUM, 0) or max(WORKERS_SKIPPED, default=0):
         terminalreporter.write_line(
             f"Chromium not found, so {skipped} browser tests were skipped. To run them: {INSTALL_CHROMIUM}"
         )

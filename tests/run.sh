@@ -47,4 +47,7 @@ export NGINX
 "$VENV/bin/ruff" check .
 "$VENV/bin/ruff" format --check .
 "$VENV/bin/mypy"
-"$VENV/bin/python" -m pytest -q "$@"
+# Two pytest processes (pytest-xdist; PYTEST_WORKERS=N for another count, 0 for one process): the suite mostly
+# waits on app processes and Chromium, so two halve its time on a 2-core machine. `--dist loadfile` keeps each
+# test file in one process, so a module's shared app starts once.
+"$VENV/bin/python" -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile "$@"
