@@ -289,6 +289,31 @@ def run_async(coroutine):
         return pool.submit(asyncio.run, coroutine).result(timeout=60)
 
 
+HANG_GUARD = 60.0  # seconds: only a guard against a hang, never a speed figure (those are in benchmarks/)
+
+
+def returns_without_waiting(work: Callable[[], object], guard: float = HANG_GUARD) -> object:
+    """`work()`'s answer, from a thread of its own; fails when it is still running after `guard` seconds.
+    A test that gives the code something to wait for (a wait of minutes, an Event never set) proves with it
+    that the code did not wait, however slow the machine."""
+    answer: list[object] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(work())
+        except BaseException as error:  # noqa: BLE001 — raised again in the test's own thread
+            failure.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(guard)
+    assert not thread.is_alive(), f"still waiting after {guard:g} s"
+    if failure:
+        raise failure[0]
+    return answer[0]
+
+
 def page_opened(tab, params: dict | None = None) -> dict:
     """The Models page's load answer for a link with `params` (None: no request), as the page's load event
     gets it (the handler is a coroutine)."""
