@@ -39,6 +39,7 @@ import search_latency
 import soak
 import unread
 import visitors
+import worst_inputs
 
 BENCHMARKS = (
     ("Cold start (process start → first HTTP 200)", cold_start),
@@ -54,6 +55,7 @@ BENCHMARKS = (
     ("Expectation: verdicts against the real result, each model held out", expectation),
     ("Soak: refreshes while clients search", soak),
     ("Cost per request (CPU of the app): normal and worst input, each route", cost),
+    ("The text readers on their worst inputs, in process", worst_inputs),
     ("What one new link costs, one request at a time", new_link),
     ("Visitors: a burst of new tabs on a shared link (locust), beside the floor", visitors),
     ("Lighthouse as a phone: first page and a model link beside a bare Gradio table", lighthouse),

@@ -196,11 +196,13 @@ class FakeHub(BaseHTTPRequestHandler):
         "safetensors": {"parameters": {"BF16": 8_030_000_000}, "total": 8_030_000_000},
     }
     asked = threading.Event()
+    paths: list[str] = []  # every path asked of any FakeHub in this process, in order
 
     def log_message(self, *args) -> None:
         pass
 
     def do_GET(self) -> None:
+        FakeHub.paths.append(self.path)
         if self.mode == "models":
             status, body = self.model_answer()
         elif self.mode == "slow":
