@@ -29,7 +29,7 @@ def test_lookup_and_the_page_never_wait_on_a_broken_hub(broken_app, page: Page):
     client = Client(server.url, verbose=False)
     answer = client.predict(model_id=UNKNOWN, api_name="/lookup")
     assert answer["result"] == "not tested" and answer["record_unknown"]
-    if mode == "slow":  # the fake Hub answers after 40 s: the lookup answered within its own wait, while it hangs
+    if mode == "slow":  # the fake Hub sends nothing for 40 s: the lookup answered within its own wait meanwhile
         assert answer["record_unknown"] == "being looked up on the Hub"
     # a tested model with a bundled record answers at once, whatever the Hub does: the Hub is not asked for it
     before = len(FakeHub.paths)
