@@ -196,11 +196,13 @@ class FakeHub(BaseHTTPRequestHandler):
         "safetensors": {"parameters": {"BF16": 8_030_000_000}, "total": 8_030_000_000},
     }
     asked = threading.Event()
+    paths: list[str] = []  # every path asked of any FakeHub in this process, in order
 
     def log_message(self, *args) -> None:
         pass
 
     def do_GET(self) -> None:
+        FakeHub.paths.append(self.path)
         if self.mode == "models":
             status, body = self.model_answer()
         elif self.mode == "slow":
@@ -287,6 +289,31 @@ def run_async(coroutine):
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result(timeout=60)
+
+
+HANG_GUARD = 60.0  # seconds: only a guard against a hang, never a speed figure (those are in benchmarks/)
+
+
+def returns_without_waiting(work: Callable[[], object], guard: float = HANG_GUARD) -> object:
+    """`work()`'s answer, from a thread of its own; fails when it is still running after `guard` seconds.
+    A test that gives the code something to wait for (a wait of minutes, an Event never set) proves with it
+    that the code did not wait, however slow the machine."""
+    answer: list[object] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(work())
+        except BaseException as error:  # noqa: BLE001 — raised again in the test's own thread
+            failure.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(guard)
+    assert not thread.is_alive(), f"still waiting after {guard:g} s"
+    if failure:
+        raise failure[0]
+    return answer[0]
 
 
 def page_opened(tab, params: dict | None = None) -> dict:

@@ -13,12 +13,14 @@ from tests.helpers import ROOT
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import run_all  # noqa: E402
+import worst_inputs  # noqa: E402
 
 COST_FIGURES = [
     "cost: GET / (the Models page)", "cost: GET /card.png", "cost: GET /api/v1/search", "cost: GET /api/v1/lookup",
     "cost: POST /api/v1/check_config", "cost: GET /export/csv", "cost: GET /feed.atom", "cost: /search (named endpoint)",
     "cost: /check_config (named endpoint)",
 ]  # fmt: skip
+WORST_FIGURES = [f"worst input: {name}" for name in worst_inputs.CASES]
 
 
 def test_smoke_mode_names_every_benchmark_and_prints_the_tables_of_those_it_runs(tmp_path):
@@ -28,11 +30,11 @@ def test_smoke_mode_names_every_benchmark_and_prints_the_tables_of_those_it_runs
         env={**os.environ, "BENCH_DATA": str(tmp_path)},
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert run_all.SMOKE == ("cost",), "a benchmark added to SMOKE: name its figures here"
+    assert run_all.SMOKE == ("cost", "worst_inputs"), "a benchmark added to SMOKE: name its figures here"
     headings = {line.removeprefix("### ") for line in run.stdout.splitlines() if line.startswith("### ")}
     untitled = [title for title, _ in run_all.BENCHMARKS if not any(h.startswith(title) for h in headings)]
     assert not untitled, f"not named: {untitled}\n{run.stdout[-3000:]}"
     rows = {line.split("|")[1].strip() for line in run.stdout.splitlines() if line.startswith("| ")}
-    missing = [f for f in COST_FIGURES if f not in rows]
+    missing = [f for f in COST_FIGURES + WORST_FIGURES if f not in rows]
     assert not missing, f"not printed: {missing}\n{run.stdout[-3000:]}"
     assert "smoke mode does not run it" in run.stdout and "broken" not in run.stdout.splitlines()[-1]

@@ -1,11 +1,12 @@
 """The config check on the running app: every hostile config.json shape, as large as each entry point takes
-(`POST /api/v1/check_config`, the named `/check_config`, the MCP tool), gets a clear error or an answer
-within a second, and another caller is answered meanwhile. The old check held the whole app for minutes."""
+(`POST /api/v1/check_config`, the named `/check_config`, the MCP tool), gets a clear error or an answer,
+and another caller is answered meanwhile. The old check held the whole app for minutes: the clients' timeout
+(`GUARD`) catches that as a hang, not as a speed figure; what each shape costs is `benchmarks/cost.py`'s and
+`benchmarks/worst_inputs.py`'s to print."""
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -15,7 +16,7 @@ import pytest
 from components.runtime import settings
 from tests.hardening.hostile import SHAPES, hostile_config
 
-BOUND = 1.0  # seconds: a DoS regression bound (each takes a few tens of ms), not a speed goal
+GUARD = 60  # seconds, the clients' timeout: a hang guard (each call takes tens of ms), never a speed goal
 
 
 def filling(limit: int, body: Callable[[str], bytes], shape: str) -> str:
@@ -80,23 +81,15 @@ SAID = {
 }
 
 
-def timed(ask: Callable[[], str]) -> tuple[float, str]:
-    started = time.perf_counter()
-    text = ask()
-    return time.perf_counter() - started, text
-
-
 @pytest.mark.parametrize("entry", ENTRIES)
 @pytest.mark.parametrize("shape", SHAPES)
-def test_a_hostile_config_at_the_body_limit_is_answered_within_a_second_while_others_are(sample_app, entry, shape):
+def test_a_hostile_config_at_the_body_limit_is_answered_while_others_are(sample_app, entry, shape):
     limit, body, ask = ENTRIES[entry]
     sent = body(filling(limit, body, shape))
     assert limit * 0.99 <= len(sent) <= limit
-    with httpx.Client(base_url=sample_app.url, timeout=30) as client, ThreadPoolExecutor(2) as pool:
-        client.get("/api/v1/stacks").raise_for_status()  # a warm connection pool, so only the calls are timed
-        hostile = pool.submit(timed, lambda: ask(client, sent))
-        other = pool.submit(timed, lambda: client.get("/api/v1/lookup", params={"model": "Qwen/Qwen3-0.6B"}).text)
-        (took, answer), (other_took, other_answer) = hostile.result(), other.result()
+    with httpx.Client(base_url=sample_app.url, timeout=GUARD) as client, ThreadPoolExecutor(2) as pool:
+        hostile = pool.submit(ask, client, sent)
+        other = pool.submit(lambda: client.get("/api/v1/lookup", params={"model": "Qwen/Qwen3-0.6B"}).text)
+        answer, other_answer = hostile.result(), other.result()  # a held app: httpx.ReadTimeout after GUARD
     assert SAID[shape] in answer.replace('\\"', '"'), answer[:300]
     assert json.loads(other_answer)["model_id"] == "Qwen/Qwen3-0.6B"
-    assert took < BOUND and other_took < BOUND, f"{entry}, {shape}: {took:.2f} s, the other call {other_took:.2f} s"

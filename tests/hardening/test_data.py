@@ -7,7 +7,6 @@ The loader's own cases are in test_dataset.py; here the same kinds of damage mee
 from __future__ import annotations
 
 import math
-import time
 import urllib.request
 
 import pytest
@@ -102,12 +101,10 @@ def test_the_header_says_what_was_skipped_and_why(broken, page: Page):
 
 def test_a_megabyte_error_opens_in_the_details(broken, page: Page):
     server, _, _ = broken
-    started = time.monotonic()
     page.goto(server.url + "/?model=odd/megabyte-error")
     summary = page.locator("#details-body details.error summary")  # below the commands
-    expect(summary).to_contain_text("RuntimeError: the end", timeout=TIMEOUT)
+    expect(summary).to_contain_text("RuntimeError: the end", timeout=TIMEOUT)  # TIMEOUT: the hang guard
     expect(summary).to_contain_text("150002 lines")
-    assert time.monotonic() - started < 15
 
 
 # ---- 200,000 rows ---------------------------------------------------------------------------------
@@ -117,27 +114,22 @@ def test_a_megabyte_error_opens_in_the_details(broken, page: Page):
 def big(tmp_path_factory):
     folder = tmp_path_factory.mktemp("big")
     write_synthetic(folder, BIG_ROWS)
-    started = time.monotonic()
-    server = Server("--dataset", str(folder), *RANKINGS).wait(120)
-    startup = time.monotonic() - started
-    yield server, startup
+    server = Server("--dataset", str(folder), *RANKINGS).wait(120)  # 120 s: a hang guard; the figure: cold_start.py
+    yield server
     server.stop()
 
 
 def test_200k_rows_start_answer_and_send_only_what_is_shown(big, page: Page):
-    server, startup = big
-    assert startup < 60, f"start-up took {startup:.1f} s"
+    server = big
     client = Client(server.url, verbose=False)
     stacks = client.predict(api_name="/stacks")
     assert len(stacks) == 20 and sum(s["models"] for s in stacks) > 0.95 * BIG_ROWS
-    started = time.monotonic()
     rows = client.predict(api_name="/search")
     total = stacks[0]["models"]
     assert len(rows) == total
     some = rows[len(rows) // 2]["model_id"]
     answer = client.predict(model_id=some, api_name="/lookup")
     assert answer["model_id"] == some and len(answer["history"]) >= 15  # each stack leaves 5% out
-    assert time.monotonic() - started < 10
     with urllib.request.urlopen(server.url + "/", timeout=10) as response:
         assert len(response.read()) < 300_000  # the rows arrive on load, never inlined into the page
 

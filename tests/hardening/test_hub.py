@@ -28,7 +28,6 @@ from components.sources.rankings import empty_rankings
 from components.sources.rankings_store import RankingsStore, fetch_live
 from components.web.gradio.pages.models import ModelsPage
 from tests.helpers import (
-    SAMPLE_ARGS,
     FakeApi,
     Served,
     Server,
@@ -37,6 +36,7 @@ from tests.helpers import (
     free_port,
     page_opened,
     read_files,
+    returns_without_waiting,
     row,
     write,
 )
@@ -94,10 +94,9 @@ def test_any_fault_at_start_serves_the_sample_at_once_and_the_hub_is_tried_again
             raise FAULTS[fault]()
         return hub_snapshot(hub_folder)
 
-    datasets = dataset_store.DatasetStore(loader=loader, startup_wait=5, refresh_seconds=0.05)
-    started = time.monotonic()
-    first = datasets.start()
-    assert time.monotonic() - started < 2
+    # a start-up wait of ten minutes: start() returns inside the hang guard only if the fault ended it
+    datasets = dataset_store.DatasetStore(loader=loader, startup_wait=600, refresh_seconds=0.05)
+    first = returns_without_waiting(datasets.start)
     assert first.provenance.is_sample and "could not be read" in first.provenance.fallback_reason
     deadline = time.monotonic() + 5
     while datasets.current().provenance.is_sample and time.monotonic() < deadline:
@@ -274,12 +273,9 @@ def test_the_app_with_no_flags_and_a_broken_hub_serves_the_sample_within_seconds
     # garbage must not end up in the real cache
     env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": hub_endpoint, "HF_TOKEN": FAKE_TOKEN, "HF_HOME": str(tmp_path / "hf"),
            "SUPPORT_DATASET": "", "SUPPORT_RANKINGS": ""}  # fmt: skip
-    started = time.monotonic()
     server = Server(env=env)
     try:
-        server.wait(30)
-        startup = time.monotonic() - started
-        assert startup < 15, f"first HTTP 200 after {startup:.1f} s"
+        server.wait(60)  # a hang guard; within seconds is what the header's reason says: the wait ran out, or the fault
         page.goto(server.url)
         head = page.locator("#header")
         expect(head).to_contain_text("Sample data", timeout=20_000)
@@ -293,30 +289,19 @@ def test_the_app_with_no_flags_and_a_broken_hub_serves_the_sample_within_seconds
         server.stop()
 
 
-def started(server: Server) -> float:
-    """Seconds from launching `server` to its first HTTP 200."""
-    began = time.monotonic()
-    server.wait(60)
-    return time.monotonic() - began
-
-
 def test_a_hub_that_never_answers_adds_nothing_to_start_up_and_lookups_answer(tmp_path):
-    """A fake Hub that accepts connections and never answers, against the same app kept offline."""
+    """A fake Hub that accepts connections and never answers: the app serves the sample once the Hub's start-up
+    wait has run out, and lookups answer. The start-up figures are benchmarks/cold_start.py's."""
     endpoint, close = hanging_hub()
     env = {"HF_HUB_OFFLINE": "0", "HF_ENDPOINT": endpoint, "HF_HOME": str(tmp_path / "hf"), "SUPPORT_DATASET": "",
            "SUPPORT_RANKINGS": ""}  # fmt: skip
-    offline = Server(*SAMPLE_ARGS)
-    try:
-        offline_start = started(offline)
-    finally:
-        offline.stop()
     hanging = Server(env=env)
     try:
-        hanging_start = started(hanging)
-        print(f"first HTTP 200: {hanging_start:.1f} s with a hanging Hub, {offline_start:.1f} s offline")
-        # the Hub gets STARTUP_WAIT seconds, overlapping the page build: the rest is the machine's
-        assert hanging_start < offline_start + settings.STARTUP_WAIT.value + 2, (hanging_start, offline_start)
+        hanging.wait(60)  # a hang guard: the Hub never answers, so an app that waited on it would never serve
         with httpx.Client(base_url=hanging.url, timeout=30) as client:
+            # the start-up gave up on the Hub, which never answered: the sample is served (the reason, in the
+            # header, is test_the_app_with_no_flags_and_a_broken_hub_serves_the_sample_within_seconds's)
+            assert client.get("/readyz").json() == {"ready": True, "dataset": "sample"}
             answer = call(client, "lookup", model_id="Qwen/Qwen3-0.6B", neuronx_cc="", library_version="")
             assert answer["model_id"] == "Qwen/Qwen3-0.6B" and answer["result"] == "PASS"
             assert call(client, "stacks")

@@ -4,15 +4,13 @@
 from __future__ import annotations
 
 import json
-import time
 from urllib.parse import quote
 
 import pytest
 from gradio_client import Client
 from playwright.sync_api import Page, expect
 
-from components.runtime import settings
-from tests.helpers import SAMPLE_ARGS, Server, fake_hub
+from tests.helpers import SAMPLE_ARGS, FakeHub, Server, fake_hub
 
 UNKNOWN = "someone/Llama-Fine-Tune-Nobody-Has"
 
@@ -29,16 +27,14 @@ def broken_app(request, tmp_path):
 def test_lookup_and_the_page_never_wait_on_a_broken_hub(broken_app, page: Page):
     mode, server = broken_app
     client = Client(server.url, verbose=False)
-    began = time.monotonic()
     answer = client.predict(model_id=UNKNOWN, api_name="/lookup")
-    assert time.monotonic() - began < settings.LOOKUP_WAIT.value + 3
     assert answer["result"] == "not tested" and answer["record_unknown"]
-    if mode == "slow":
+    if mode == "slow":  # the fake Hub sends nothing for 40 s: the lookup answered within its own wait meanwhile
         assert answer["record_unknown"] == "being looked up on the Hub"
-    # a tested model with a bundled record answers at once, whatever the Hub does
-    began = time.monotonic()
+    # a tested model with a bundled record answers at once, whatever the Hub does: the Hub is not asked for it
+    before = len(FakeHub.paths)
     assert client.predict(model_id="Qwen/Qwen3-0.6B", api_name="/lookup")["architecture"] == "Qwen3ForCausalLM"
-    assert time.monotonic() - began < 2
+    assert not [path for path in FakeHub.paths[before:] if "Qwen3-0.6B" in path]
     page.goto(f"{server.url}/?model={quote(UNKNOWN, safe='')}")
     expect(page.locator("#evidence")).to_contain_text("What the data says about", timeout=15_000)
     expect(page.locator("#evidence")).to_contain_text("Hub record is unknown")

@@ -247,16 +247,13 @@ def test_the_queue_runs_16_searches_at_once_not_one(tmp_path):
                 return call(client, "search", query=f"model-{n:02d}", view="selected", task="", neuronx_cc="",
                             library_version="")  # fmt: skip
 
-        started = time.monotonic()
         with ThreadPoolExecutor(settings.EVENT_CONCURRENCY.value) as pool:
             answers = list(pool.map(one, range(settings.EVENT_CONCURRENCY.value)))
-        elapsed = time.monotonic() - started
     finally:
         running.stop()
     assert all(len(a) == 1 for a in answers)
-    # one at a time would take 16 × 0.5 s = 8 s
+    # how many reads of the store overlapped (one at a time: 1), counted by the store, not timed
     assert slow.most >= settings.EVENT_CONCURRENCY.value // 2, slow.most
-    assert elapsed < 4, f"{elapsed:.1f} s"
 
 
 def test_the_limits_document_states_the_limits_app_py_sets():

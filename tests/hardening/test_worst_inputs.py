@@ -1,7 +1,8 @@
 """Every regex and loop over text a caller (or the dataset) supplies, on its worst known input at the size
-the app lets in, answers within a second. A DoS regression bound, not a speed goal: each takes
-milliseconds, where a backtracking pattern took minutes (the config check, issue 41) or hours (a size
-range of a megabyte of spaces). The config check's own shapes: tests/hardening/test_config_check.py.
+the app lets in, answers what it should, inside a hang guard. Each takes milliseconds, where a backtracking
+pattern took minutes (the config check, issue 41) or hours (a size range of a megabyte of spaces): the guard
+(`HANG_GUARD`, a minute) catches that and nothing a slow machine does; the figures are printed by
+`benchmarks/worst_inputs.py`. The config check's own shapes: tests/hardening/test_config_check.py.
 
 Sizes: a request body is at most 1 MB (`routes/limits.py`), a header or URL what uvicorn's h11 takes
 (16 KB a line of the head by default; 64 KB is used here), a dataset error line `ERROR_LINE_READ`.
@@ -22,17 +23,19 @@ from components.sources.records import hub_id
 from components.sources.snapshot import search_key
 from components.web import deep_links
 from components.web.routes import api_v1
+from tests.helpers import HANG_GUARD
 
-BOUND = 1.0
 BODY = 1024 * 1024  # the body limit: the most any one value can carry
 HEADER = 64 * 1024
 
 
-def within_a_second(work: Callable[[], object]) -> object:
+def without_backtracking(work: Callable[[], object]) -> object:
+    """`work()`'s answer, asserted to come inside the hang guard (a regex holds the interpreter while it runs,
+    so it cannot be stopped from a thread: the time is read after it)."""
     started = time.perf_counter()
     answer = work()
     took = time.perf_counter() - started
-    assert took < BOUND, f"{took:.2f} s"
+    assert took < HANG_GUARD, f"{took:.0f} s: a backtracking pattern, not a slow machine"
     return answer
 
 
@@ -41,8 +44,8 @@ RUNS = [" " * BODY, "-" + " " * BODY + "x", "1" + " " * BODY + "-x", "1." * (BOD
 
 @pytest.mark.parametrize("text", RUNS, ids=["spaces", "dash-spaces", "digit-spaces", "dots", "dash-space-runs"])
 def test_a_size_range_of_a_megabyte_is_read_at_once(text):
-    assert within_a_second(lambda: sizes.parse(text)) is None
-    assert within_a_second(lambda: sizes.normalise(text)) == ""
+    assert without_backtracking(lambda: sizes.parse(text)) is None
+    assert without_backtracking(lambda: sizes.normalise(text)) == ""
 
 
 @pytest.mark.parametrize(
@@ -51,16 +54,16 @@ def test_a_size_range_of_a_megabyte_is_read_at_once(text):
     ids=["dashes", "long", "dash", "words"],
 )
 def test_a_query_of_a_megabyte_is_normalised_at_once(text):
-    query = within_a_second(lambda: views.normalise(text=text, task=text, size=text, neuronx_cc=text))
+    query = without_backtracking(lambda: views.normalise(text=text, task=text, size=text, neuronx_cc=text))
     assert len(query.text) <= settings.SEARCH_TEXT.value and query.task == "" and query.size == ""
-    within_a_second(lambda: views.query_words(query.text))
-    within_a_second(lambda: search_key(text))
+    without_backtracking(lambda: views.query_words(query.text))
+    without_backtracking(lambda: search_key(text))
 
 
 @pytest.mark.parametrize("value", ["-" + " " * (BODY - 2) + "x", "a-" * (BODY // 2) + "!"], ids=["size", "task"])
 def test_the_plain_apis_argument_forms_reject_a_megabyte_at_once(value):
     for form, _ in api_v1.FORMS.values():
-        assert within_a_second(lambda form=form: form.match(value.strip().lower())) is None
+        assert without_backtracking(lambda form=form: form.match(value.strip().lower())) is None
 
 
 @pytest.mark.parametrize(
@@ -69,15 +72,15 @@ def test_the_plain_apis_argument_forms_reject_a_megabyte_at_once(value):
 def test_a_hostile_host_header_is_refused_at_once(host):
     scope = {"type": "http", "scheme": "http", "server": ("127.0.0.1", 80), "path": "/", "query_string": b"",
              "headers": [(b"host", host.encode()), (b"x-forwarded-host", host.encode())], "root_path": ""}  # fmt: skip
-    assert within_a_second(lambda: links.public_url(Request(scope))) == "http://localhost"
+    assert without_backtracking(lambda: links.public_url(Request(scope))) == "http://localhost"
 
 
 def test_a_link_query_at_its_limit_and_a_model_id_are_read_at_once():
     raw = "&".join(f"model={'a/' * 50}&q={'%20' * 100}" for _ in range(settings.CARD_QUERY.value // 420))
     assert len(raw) <= settings.CARD_QUERY.value
-    assert "model" in within_a_second(lambda: deep_links.page_query(raw))
-    assert within_a_second(lambda: deep_links.page_query("a=" * BODY)) == {}  # too long: no parameters
-    assert within_a_second(lambda: hub_id("a/" * BODY)) is None
+    assert "model" in without_backtracking(lambda: deep_links.page_query(raw))
+    assert without_backtracking(lambda: deep_links.page_query("a=" * BODY)) == {}  # too long: no parameters
+    assert without_backtracking(lambda: hub_id("a/" * BODY)) is None
 
 
 LINES = {
@@ -94,16 +97,16 @@ LINES = {
 @pytest.mark.parametrize("line", LINES.values(), ids=LINES.keys())
 def test_an_error_text_of_the_worst_lines_reduces_to_a_cause_at_once(line):
     text = "\n".join([line] * settings.ERROR_LINES_READ.value * 2)  # past the lines kept, every one at the longest kept
-    cause = within_a_second(lambda: causes.cause_of(text))
+    cause = without_backtracking(lambda: causes.cause_of(text))
     assert cause.signature
-    within_a_second(lambda: [causes.mask(one) for one in [line] * 20])
+    without_backtracking(lambda: [causes.mask(one) for one in [line] * 20])
 
 
 def test_a_report_fences_and_a_feed_escapes_a_megabyte_at_once():
-    within_a_second(lambda: report._fence("`" * BODY + "x" + "``" * (BODY // 4)))
+    without_backtracking(lambda: report._fence("`" * BODY + "x" + "``" * (BODY // 4)))
     from xml.etree import ElementTree as ET
 
-    element = within_a_second(lambda: _text(ET.Element("feed"), "title", "\x01" * BODY))
+    element = without_backtracking(lambda: _text(ET.Element("feed"), "title", "\x01" * BODY))
     assert element.text == "\ufffd" * BODY
 
 
@@ -118,6 +121,6 @@ def test_what_a_page_event_sends_back_is_read_at_once(text):
     from components.web.gradio.pages.models import event_text
 
     # a clicked row's model, a header's key and the link box are the browser's to send (`pages/models.py`)
-    assert len(within_a_second(lambda: event_text(gr.EventData(None, {"value": text}), "value"))) <= 65_536
-    assert len(within_a_second(lambda: links.model_of(text))) <= settings.LINK_VALUE.value
-    assert within_a_second(lambda: links.sort_of(text)) == ""
+    assert len(without_backtracking(lambda: event_text(gr.EventData(None, {"value": text}), "value"))) <= 65_536
+    assert len(without_backtracking(lambda: links.model_of(text))) <= settings.LINK_VALUE.value
+    assert without_backtracking(lambda: links.sort_of(text)) == ""

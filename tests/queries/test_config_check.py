@@ -14,7 +14,7 @@ from components.runtime import settings
 from components.sources.dataset import load
 from components.sources.records import parse_records
 from tests.hardening.hostile import SHAPES, hostile_config
-from tests.helpers import row, write
+from tests.helpers import HANG_GUARD, row, write
 from tests.queries.test_evidence import LLAMA, rec, script
 
 # The published configs' sizes (config.json values as on the Hub).
@@ -187,7 +187,9 @@ def test_every_hostile_shape_at_the_size_limit_is_answered_at_once(lab, shape):
     except ConfigError as error:
         answer = str(error)
     took = time.perf_counter() - started
-    assert took < 1.0, f"{shape}: {took:.2f} s"  # a DoS regression bound, not a speed goal (it takes ~0.03 s)
+    # a hang guard, not a speed goal (it takes ~0.03 s; benchmarks/worst_inputs.py prints it): the old check
+    # backtracked for minutes on these shapes
+    assert took < HANG_GUARD, f"{shape}: {took:.0f} s"
     expected = {
         "escaped quotes": "Unterminated string",
         "backslashes": "Unterminated string",
