@@ -16,7 +16,6 @@ and makes it (`derive`, over a view's frame): the answers then carry it like any
 from __future__ import annotations
 
 import numbers
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -27,6 +26,8 @@ import pandas as pd
 from components.domain.hardware import hardware
 from components.domain.results import EXCLUDED, FAIL, NOT_TESTED, PASS
 from components.queries import formatting
+from components.runtime.markdown import print_when_asked
+from components.runtime.markdown import table as markdown_table
 
 WIDE, PHONE = "wide", "phone"  # the screens
 PHONE_SCREEN = "(max-width:600px)"  # a phone's, as a media query (the style sheets' breakpoint)
@@ -161,17 +162,13 @@ def derive(frame: pd.DataFrame) -> pd.DataFrame:
 
 def markdown() -> str:
     """The column list docs/data.md prints, one row a column, in the table's order."""
+    header = ("column", "field (and export column)", "unit of the field", "sorts", "on a phone", "what it shows")
     rows = [
-        "| column | field (and export column) | unit of the field | sorts | on a phone | what it shows |",
-        "|---|---|---|---|---|---|",
+        (c.header, f"`{c.field}`", c.unit or "—", c.sorts, "yes" if PHONE in c.screens else "no", c.about)
+        for c in COLUMNS
     ]
-    for c in COLUMNS:
-        phone = "yes" if PHONE in c.screens else "no"
-        rows.append(f"| {c.header} | `{c.field}` | {c.unit or '—'} | {c.sorts} | {phone} | {c.about} |")
-    return "\n".join(rows) + "\n"
+    return markdown_table(header, rows)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--markdown"]:
-        sys.exit("usage: python -m components.queries.table_columns --markdown")
-    sys.stdout.write(markdown())
+    print_when_asked("components.queries.table_columns", markdown)

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from components.runtime import settings
+from components.runtime.markdown import print_when_asked, table
 
 log = logging.getLogger(__name__)
 
@@ -220,15 +220,13 @@ TABLE: dict[str, Variable[str] | Variable[int] | Variable[float] | Variable[bool
 
 def markdown() -> str:
     """The variables as `docs/limits.md` prints them, one row a variable, in the order declared here."""
-    rows = ["| variable | default | what it sets | used in |", "|---|---|---|---|"]
+    rows = []
     for name, v in TABLE.items():
         owner = "" if v.owner == "app" else f" (read by {v.owner})"
         where = ", ".join(f"`{module}`" for module in v.where.split(", "))
-        rows.append(f"| `{name}` | {v.shown()} | {v.meaning}{owner} | {where} |")
-    return "\n".join(rows) + "\n"
+        rows.append((f"`{name}`", v.shown(), f"{v.meaning}{owner}", where))
+    return table(("variable", "default", "what it sets", "used in"), rows)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--markdown"]:
-        sys.exit("usage: python -m components.runtime.environment --markdown")
-    sys.stdout.write(markdown())
+    print_when_asked("components.runtime.environment", markdown)

@@ -11,9 +11,10 @@ The table lives in the runtime layer because every layer reads it and runtime im
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from components.runtime.markdown import print_when_asked, table
 
 Number = TypeVar("Number", int, float)
 
@@ -401,16 +402,14 @@ TABLE: dict[str, Setting[int] | Setting[float]] = {
 
 def markdown() -> str:
     """The table as `docs/limits.md` prints it, one row a setting, in the order declared here."""
-    rows = ["| setting | bound | value | where | why |", "|---|---|---|---|---|"]
+    rows = []
     for name, s in TABLE.items():
         env = f"; env `{s.env}`" if s.env else ""
         module, _, local = s.where.partition(" ")
         where = f"`{module}` `{local}`" if local else f"`{module}`"
-        rows.append(f"| `{name}` | {s.bounds} | {s.shown()}{env} | {where} | {s.why} |")
-    return "\n".join(rows) + "\n"
+        rows.append((f"`{name}`", s.bounds, f"{s.shown()}{env}", where, s.why))
+    return table(("setting", "bound", "value", "where", "why"), rows)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--markdown"]:
-        sys.exit("usage: python -m components.runtime.settings --markdown")
-    sys.stdout.write(markdown())
+    print_when_asked("components.runtime.settings", markdown)
